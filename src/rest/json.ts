@@ -1,0 +1,42 @@
+// JSON that keeps int64 exact. Message IDs run far beyond 2^53, where JSON.parse silently
+// rounds them; integers that are not safe come back as bigint, everything else as number.
+import { isSafeNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
+
+/** An int64 as it travels through our code: a number while safe, a bigint beyond 2^53. */
+export type Int64 = number | bigint;
+
+// A run of 16+ digits is the only thing that can hold an unsafe integer (2^53 has 16 digits).
+const LONG_DIGIT_RUN = /\d{16}/;
+const INTEGER = /^-?\d+$/;
+
+function parseNumber(text: string): number | bigint {
+  if (INTEGER.test(text) && !isSafeNumber(text)) return BigInt(text);
+  return Number(text);
+}
+
+/** Parses JSON text; integers beyond 2^53 keep every digit (as bigint). */
+export function parseJson(text: string): unknown {
+  // Fast path: without a long digit run nothing can be lost, so the native parser is exact.
+  if (!LONG_DIGIT_RUN.test(text)) return JSON.parse(text);
+  return losslessParse(text, null, parseNumber);
+}
+
+/** Serializes to JSON text; bigints are written as plain JSON numbers with every digit. */
+export function stringifyJson(value: unknown): string {
+  const text = losslessStringify(value);
+  // lossless-json answers undefined for a bare undefined; JSON has no such value.
+  if (text === undefined) throw new TypeError('cannot serialize undefined as JSON');
+  return text;
+}
+
+/** Normalizes an int64 to its canonical representation (number when safe, bigint otherwise). */
+export function toInt64(value: number | bigint | string): Int64 {
+  if (typeof value === 'number') return value;
+  const big = typeof value === 'bigint' ? value : BigInt(value);
+  return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(big)
+    : big;
+}
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;

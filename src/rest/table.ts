@@ -1,0 +1,140 @@
+// The vocabulary of the endpoint table: what one endpoint is, as data, and the spec's scalar
+// types as zod schemas. The client reads the table to place parameters; the emulator reads the
+// same table to route and validate, so the two cannot drift apart.
+import { z } from 'zod';
+import { INT64_MAX, INT64_MIN, type Int64, toInt64 } from './json';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Top-level envelope fields some endpoints return beside `data`. */
+export type EnvelopeExtra = 'cursor' | 'total' | 'version' | 'msg_ids';
+
+/** A body that is a bare JSON string (1.17, 1.21), passed to the client under `name`. */
+export interface BareStringBody {
+  readonly kind: 'bare-string';
+  readonly name: string;
+  readonly schema: z.ZodType<string, string>;
+}
+
+/** Phantom marker carrying the TypeScript type of an endpoint's `data`. */
+export interface DataShape<T> {
+  readonly __data?: T;
+}
+
+export interface EndpointDef {
+  /** Section number in the spec ('2' for the token endpoints, which are unnumbered there). */
+  readonly no: string;
+  readonly summary: string;
+  /** Every method the service accepts; the client sends the first. */
+  readonly methods: readonly [HttpMethod, ...HttpMethod[]];
+  readonly path: string;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodObject | BareStringBody;
+  /** false for the endpoints marked 'no group_id header' (their group_id is a query parameter). */
+  readonly groupIdHeader: boolean;
+  /** 'none': works without an access-token (tokens, registration). 'admin': needs an admin token. */
+  readonly auth: 'token' | 'none' | 'admin';
+  /** 'binary': the response is the file itself, not an envelope. */
+  readonly result: 'json' | 'binary';
+  readonly extras: readonly EnvelopeExtra[];
+  readonly data: DataShape<unknown>;
+}
+
+export const data = <T>(): DataShape<T> => ({});
+
+export function bareString(name: string): BareStringBody {
+  return { kind: 'bare-string', name, schema: z.string({ error: 'expected a string' }) };
+}
+
+// ---- scalars. Each accepts its JSON form and the string form a URL query carries. ----
+
+const DIGITS = /^-?\d{1,19}$/;
+
+export const int64 = z
+  .union([z.number(), z.bigint(), z.string()], { error: 'expected an int64 integer' })
+  .transform((raw, ctx): Int64 => {
+    if (typeof raw === 'number' && !Number.isInteger(raw)) {
+      ctx.addIssue({ code: 'custom', message: 'expected an int64 integer' });
+      return z.NEVER;
+    }
+    if (typeof raw === 'string' && !DIGITS.test(raw)) {
+      ctx.addIssue({ code: 'custom', message: 'expected an int64 integer' });
+      return z.NEVER;
+    }
+    const big = typeof raw === 'number' ? BigInt(raw) : BigInt(raw);
+    if (big < INT64_MIN || big > INT64_MAX) {
+      ctx.addIssue({ code: 'custom', message: 'expected an int64 integer (out of range)' });
+      return z.NEVER;
+    }
+    return toInt64(raw);
+  });
+
+function boundedInt(min: number, max: number, message: string) {
+  return z
+    .union([z.number(), z.string()], { error: message })
+    .transform((raw, ctx): number => {
+      const value = typeof raw === 'number' ? raw : /^-?\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isInteger(value) || value < min || value > max) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return value;
+    });
+}
+
+export const int32 = boundedInt(-(2 ** 31), 2 ** 31 - 1, 'expected an int32 integer');
+
+/** An int32 restricted to the range the spec gives. */
+export const int32In = (min: number, max: number) =>
+  boundedInt(min, max, `expected an integer from ${min} to ${max}`);
+
+/** An int32 restricted to the listed codes. */
+export const int32Of = (...codes: number[]) =>
+  int32.refine((v) => codes.includes(v), { message: `expected one of ${codes.join(', ')}` });
+
+export const double = z
+  .union([z.number(), z.string()], { error: 'expected a number' })
+  .transform((raw, ctx): number => {
+    const value = typeof raw === 'number' ? raw : raw.trim() === '' ? NaN : Number(raw);
+    if (!Number.isFinite(value)) {
+      ctx.addIssue({ code: 'custom', message: 'expected a number' });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+export const bool = z
+  .union([z.boolean(), z.enum(['true', 'false'])], { error: 'expected true or false' })
+  .transform((raw): boolean => raw === true || raw === 'true');
+
+export const str = z.string({ error: 'expected a string' });
+
+export const int64List = z.array(int64, { error: 'expected an array of int64 integers' });
+export const strList = z.array(str, { error: 'expected an array of strings' });
+
+// ---- derived types, keyed by endpoint ----
+
+type QueryIn<E> = E extends { query: z.ZodObject } ? z.input<E['query']> : unknown;
+type BodyIn<E> = E extends { body: infer B }
+  ? B extends BareStringBody
+    ? { [K in B['name']]: string }
+    : B extends z.ZodObject
+      ? z.input<B>
+      : unknown
+  : unknown;
+type QueryOut<E> = E extends { query: z.ZodObject } ? z.output<E['query']> : unknown;
+type BodyOut<E> = E extends { body: infer B }
+  ? B extends BareStringBody
+    ? { [K in B['name']]: string }
+    : B extends z.ZodObject
+      ? z.output<B>
+      : unknown
+  : unknown;
+
+/** What a caller passes: query and body parameters in one flat object. */
+export type ParamsIn<E> = Simplify<QueryIn<E> & BodyIn<E>>;
+/** What a handler receives after validation (int64 normalized, booleans parsed). */
+export type ParamsOut<E> = Simplify<QueryOut<E> & BodyOut<E>>;
+export type DataOf<E> = E extends { data: DataShape<infer T> } ? T : never;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
