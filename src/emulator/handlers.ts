@@ -1,0 +1,17 @@
+// Every handler of the emulator, one map per spec area.
+import { fileHandlers } from './files/handlers';
+import { groupHandlers } from './groups/handlers';
+import type { HandlerMap } from './handler';
+import { messageHandlers } from './messages/handlers';
+import { pushHandlers } from './push/handlers';
+import { tokenHandlers } from './tokens/handlers';
+import { userHandlers } from './users/handlers';
+
+export const handlers: HandlerMap = {
+  ...tokenHandlers,
+  ...userHandlers,
+  ...messageHandlers,
+  ...fileHandlers,
+  ...pushHandlers,
+  ...groupHandlers,
+};

@@ -1,0 +1,33 @@
+// All of the emulator's data, in memory, one object per domain. Domains reach each other
+// through `root` (messages check group membership, push reads devices, ...).
+import { TokenStore } from './auth/tokens';
+import { FileState } from './files/state';
+import { GroupState } from './groups/state';
+import { createIds } from './ids';
+import { MessageState } from './messages/state';
+import type { EmulatorOptions } from './options';
+import { PushState } from './push/state';
+import { UserDirectory } from './users/directory';
+
+export class State {
+  readonly ids = createIds();
+  readonly users: UserDirectory;
+  readonly tokens: TokenStore;
+  readonly messages: MessageState;
+  readonly files: FileState;
+  readonly push: PushState;
+  readonly groups: GroupState;
+
+  constructor(
+    readonly options: EmulatorOptions,
+    /** Milliseconds since the epoch; tests may move it. */
+    readonly clock: () => number = Date.now,
+  ) {
+    this.users = new UserDirectory(this.ids);
+    this.tokens = new TokenStore(options.tokenTtlMs);
+    this.messages = new MessageState(this);
+    this.files = new FileState(this);
+    this.push = new PushState(this);
+    this.groups = new GroupState(this);
+  }
+}
