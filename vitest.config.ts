@@ -1,6 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // One graphql module for everyone: without it vitest loads graphql's ESM build for our code
+    // and its CommonJS build for some dependencies, and graphql refuses to mix the two.
+    alias: { graphql: 'graphql/index.js' },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,

@@ -22,6 +22,8 @@ export interface Ctx {
   readonly now: number;
   /** The emulator's own origin (http://127.0.0.1:PORT), for upload and download URLs. */
   readonly baseUrl: string;
+  /** The request's User-Agent ('' when absent): devices take their platform from it. */
+  readonly userAgent: string;
   /** Top-level envelope fields beside `data` (cursor, total, version, msg_ids). */
   setExtras(extras: EnvelopeExtras): void;
 }

@@ -120,6 +120,7 @@ export function createEmulatorServer(config: EmulatorServerOptions): EmulatorSer
       actor,
       now: state.clock(),
       baseUrl,
+      userAgent: headerValue(req, 'user-agent') ?? '',
       setExtras: (more) => {
         extras = { ...extras, ...more };
       },

@@ -10,9 +10,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type EnvelopeExtra = 'cursor' | 'total' | 'version' | 'msg_ids';
 
 /** A body that is a bare JSON string (1.17, 1.21), passed to the client under `name`. */
-export interface BareStringBody {
+export interface BareStringBody<N extends string = string> {
   readonly kind: 'bare-string';
-  readonly name: string;
+  readonly name: N;
   readonly schema: z.ZodType<string, string>;
 }
 
@@ -42,7 +42,7 @@ export interface EndpointDef {
 
 export const data = <T>(): DataShape<T> => ({});
 
-export function bareString(name: string): BareStringBody {
+export function bareString<const N extends string>(name: N): BareStringBody<N> {
   return { kind: 'bare-string', name, schema: z.string({ error: 'expected a string' }) };
 }
 
@@ -53,15 +53,16 @@ const DIGITS = /^-?\d{1,19}$/;
 export const int64 = z
   .union([z.number(), z.bigint(), z.string()], { error: 'expected an int64 integer' })
   .transform((raw, ctx): Int64 => {
-    if (typeof raw === 'number' && !Number.isInteger(raw)) {
-      ctx.addIssue({ code: 'custom', message: 'expected an int64 integer' });
+    // An unsafe number has already lost digits somewhere; exact int64s travel as bigints or text.
+    if (typeof raw === 'number' && !Number.isSafeInteger(raw)) {
+      ctx.addIssue({ code: 'custom', message: 'expected an int64 integer (beyond 2^53 send it as a string or bigint)' });
       return z.NEVER;
     }
     if (typeof raw === 'string' && !DIGITS.test(raw)) {
       ctx.addIssue({ code: 'custom', message: 'expected an int64 integer' });
       return z.NEVER;
     }
-    const big = typeof raw === 'number' ? BigInt(raw) : BigInt(raw);
+    const big = BigInt(raw);
     if (big < INT64_MIN || big > INT64_MAX) {
       ctx.addIssue({ code: 'custom', message: 'expected an int64 integer (out of range)' });
       return z.NEVER;

@@ -24,6 +24,12 @@ export class TokenStore {
     return this.grants.get(token);
   }
 
+  /** Whether the user holds an unexpired token (the emulator's notion of online). */
+  hasLive(userId: number, now: number): boolean {
+    for (const grant of this.grants.values()) if (grant.userId === userId && grant.expire > now) return true;
+    return false;
+  }
+
   /** Revokes the user's tokens; with a device, only that device's. */
   revoke(userId: number, deviceSn?: number): void {
     for (const [token, grant] of this.grants) {

@@ -37,7 +37,7 @@ function grant(ctx: Ctx, user: UserRecord | undefined, password: string, deviceG
     throw new ImError(Code.USER_NOT_FOUND, 'user does not exist or the password is wrong');
   }
   if (user.status === 1) throw new ImError(Code.NO_PERMISSION, 'user is banned');
-  const device = deviceGuid ? deviceFor(user, deviceGuid) : undefined;
+  const device = deviceGuid ? deviceFor(user, deviceGuid, ctx.userAgent) : undefined;
   if (device) device.online = true;
   const { token, grant } = ctx.state.tokens.issue(user.id, ctx.now, device?.sn);
   return {

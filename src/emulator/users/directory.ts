@@ -1,4 +1,6 @@
 // The user directory: lookup by ID, user name, mobile or e-mail, and registration.
+// User names and mobile numbers are both login names (/token/login), so one value names at most
+// one user across the two.
 import { Code, ImError } from '../errors';
 import type { Ids } from '../ids';
 import { defaultSettings, hashPassword, type UserRecord } from './model';
@@ -6,6 +8,7 @@ import { defaultSettings, hashPassword, type UserRecord } from './model';
 export class UserDirectory {
   private readonly byId = new Map<number, UserRecord>();
   private readonly byName = new Map<string, UserRecord>();
+  private readonly byMobileNo = new Map<string, UserRecord>();
 
   constructor(private readonly ids: Ids) {}
 
@@ -13,9 +16,14 @@ export class UserDirectory {
     return this.byId.get(id);
   }
 
+  /** Lookup by a validated int64 ID; a bigint is beyond every user ID. */
+  find(id: number | bigint): UserRecord | undefined {
+    return typeof id === 'number' ? this.byId.get(id) : undefined;
+  }
+
   /** The user, or 10000. */
-  require(id: number): UserRecord {
-    const user = this.byId.get(id);
+  require(id: number | bigint): UserRecord {
+    const user = this.find(id);
     if (!user) throw new ImError(Code.USER_NOT_FOUND, `user ${id} does not exist`);
     return user;
   }
@@ -26,12 +34,27 @@ export class UserDirectory {
 
   /** A login name is a user name, a mobile number or an e-mail address. */
   byLoginName(login: string): UserRecord | undefined {
-    const named = this.byName.get(login);
+    // An empty login would otherwise match every user without a mobile or e-mail.
+    if (login === '') return undefined;
+    const named = this.byName.get(login) ?? this.byMobileNo.get(login);
     if (named) return named;
     for (const user of this.byId.values()) {
-      if (user.profile.mobile === login || user.profile.email === login) return user;
+      if (user.profile.email === login) return user;
     }
     return undefined;
+  }
+
+  /** Sets (or clears, with '') the mobile number; 10004 when it is another user's login name. */
+  setMobile(user: UserRecord, mobile: string): void {
+    if (mobile !== '') this.assertLoginNameFree(mobile, user, 'mobile');
+    if (user.profile.mobile !== '') this.byMobileNo.delete(user.profile.mobile);
+    user.profile.mobile = mobile;
+    if (mobile !== '') this.byMobileNo.set(mobile, user);
+  }
+
+  private assertLoginNameFree(name: string, owner: UserRecord | undefined, what: 'user name' | 'mobile'): void {
+    const holder = this.byName.get(name) ?? this.byMobileNo.get(name);
+    if (holder && holder !== owner) throw new ImError(Code.USER_EXISTS, `${what} ${name} is taken`);
   }
 
   all(): IterableIterator<UserRecord> {
@@ -45,7 +68,7 @@ export class UserDirectory {
   register(username: string, password: string, now: number): UserRecord {
     if (username.trim() === '') throw new ImError(Code.INVALID_PARAMETER, 'invalid parameter username: must not be empty');
     if (password === '') throw new ImError(Code.INVALID_PARAMETER, 'invalid parameter password: must not be empty');
-    if (this.byName.has(username)) throw new ImError(Code.USER_EXISTS, `user name ${username} is taken`);
+    this.assertLoginNameFree(username, undefined, 'user name');
     const user: UserRecord = {
       id: this.ids.user.take(),
       username,
@@ -67,8 +90,7 @@ export class UserDirectory {
 
   rename(user: UserRecord, username: string): void {
     if (username.trim() === '') throw new ImError(Code.INVALID_PARAMETER, 'invalid parameter username: must not be empty');
-    const holder = this.byName.get(username);
-    if (holder && holder !== user) throw new ImError(Code.USER_EXISTS, `user name ${username} is taken`);
+    this.assertLoginNameFree(username, user, 'user name');
     this.byName.delete(user.username);
     user.username = username;
     this.byName.set(username, user);
@@ -77,5 +99,6 @@ export class UserDirectory {
   remove(user: UserRecord): void {
     this.byId.delete(user.id);
     this.byName.delete(user.username);
+    if (user.profile.mobile !== '') this.byMobileNo.delete(user.profile.mobile);
   }
 }

@@ -1,35 +1,19 @@
-// Handlers of the user endpoints (document 2).
-import type { UserBatchResult } from '../../rest/records';
-import { ImError } from '../errors';
+// Handlers of the user endpoints (document 2), one file per area.
 import type { HandlerMap } from '../handler';
-import { deviceFor } from '../tokens/handlers';
-import { settingsOf } from './model';
+import { accountHandlers } from './accounts';
+import { adminHandlers } from './admin';
+import { deviceHandlers } from './devices';
+import { profileHandlers } from './profile';
+import { pushPrefHandlers } from './push-prefs';
+import { registerHandlers } from './register';
+import { settingHandlers } from './settings';
 
 export const userHandlers: HandlerMap = {
-  'POST /user/register/v2': (p, ctx) => settingsOf(ctx.state.users.register(p.username, p.password, ctx.now)),
-
-  'POST /user/register/push': (p, ctx) => {
-    const user = ctx.state.users.register(p.username, p.password, ctx.now);
-    if (p.alias !== undefined) user.pushAlias = p.alias;
-    if (p.device_guid !== undefined) {
-      const device = deviceFor(user, p.device_guid);
-      if (p.push_token !== undefined) device.pushToken = p.push_token;
-      user.settings.push_token = device.pushToken;
-    } else if (p.push_token !== undefined) {
-      user.settings.push_token = p.push_token;
-    }
-    return settingsOf(user);
-  },
-
-  // One result per entry: a taken name fails that entry only.
-  'POST /user/register/batch': (p, ctx) =>
-    (p.list ?? []).map((entry): UserBatchResult => {
-      try {
-        const user = ctx.state.users.register(entry.username, entry.password, ctx.now);
-        return { success: true, reason: '', user_id: user.id, username: user.username };
-      } catch (err) {
-        if (!(err instanceof ImError)) throw err;
-        return { success: false, reason: err.message, user_id: 0, username: entry.username };
-      }
-    }),
+  ...registerHandlers,
+  ...accountHandlers,
+  ...adminHandlers,
+  ...profileHandlers,
+  ...settingHandlers,
+  ...deviceHandlers,
+  ...pushPrefHandlers,
 };

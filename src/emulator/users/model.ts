@@ -1,7 +1,7 @@
 // Users as the emulator keeps them: account, password hash, profile, settings, devices and push
 // preferences. The wire shapes (records.ts) are derived from these on read.
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { UserSettings } from '../../rest/records';
+import type { Device, UserProfile, UserSettings } from '../../rest/records';
 
 /** Settings fields a user owns; `id` and `user_id` of the wire object are derived. */
 export type SettingsFields = Omit<UserSettings, 'id' | 'user_id'>;
@@ -78,4 +78,12 @@ export function defaultSettings(): SettingsFields {
 
 export function settingsOf(user: UserRecord): UserSettings {
   return { id: user.settingsId, user_id: user.id, ...user.settings };
+}
+
+export function profileOf(user: UserRecord): UserProfile {
+  return { ...user.profile, username: user.username, user_id: user.id };
+}
+
+export function deviceOf(user: UserRecord, device: DeviceRecord): Device {
+  return { device_sn: device.sn, platform: device.platform, user_agent: device.userAgent, user_id: user.id };
 }

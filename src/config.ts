@@ -1,0 +1,117 @@
+// Every environment variable the gateway and the emulator read, parsed and validated in one
+// place. A bad value stops the start with one line naming the variable.
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface Config {
+  /** Gateway port and interface. */
+  port: number;
+  host: string;
+  /** The IM service; undefined: start the emulator in process. */
+  imBaseUrl: string | undefined;
+  /** app_id sent when the caller gives none. */
+  imAppId: string;
+  /** The emulator's admin token; undefined: generated at start and printed. */
+  imAdminToken: string | undefined;
+  emulatorPort: number;
+  /** Seed the in-process emulator with demo data. */
+  emulatorSeed: boolean;
+  redisUrl: string | undefined;
+  connectTimeoutMs: number;
+  callTimeoutMs: number;
+  retries: number;
+  connections: number;
+  pollIntervalMs: number;
+  /** Hosts (host[:port]) an upload target may point at besides the IM service's own. */
+  uploadHosts: string[];
+  maxUploadBytes: number;
+  /** Largest GraphQL query depth accepted. */
+  maxDepth: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+  }
+  return Number(raw);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL such as ${protocols[0]}//host:port (got ${JSON.stringify(raw)})`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got ${JSON.stringify(raw)})`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false (got ${JSON.stringify(env[name])})`);
+}
+
+function text(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (/\s/.test(raw)) throw new ConfigError(`${name} must not contain white space`);
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 4000, 1, 65535);
+  const emulatorPort = int(env, 'EMULATOR_PORT', 4001, 1, 65535);
+  const imBaseUrl = url(env, 'IM_BASE_URL', ['http:', 'https:']);
+  if (!imBaseUrl && port === emulatorPort) {
+    throw new ConfigError(`PORT and EMULATOR_PORT must differ (both ${port})`);
+  }
+  const uploadHosts = (env.UPLOAD_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  for (const host of uploadHosts) {
+    if (!/^[a-z0-9.-]+(:\d{1,5})?$/i.test(host)) throw new ConfigError(`UPLOAD_HOSTS: ${JSON.stringify(host)} is not host[:port]`);
+  }
+  return {
+    port,
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    imBaseUrl,
+    imAppId: text(env, 'IM_APP_ID') ?? 'im-demo',
+    imAdminToken: text(env, 'IM_ADMIN_TOKEN'),
+    emulatorPort,
+    emulatorSeed: flag(env, 'EMULATOR_SEED', true),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    connectTimeoutMs: int(env, 'IM_CONNECT_TIMEOUT_MS', 5_000, 1, 600_000),
+    callTimeoutMs: int(env, 'IM_CALL_TIMEOUT_MS', 15_000, 1, 600_000),
+    retries: int(env, 'IM_RETRIES', 2, 0, 10),
+    connections: int(env, 'IM_CONNECTIONS', 64, 1, 10_000),
+    pollIntervalMs: int(env, 'POLL_INTERVAL_MS', 2_000, 50, 3_600_000),
+    uploadHosts,
+    maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024, 1, 10 * 1024 ** 3),
+    maxDepth: int(env, 'MAX_QUERY_DEPTH', 12, 2, 100),
+  };
+}
+
+/** The config for the emulator-alone command (`npm run emulator`). */
+export function loadEmulatorConfig(env: Env = process.env) {
+  return {
+    port: int(env, 'EMULATOR_PORT', 4001, 1, 65535),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    appId: text(env, 'IM_APP_ID') ?? 'im-demo',
+    adminToken: text(env, 'IM_ADMIN_TOKEN'),
+  };
+}

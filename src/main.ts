@@ -1,0 +1,59 @@
+// `npm start`: configuration → the emulator in process when IM_BASE_URL is unset → the gateway.
+import { randomBytes } from 'node:crypto';
+import { ConfigError, loadConfig } from './config';
+import { createEmulator } from './emulator';
+import { seedDemo } from './emulator/seed';
+import { createGateway } from './gateway/create-gateway';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const stops: (() => Promise<void>)[] = [];
+  let imBaseUrl = config.imBaseUrl;
+  let graphiqlHeaders: Record<string, string> = { app_id: config.imAppId };
+
+  if (!imBaseUrl) {
+    const adminToken = config.imAdminToken ?? randomBytes(18).toString('base64url');
+    const emulator = createEmulator({ adminToken, appId: config.imAppId, port: config.emulatorPort, maxUploadBytes: config.maxUploadBytes });
+    imBaseUrl = await emulator.start();
+    stops.unshift(() => emulator.stop());
+    console.log(`IM emulator   ${imBaseUrl}   app_id ${config.imAppId}`);
+    if (!config.imAdminToken) console.log(`              admin token (generated): ${adminToken}`);
+    if (config.emulatorSeed) {
+      const demo = await seedDemo(imBaseUrl, config.imAppId, adminToken);
+      graphiqlHeaders = { app_id: config.imAppId, 'access-token': demo.token };
+      console.log(`              demo users: ${demo.users.map((u) => u.username).join(', ')} (password ${demo.password}); GraphiQL acts as ${demo.users[0]!.username}`);
+    }
+  }
+
+  const gateway = createGateway({ config, imBaseUrl, graphiqlHeaders });
+  const url = await gateway.start();
+  stops.unshift(() => gateway.stop());
+  console.log(`GraphQL       ${url}/graphql   (GraphiQL in a browser; WebSocket on the same path)`);
+  if (config.imBaseUrl) console.log(`IM service    ${config.imBaseUrl}`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    void (async () => {
+      for (const stop of stops) await stop().catch((err: unknown) => console.error('stop failed:', err));
+      process.exit(0);
+    })();
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    console.error(`Configuration error: ${err.message}`);
+  } else if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') {
+    console.error(`Cannot start: ${err.message} (set PORT or EMULATOR_PORT to a free port)`);
+  } else {
+    console.error('Cannot start:', err);
+  }
+  process.exit(1);
+});

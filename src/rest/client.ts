@@ -1,0 +1,346 @@
+// The REST client: one generic call over an undici Pool, driven by the endpoint table. It places
+// parameters, forwards the caller's identity, opens the envelope, retries what is safe to retry,
+// and turns every failure into an UpstreamError. No endpoint has code of its own here.
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool } from 'undici';
+import type { IncomingHttpHeaders } from 'undici/types/header';
+import { BodyTooLarge, peek, readText } from './body';
+import type { Caller } from './caller';
+import type { EndpointName, Endpoints } from './endpoints';
+import { envelopeError, envelopeIn, openEnvelope } from './envelope';
+import { UpstreamError, type UpstreamErrorKind } from './errors';
+import type { Int64 } from './json';
+import { encodeParams, type Placement, placement } from './placement';
+import { secretsOf } from './secrets';
+import type { DataOf, HttpMethod, ParamsIn } from './table';
+
+export interface RestClientOptions {
+  /** Origin of the IM service, optionally with a path prefix (e.g. http://127.0.0.1:4001). */
+  baseUrl: string;
+  /** `app_id` sent when the caller names none. */
+  appId?: string;
+  /** Time allowed to open a TCP (or TLS) connection. Default 5 s. */
+  connectTimeoutMs?: number;
+  /** Time allowed for one attempt of a call: until the body is read (for a download: until its headers). Default 15 s. */
+  callTimeoutMs?: number;
+  /** Extra attempts for a GET after a connection failure or a 502/503/504. Default 2. */
+  retries?: number;
+  /** Backoff before retry n is a random delay in [0, base * 2^(n-1)) ("full jitter"). Default 100 ms. */
+  retryBaseDelayMs?: number;
+  /** Most sockets open to the upstream at once. Default 32. */
+  connections?: number;
+  /** Largest JSON answer accepted (downloads are streamed and not limited). Default 8 MiB. */
+  maxResponseBytes?: number;
+  /** Called after every attempt, for metrics and logs. Holds no parameter values and no secrets. */
+  onCall?: (info: CallInfo) => void;
+}
+
+export interface CallInfo {
+  endpoint: string;
+  method: HttpMethod;
+  path: string;
+  /** HTTP status; absent when no answer arrived. */
+  status?: number;
+  ms: number;
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** Set when the attempt failed. */
+  error?: UpstreamErrorKind;
+}
+
+/** Endpoints answering with a JSON envelope: what `call` accepts. */
+export type CallName = {
+  [K in EndpointName]: Endpoints[K]['result'] extends 'json' ? K : never;
+}[EndpointName];
+/** Endpoints answering with the file itself: what `download` accepts. */
+export type DownloadName = Exclude<EndpointName, CallName>;
+
+interface ExtraFields {
+  cursor: string;
+  total: Int64;
+  version: Int64;
+  msg_ids: Int64[];
+}
+
+/** `data` of the envelope, plus the top-level extras the table lists for the endpoint. */
+export type Reply<K extends EndpointName> = { data: DataOf<Endpoints[K]> } & Partial<
+  Pick<ExtraFields, Endpoints[K]['extras'][number]>
+>;
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface Download {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The file's bytes as they arrive (for a redirect, its usually empty body). Consume or destroy it. */
+  body: Readable;
+}
+
+export interface RestClient {
+  call<K extends CallName>(name: K, params: ParamsIn<Endpoints[K]>, caller: Caller, opts?: CallOptions): Promise<Reply<K>>;
+  download<K extends DownloadName>(name: K, params: ParamsIn<Endpoints[K]>, caller: Caller, opts?: CallOptions): Promise<Download>;
+  close(): Promise<void>;
+}
+
+const RETRY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+// A JSON answer this small to a download may be an error envelope; a real file is streamed untouched.
+const DOWNLOAD_SNIFF_BYTES = 64 * 1024;
+// A header value may not carry these (undici would refuse the request with a less helpful error).
+const BAD_HEADER_VALUE = /[\r\n\0]/;
+
+/** The reason our own timer aborts an attempt with, told apart from the caller's abort. */
+class AttemptTimedOut extends Error {}
+const ATTEMPT_DONE = new Error('attempt finished');
+
+interface Prepared {
+  readonly p: Placement;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  readonly secrets: readonly string[];
+}
+
+export function createRestClient(options: RestClientOptions): RestClient {
+  const base = new URL(options.baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const callTimeoutMs = options.callTimeoutMs ?? 15_000;
+  const retries = options.retries ?? 2;
+  const retryBaseDelayMs = options.retryBaseDelayMs ?? 100;
+  const maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
+  const pool = new Pool(base.origin, {
+    connections: options.connections ?? 32,
+    connect: { timeout: connectTimeoutMs },
+    // Our own timer bounds each attempt; undici's are a backstop (and, for downloads, the idle limit).
+    headersTimeout: callTimeoutMs,
+    bodyTimeout: callTimeoutMs,
+  });
+
+  function prepare(name: string, params: object, caller: Caller, want: 'json' | 'binary'): Prepared {
+    const p = placement(name);
+    if (p.binary !== (want === 'binary')) {
+      throw new TypeError(`${name} answers with ${p.binary ? 'a file: use download()' : 'JSON: use call()'}`);
+    }
+    const record = params as Readonly<Record<string, unknown>>;
+    const encoded = encodeParams(p, record);
+    const headers: Record<string, string> = {};
+    const appId = caller.appId ?? options.appId;
+    if (appId !== undefined) headers.app_id = appId;
+    if (caller.token !== undefined) headers['access-token'] = caller.token;
+    if (caller.userId !== undefined) headers.user_id = caller.userId;
+    if (caller.groupId !== undefined && p.groupIdHeader) headers.group_id = caller.groupId;
+    for (const [header, value] of Object.entries(headers)) {
+      // The value itself stays out of the message: it may be the token.
+      if (BAD_HEADER_VALUE.test(value)) throw new TypeError(`caller's ${header} is not a valid header value`);
+    }
+    if (encoded.body !== undefined) headers['content-type'] = 'application/json';
+    return {
+      p,
+      path: prefix + p.path + encoded.search,
+      headers,
+      ...(encoded.body !== undefined ? { body: encoded.body } : {}),
+      secrets: secretsOf(caller, record),
+    };
+  }
+
+  function report(prepared: Prepared, attempt: number, started: number, status: number | undefined, error?: unknown) {
+    if (!options.onCall) return;
+    const info: CallInfo = {
+      endpoint: prepared.p.name,
+      method: prepared.p.method,
+      path: prepared.p.path,
+      ms: performance.now() - started,
+      attempt,
+      ...(status !== undefined ? { status } : {}),
+      ...(error instanceof UpstreamError ? { error: error.kind } : {}),
+    };
+    try {
+      options.onCall(info);
+    } catch {
+      // A metrics hook must never fail the call it observes.
+    }
+  }
+
+  /**
+   * Runs attempts until one succeeds or fails for good. Only GETs are retried, only when the
+   * upstream was not reached or answered 502/503/504: a write that may have happened is never
+   * repeated. (GET /message/ack records a read receipt, which is idempotent: retrying it is safe.)
+   */
+  async function withRetries<T>(prepared: Prepared, signal: AbortSignal | undefined, once: (attempt: number) => Promise<T>): Promise<T> {
+    const retryable = prepared.p.method === 'GET';
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await once(attempt);
+      } catch (err) {
+        const transient =
+          err instanceof UpstreamError &&
+          (err.kind === 'unavailable' || (err.kind === 'http' && RETRY_STATUSES.has(err.httpStatus ?? 0)));
+        if (!retryable || !transient || attempt > retries) throw err;
+        const delay = Math.random() * retryBaseDelayMs * 2 ** (attempt - 1);
+        try {
+          await sleep(delay, undefined, signal ? { signal } : undefined);
+        } catch {
+          // Aborted while waiting: answer with the caller's reason, as an aborted attempt does.
+          throw signal?.reason;
+        }
+      }
+    }
+  }
+
+  /** One attempt's abort signal: the caller's signal or our timer, whichever fires first. */
+  function attemptSignal(signal: AbortSignal | undefined) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new AttemptTimedOut()), callTimeoutMs);
+    const forward = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', forward, { once: true });
+    if (signal?.aborted) forward();
+    const release = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forward);
+    };
+    return {
+      signal: controller.signal,
+      /** Stops the timer (the caller's signal still reaches an unfinished download body). */
+      stopTimer: () => clearTimeout(timer),
+      release,
+      /**
+       * Ends the attempt: whatever undici still holds for it (a body nobody read, after an error
+       * path we did not foresee) is destroyed rather than left holding its socket. A no-op for a
+       * request undici has completed.
+       */
+      finish: () => {
+        release();
+        if (!controller.signal.aborted) controller.abort(ATTEMPT_DONE);
+      },
+    };
+  }
+
+  /** The UpstreamError (or the caller's abort reason) for an error thrown by undici or a body read. */
+  function failure(prepared: Prepared, err: unknown, attemptSignal: AbortSignal, signal?: AbortSignal): unknown {
+    if (err instanceof UpstreamError) return err;
+    const endpoint = prepared.p.name;
+    if (signal?.aborted) return signal.reason;
+    if (err instanceof BodyTooLarge) return new UpstreamError({ endpoint, kind: 'invalid-body', detail: err.message });
+    const code = (err as { code?: unknown } | null)?.code;
+    // undici refusing our request is a bug of ours, not an upstream failure: let it surface as one.
+    if (code === 'UND_ERR_INVALID_ARG') return err;
+    if (attemptSignal.reason instanceof AttemptTimedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      return new UpstreamError({ endpoint, kind: 'timeout', detail: `no answer within ${callTimeoutMs} ms`, cause: err });
+    }
+    const what = code === 'UND_ERR_CONNECT_TIMEOUT' ? `connect timed out after ${connectTimeoutMs} ms` : String(code ?? 'network error');
+    return new UpstreamError({ endpoint, kind: 'unavailable', detail: `upstream unreachable (${what})`, cause: err });
+  }
+
+  async function call<K extends CallName>(
+    name: K,
+    params: ParamsIn<Endpoints[K]>,
+    caller: Caller,
+    opts: CallOptions = {},
+  ): Promise<Reply<K>> {
+    const prepared = prepare(name, params, caller, 'json');
+    const { signal } = opts;
+    const envelope = await withRetries(prepared, signal, async (attempt) => {
+      const started = performance.now();
+      const bound = attemptSignal(signal);
+      let status: number | undefined;
+      try {
+        const res = await pool.request({
+          method: prepared.p.method,
+          path: prepared.path,
+          headers: prepared.headers,
+          body: prepared.body ?? null,
+          signal: bound.signal,
+        });
+        status = res.statusCode;
+        const text = await readText(res.body, res.headers, maxResponseBytes);
+        const opened = openEnvelope({ endpoint: name, status, text, secrets: prepared.secrets });
+        report(prepared, attempt, started, status);
+        return opened;
+      } catch (err) {
+        const failed = failure(prepared, err, bound.signal, signal);
+        report(prepared, attempt, started, status, failed);
+        throw failed;
+      } finally {
+        bound.finish();
+      }
+    });
+    const reply: Record<string, unknown> = { data: envelope.data };
+    for (const extra of prepared.p.extras) if (envelope[extra] !== undefined) reply[extra] = envelope[extra];
+    return reply as Reply<K>;
+  }
+
+  async function download<K extends DownloadName>(
+    name: K,
+    params: ParamsIn<Endpoints[K]>,
+    caller: Caller,
+    opts: CallOptions = {},
+  ): Promise<Download> {
+    const prepared = prepare(name, params, caller, 'binary');
+    const { signal } = opts;
+    return withRetries(prepared, signal, async (attempt) => {
+      const started = performance.now();
+      const bound = attemptSignal(signal);
+      let status: number | undefined;
+      try {
+        // No redirect interceptor on the pool: a redirect comes back as it is, for the route to relay.
+        const res = await pool.request({ method: 'GET', path: prepared.path, headers: prepared.headers, signal: bound.signal });
+        status = res.statusCode;
+        bound.stopTimer();
+        const body = await checkedDownloadBody(prepared, res.statusCode, res.headers, res.body);
+        report(prepared, attempt, started, status);
+        // The caller's signal must keep reaching the body until it is done with it.
+        body.once('close', bound.release);
+        return { status: res.statusCode, headers: res.headers, body };
+      } catch (err) {
+        const failed = failure(prepared, err, bound.signal, signal);
+        bound.finish();
+        report(prepared, attempt, started, status, failed);
+        throw failed;
+      }
+    });
+  }
+
+  /** The body to hand out, or the UpstreamError a download answer amounts to (its body then read or destroyed). */
+  async function checkedDownloadBody(prepared: Prepared, status: number, headers: IncomingHttpHeaders, body: Readable): Promise<Readable> {
+    const endpoint = prepared.p.name;
+    if (status >= 300 && status < 400) return body;
+    if (status < 200 || status >= 400) {
+      let text = '';
+      try {
+        text = await readText(body, headers, maxResponseBytes);
+      } catch (err) {
+        if (!(err instanceof BodyTooLarge)) throw err;
+      }
+      throw new UpstreamError({ endpoint, kind: 'http', httpStatus: status, ...envelopeError(envelopeIn(text), prepared.secrets) });
+    }
+    // The service reports business errors as HTTP 200 with an envelope; a file never says it is one.
+    const type = String(headers['content-type'] ?? '');
+    if (!type.includes('json')) return body;
+    const peeked = await peek(body, DOWNLOAD_SNIFF_BYTES);
+    if (!peeked.complete) return peeked.stream;
+    const envelope = envelopeIn(peeked.bytes.toString('utf8'));
+    if (envelope && envelope.code !== 200 && 'message' in envelope) {
+      throw new UpstreamError({ endpoint, kind: 'envelope', httpStatus: status, ...envelopeError(envelope, prepared.secrets) });
+    }
+    return Readable.from([peeked.bytes]);
+  }
+
+  return {
+    call,
+    download,
+    // In-flight calls get one call timeout to finish; then whatever remains (a download body its
+    // reader abandoned) is cut, so that shutting down never hangs.
+    close: async () => {
+      const timer = setTimeout(() => void pool.destroy(), callTimeoutMs);
+      try {
+        await pool.close();
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+

@@ -1,0 +1,24 @@
+// The Pothos builder, its plugins and scalars. No types are defined here: each domain file
+// adds its own, and schema/index.ts assembles them.
+import SchemaBuilder from '@pothos/core';
+import type { GatewayContext } from '../context';
+import type { Int64 } from '../rest/json';
+import { DateTimeScalar, SafeIntScalar } from './scalars';
+
+export const builder = new SchemaBuilder<{
+  Context: GatewayContext;
+  Scalars: {
+    // Input: parsed and checked by our ID scalar (exact-ids.ts). Output: written exactly.
+    ID: { Input: Int64; Output: Int64 | string };
+    DateTime: { Input: number; Output: number | bigint };
+    SafeInt: { Input: number; Output: number | bigint };
+  };
+}>({
+  // Fields stay nullable (Pothos's default): one that reaches the REST service may fail alone
+  // without nulling its siblings. Non-null is declared where a value cannot fail.
+});
+
+builder.addScalarType('DateTime', DateTimeScalar);
+builder.addScalarType('SafeInt', SafeIntScalar);
+
+builder.queryType({ description: 'Reads of the IM service.' });

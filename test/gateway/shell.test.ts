@@ -1,0 +1,96 @@
+// The gateway shell: endpoints, identity forwarding, error mapping, ID validation, start-up.
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway } from '../../src/gateway/create-gateway';
+import { loadConfig } from '../../src/config';
+import { startStack, type Stack } from '../helpers/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+
+describe('gateway endpoints', () => {
+  it('answers /health while the process is up', async () => {
+    const res = await fetch(`${stack.url}/health`);
+    expect(res.status).toBe(200);
+  });
+
+  it('answers /ready when the IM service is reachable', async () => {
+    expect((await fetch(`${stack.url}/ready`)).status).toBe(200);
+  });
+
+  it('answers /ready with an error when the IM service is down', async () => {
+    const config = { ...loadConfig({}), port: 0 };
+    const orphan = createGateway({ config, imBaseUrl: 'http://127.0.0.1:9' });
+    const url = await orphan.start();
+    try {
+      expect((await fetch(`${url}/ready`)).status).toBeGreaterThanOrEqual(500);
+    } finally {
+      await orphan.stop();
+    }
+  });
+
+  it('serves GraphiQL to a browser at /graphql', async () => {
+    const res = await fetch(`${stack.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('IM GraphQL gateway');
+  });
+});
+
+describe('caller identity', () => {
+  it('reads the acting user through the REST service with the admin token and user_id header', async () => {
+    const user = await stack.emu.user();
+    stack.emu.server.resetCalls();
+    const reply = await stack.gql<{ me: { id: string; username: string } }>('{ me { id username } }', {}, stack.asUser(user.id));
+    expect(reply.errors).toBeUndefined();
+    expect(reply.data?.me).toEqual({ id: String(user.id), username: user.name });
+    // Two fields of the profile, one REST call.
+    expect(stack.emu.server.calls.map((c) => c.endpoint)).toEqual(['GET /user/profile']);
+  });
+
+  it('accepts Authorization: Bearer as the access-token', async () => {
+    const user = await stack.emu.user();
+    const reply = await stack.gql<{ me: { username: string } }>('{ me { username } }', {}, { authorization: `Bearer ${user.token}` });
+    expect(reply.data?.me.username).toBe(user.name);
+  });
+
+  it('maps a missing token to UNAUTHENTICATED with the upstream code and endpoint', async () => {
+    const reply = await stack.gql('{ me { username } }');
+    expect(reply.errors?.[0]?.extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      upstreamCode: 10003,
+      endpoint: 'GET /user/profile',
+    });
+  });
+});
+
+describe('scalars', () => {
+  it('documents ID as an exact int64 decimal', async () => {
+    const reply = await stack.gql<{ __type: { description: string } }>('{ __type(name: "ID") { description } }');
+    expect(reply.data?.__type.description).toContain('2^53');
+  });
+});
+
+describe('start-up', () => {
+  const start = (env: Record<string, string>) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+
+  it('stops with one clear line on a non-numeric PORT', () => {
+    const run = start({ PORT: 'abc' });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe('Configuration error: PORT must be an integer from 1 to 65535 (got "abc")');
+  });
+
+  it('stops with one clear line on a malformed IM_BASE_URL', () => {
+    const run = start({ IM_BASE_URL: 'not a url' });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toMatch(/^Configuration error: IM_BASE_URL must be a URL/);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
