@@ -1,15 +1,21 @@
-// Per request: who is calling (from the HTTP headers or the WebSocket connectionParams) and a
-// REST client bound to that caller. Nothing here is shared between requests.
+// Per request: who is calling (from the HTTP headers or the WebSocket connectionParams), REST
+// clients bound to that caller, and the request's loaders. Nothing here is shared between requests.
 import type { Caller } from './rest/caller';
 import type { RestClient } from './rest/client';
+import { endpoints } from './rest/endpoints';
 import { UpstreamError } from './rest/errors';
+import type { Int64 } from './rest/json';
 import { bindClient, type RequestClient } from './rest/request-client';
 import { upstreamGraphQLError } from './schema/errors';
 
 export interface GatewayContext {
   readonly caller: Caller;
-  /** REST calls for this request: identical GETs are made once. */
+  /** REST calls for this request: identical reads are made once; failures are GraphQL errors. */
   readonly rest: RequestClient;
+  /** REST calls acting as another user: the caller's token with that user_id header (admin). */
+  restAs(userId: Int64): RequestClient;
+  /** The request's DataLoaders, by definition (schema/loader.ts); emptied after every write. */
+  readonly loaders: Map<unknown, unknown>;
 }
 
 type Lookup = (name: string) => string | undefined;
@@ -58,11 +64,40 @@ function asGraphQLError(err: unknown): never {
 }
 
 export function createContext(client: RestClient, caller: Caller): GatewayContext {
-  const bound = bindClient(client, caller);
-  const rest: RequestClient = {
-    caller,
-    call: (name, params, opts) => bound.call(name, params, opts).catch(asGraphQLError),
-    download: (name, params, opts) => bound.download(name, params, opts).catch(asGraphQLError),
+  const bound = new Map<string, RequestClient>();
+  const loaders = new Map<unknown, unknown>();
+  // A write through any of this request's clients may change what any read answers.
+  const afterWrite = () => {
+    for (const c of bound.values()) c.clear();
+    loaders.clear();
   };
-  return { caller, rest };
+
+  function clientFor(key: string, forCaller: Caller): RequestClient {
+    const known = bound.get(key);
+    if (known) return known;
+    const inner = bindClient(client, forCaller);
+    const wrapped: RequestClient = {
+      caller: forCaller,
+      clear: inner.clear,
+      call: (name, params, opts) => {
+        const reply = inner.call(name, params, opts).catch(asGraphQLError);
+        if (endpoints[name].effect === 'write') {
+          afterWrite();
+          reply.then(afterWrite, afterWrite);
+        }
+        return reply;
+      },
+      download: (name, params, opts) => inner.download(name, params, opts).catch(asGraphQLError),
+    };
+    bound.set(key, wrapped);
+    return wrapped;
+  }
+
+  const rest = clientFor('', caller);
+  return {
+    caller,
+    rest,
+    restAs: (userId) => (caller.userId === String(userId) ? rest : clientFor(String(userId), { ...caller, userId: String(userId) })),
+    loaders,
+  };
 }

@@ -20,11 +20,12 @@ import {
   strList,
 } from './table';
 
-type Defaults = { groupIdHeader: true; auth: 'token'; result: 'json'; extras: readonly [] };
+type Defaults = { groupIdHeader: true; auth: 'token'; result: 'json'; extras: readonly []; effect: 'read' | 'write' };
 type Given = Omit<EndpointDef, keyof Defaults> & Partial<Pick<EndpointDef, keyof Defaults>>;
 
 function endpoint<const E extends Given>(def: E): Omit<Defaults, keyof E> & E {
-  return { groupIdHeader: true, auth: 'token', result: 'json', extras: [], ...def } as Omit<Defaults, keyof E> & E;
+  const effect = def.methods[0] === 'GET' ? 'read' : 'write';
+  return { groupIdHeader: true, auth: 'token', result: 'json', extras: [], effect, ...def } as Omit<Defaults, keyof E> & E;
 }
 
 const obj = z.object;
@@ -148,22 +149,22 @@ export const endpoints = {
   // Section 2: tokens
   'POST /token/id': endpoint({
     no: '2', summary: 'Get a user token by user ID and password.', methods: ['POST'], path: '/token/id',
-    body: obj({ user_id: int64, ...tokenCredentials }), auth: 'none', data: data<R.TokenRecord>(),
+    body: obj({ user_id: int64, ...tokenCredentials }), auth: 'none', effect: 'issue', data: data<R.TokenRecord>(),
   }),
   'POST /token/login': endpoint({
     no: '2', summary: 'Get a user token by login name (phone number, e-mail or user name) and password.',
     methods: ['POST'], path: '/token/login',
-    body: obj({ login_name: str, ...tokenCredentials }), auth: 'none', data: data<R.TokenRecord>(),
+    body: obj({ login_name: str, ...tokenCredentials }), auth: 'none', effect: 'issue', data: data<R.TokenRecord>(),
   }),
   'POST /token/user': endpoint({
     no: '2', summary: 'Get a user token by user name and password.', methods: ['POST'], path: '/token/user',
-    body: obj({ name: str, ...tokenCredentials }), auth: 'none', data: data<R.TokenRecord>(),
+    body: obj({ name: str, ...tokenCredentials }), auth: 'none', effect: 'issue', data: data<R.TokenRecord>(),
   }),
 
   // Section 5: messages
   'GET /message/ack': endpoint({
     no: '5.1', summary: 'Send a read receipt.', methods: ['GET'], path: '/message/ack',
-    query: obj({ conversation_id: opt(int64), device_sn: opt(int32), msg_id: opt(int64) }), data: data<boolean>(),
+    query: obj({ conversation_id: opt(int64), device_sn: opt(int32), msg_id: opt(int64) }), effect: 'write', data: data<boolean>(),
   }),
   'GET /message/conversation': endpoint({
     no: '5.2', summary: 'Messages of a conversation, newest first, paging backwards.', methods: ['GET'],
@@ -204,20 +205,20 @@ export const endpoints = {
   }),
   'GET /file/upload/avatar/group': endpoint({
     no: '6.3', summary: 'Upload address of a group avatar.', methods: ['GET'], path: '/file/upload/avatar/group',
-    query: obj({ group_id: int64 }), groupIdHeader: false, data: data<R.UploadTarget>(),
+    query: obj({ group_id: int64 }), groupIdHeader: false, effect: 'issue', data: data<R.UploadTarget>(),
   }),
   'GET /file/upload/avatar/user': endpoint({
     no: '6.4', summary: 'Upload address of a user avatar.', methods: ['GET'], path: '/file/upload/avatar/user',
-    data: data<R.UploadTarget>(),
+    effect: 'issue', data: data<R.UploadTarget>(),
   }),
   'GET /file/upload/chat': endpoint({
     no: '6.5', summary: 'Upload address of a chat file.', methods: ['GET'], path: '/file/upload/chat',
     query: obj({ file_type: int32Of(...CHAT_FILE_TYPES), to_id: int64, to_type: opt(int32Of(1, 2)) }),
-    data: data<R.UploadTarget>(),
+    effect: 'issue', data: data<R.UploadTarget>(),
   }),
   'GET /file/upload/forward': endpoint({
     no: '6.6', summary: 'Address of a forwarded chat file.', methods: ['GET'], path: '/file/upload/forward',
-    query: obj({ file_sign: str, to_id: int64, to_type: opt(int32Of(1, 2)) }), data: data<string>(),
+    query: obj({ file_sign: str, to_id: int64, to_type: opt(int32Of(1, 2)) }), effect: 'issue', data: data<string>(),
   }),
 
   // Section 7: push
@@ -232,7 +233,7 @@ export const endpoints = {
   }),
   'POST /push/task/detail': endpoint({
     no: '7.3', summary: 'Delivery statistics of push tasks.', methods: ['POST'], path: '/push/task/detail',
-    body: obj({ list: int64List }), auth: 'admin', data: data<R.PushTaskStats[]>(),
+    body: obj({ list: int64List }), auth: 'admin', effect: 'read', data: data<R.PushTaskStats[]>(),
   }),
 
   // Document 2: users
@@ -438,7 +439,7 @@ export const endpoints = {
   }),
   'POST /group/application_list': endpoint({
     no: '4.9', summary: 'Membership applications of groups.', methods: ['POST'], path: '/group/application_list',
-    query: obj(pageQuery), body: obj({ group_list: int64List }), extras: LIST_PAGE, data: data<R.GroupApplication[]>(),
+    query: obj(pageQuery), body: obj({ group_list: int64List }), extras: LIST_PAGE, effect: 'read', data: data<R.GroupApplication[]>(),
   }),
   'POST /group/apply': endpoint({
     no: '4.10', summary: 'Apply to join a group.', methods: ['POST'], path: '/group/apply',
@@ -508,7 +509,7 @@ export const endpoints = {
   }),
   'POST /group/info/batch': endpoint({
     no: '4.26', summary: 'Summaries of several groups.', methods: ['POST'], path: '/group/info/batch',
-    body: obj({ group_list: int64List }), data: data<R.GroupSummary[]>(),
+    body: obj({ group_list: int64List }), effect: 'read', data: data<R.GroupSummary[]>(),
   }),
   'PUT /group/info/description': endpoint({
     no: '4.27', summary: 'Set the group description.', methods: ['PUT', 'POST'], path: '/group/info/description',
@@ -548,7 +549,7 @@ export const endpoints = {
   }),
   'POST /group/members/display_name': endpoint({
     no: '4.36', summary: 'Display names of members.', methods: ['POST'], path: '/group/members/display_name',
-    body: obj(groupMembers), data: data<R.Member[]>(),
+    body: obj(groupMembers), effect: 'read', data: data<R.Member[]>(),
   }),
   'PUT /group/msg/mute_mode': endpoint({
     no: '4.37', summary: "Set the acting member's message blocking mode.", methods: ['PUT', 'POST'],
@@ -569,7 +570,7 @@ export const endpoints = {
   }),
   'GET /group/qrcode/sign': endpoint({
     no: '4.41', summary: 'Sign a QR code invitation.', methods: ['GET'], path: '/group/qrcode/sign',
-    query: obj({ group_id: int64 }), groupIdHeader: false, data: data<R.GroupQrCode>(),
+    query: obj({ group_id: int64 }), groupIdHeader: false, effect: 'issue', data: data<R.GroupQrCode>(),
   }),
   'GET /group/settings': endpoint({
     no: '4.42', summary: 'Group settings.', methods: ['GET'], path: '/group/settings',

@@ -3,30 +3,16 @@
 import type { Caller } from './caller';
 import type { CallName, CallOptions, Download, DownloadName, Reply, RestClient } from './client';
 import type { Endpoints } from './endpoints';
-import { placement } from './placement';
+import { endpoints } from './endpoints';
 import type { ParamsIn } from './table';
 
 export interface RequestClient {
   readonly caller: Caller;
+  /** Forgets every remembered GET (a write made elsewhere may have changed them). */
+  clear(): void;
   call<K extends CallName>(name: K, params: ParamsIn<Endpoints[K]>, opts?: CallOptions): Promise<Reply<K>>;
   download<K extends DownloadName>(name: K, params: ParamsIn<Endpoints[K]>, opts?: CallOptions): Promise<Download>;
 }
-
-/*
- * GETs that are not plain reads. GET /message/ack records a read receipt: it changes what
- * GET /message/unread answers, so it counts as a write. The upload-target GETs hand out a fresh
- * target per call: two uploads in one request must not share one (the second would overwrite the
- * first), and a QR signature is likewise issued per call. (A `sideEffects` flag in the endpoint
- * table would be the better home for this.)
- */
-const GET_WRITES: ReadonlySet<string> = new Set(['GET /message/ack']);
-const GET_FRESH: ReadonlySet<string> = new Set([
-  'GET /file/upload/avatar/group',
-  'GET /file/upload/avatar/user',
-  'GET /file/upload/chat',
-  'GET /file/upload/forward',
-  'GET /group/qrcode/sign',
-]);
 
 /** A key equal for equal params whatever their key order; bigint-safe (5n and 5 are the same ID). */
 export function stableKey(value: unknown): string {
@@ -45,8 +31,8 @@ export function bindClient(client: RestClient, caller: Caller): RequestClient {
   const memo = new Map<string, Promise<unknown>>();
 
   function call<K extends CallName>(name: K, params: ParamsIn<Endpoints[K]>, opts?: CallOptions): Promise<Reply<K>> {
-    const isRead = placement(name).method === 'GET' && !GET_WRITES.has(name);
-    if (!isRead) {
+    const { effect } = endpoints[name];
+    if (effect === 'write') {
       // A write may change what any GET answers: forget them now, and again when it is done, since
       // a GET begun while it ran may hold the state from before.
       memo.clear();
@@ -55,7 +41,8 @@ export function bindClient(client: RestClient, caller: Caller): RequestClient {
       written.then(forget, forget);
       return written;
     }
-    if (GET_FRESH.has(name)) return client.call(name, params, caller, opts);
+    // Each call hands out something new: two uploads in one request must not share one target.
+    if (effect === 'issue') return client.call(name, params, caller, opts);
     const key = `${name} ${stableKey(params)}`;
     const known = memo.get(key);
     if (known) return known as Promise<Reply<K>>;
@@ -70,6 +57,7 @@ export function bindClient(client: RestClient, caller: Caller): RequestClient {
 
   return {
     caller,
+    clear: () => memo.clear(),
     call,
     download: (name, params, opts) => client.download(name, params, caller, opts),
   };

@@ -37,6 +37,14 @@ export interface EndpointDef {
   /** 'binary': the response is the file itself, not an envelope. */
   readonly result: 'json' | 'binary';
   readonly extras: readonly EnvelopeExtra[];
+  /**
+   * What a call does to the service's state, for request-level caching:
+   * 'read' answers the same until something is written (memoizable, even when POSTed);
+   * 'write' changes state (all later reads must be fresh); 'issue' hands out something new per
+   * call (upload targets, QR signatures, tokens) without changing what reads answer.
+   * Default: 'read' for GET, 'write' otherwise.
+   */
+  readonly effect: 'read' | 'write' | 'issue';
   readonly data: DataShape<unknown>;
 }
 

@@ -22,3 +22,11 @@ builder.addScalarType('DateTime', DateTimeScalar);
 builder.addScalarType('SafeInt', SafeIntScalar);
 
 builder.queryType({ description: 'Reads of the IM service.' });
+builder.mutationType({ description: 'Writes to the IM service: one mutation per write endpoint.' });
+
+/**
+ * Every field that reaches the REST service names the endpoints it may call in
+ * `extensions: { endpoints: [...] }` (see `reaches`), so a test can check that the schema covers
+ * the whole endpoint table.
+ */
+export const reaches = (...endpoints: import('../rest/endpoints').EndpointName[]) => ({ endpoints });

@@ -57,6 +57,18 @@ describe('request client', () => {
     expect(count('/user/profile') - before).toBe(2);
   });
 
+  it('memoizes a read made with POST (group summaries) and keeps the GETs it already made', async () => {
+    const requestRest = bindClient(rest, caller);
+    const profiles = count('/user/profile');
+    const batches = count('/group/info/batch');
+    await requestRest.call('GET /user/profile', {}, {});
+    await requestRest.call('POST /group/info/batch', { group_list: [1, 2] }, {});
+    await requestRest.call('POST /group/info/batch', { group_list: [1, 2] }, {});
+    await requestRest.call('GET /user/profile', {}, {});
+    expect(count('/group/info/batch') - batches).toBe(1);
+    expect(count('/user/profile') - profiles).toBe(1);
+  });
+
   it('forgets a GET made while a write was in flight (it may hold the state from before the write)', async () => {
     const requestRest = bindClient(rest, caller);
     server.setScript(async (req) => {

@@ -1,0 +1,109 @@
+// Receiving an upload: multipart/form-data (the oss_body_param fields, then a `file` part) or a
+// PUT of the raw bytes with the same fields in the query. Bytes go to memory chunk by chunk as
+// they arrive; the signature is checked before the first byte of the file is kept. A refused
+// request is still read to its end, so the client gets the answer instead of a broken pipe.
+import type { IncomingMessage } from 'node:http';
+import { finished } from 'node:stream/promises';
+import busboy from 'busboy';
+import { Code, ImError } from '../errors';
+import type { UploadGrant } from './signing';
+
+export interface Received {
+  key: string;
+  chunks: Buffer[];
+  size: number;
+  contentType: string;
+}
+
+export type Verify = (fields: Readonly<Record<string, string | undefined>>) => UploadGrant;
+
+const DEFAULT_TYPE = 'application/octet-stream';
+const malformed = (why: string) => new ImError(Code.INVALID_PARAMETER, `invalid upload: ${why}`, 400);
+const tooLarge = (max: number) => new ImError(Code.INVALID_PARAMETER, `invalid upload: file larger than ${max} bytes`, 413);
+
+/** Reads what is left of a request and drops it. */
+async function drain(req: IncomingMessage): Promise<void> {
+  req.resume();
+  await finished(req).catch(() => undefined);
+}
+
+/** Collects a byte stream up to `max` bytes; past it, keeps reading but drops the bytes. */
+class Collector {
+  readonly chunks: Buffer[] = [];
+  size = 0;
+  constructor(private readonly max: number) {}
+  add(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size > this.max) this.chunks.length = 0;
+    else this.chunks.push(chunk);
+  }
+  get over(): boolean {
+    return this.size > this.max;
+  }
+}
+
+export async function receivePut(req: IncomingMessage, verify: Verify, query: Record<string, string>): Promise<Received> {
+  let grant: UploadGrant;
+  try {
+    grant = verify(query);
+  } catch (err) {
+    await drain(req);
+    throw err;
+  }
+  const collector = new Collector(grant.maxBytes);
+  for await (const chunk of req as AsyncIterable<Buffer>) collector.add(chunk);
+  if (collector.over) throw tooLarge(grant.maxBytes);
+  return { key: grant.key, chunks: collector.chunks, size: collector.size, contentType: req.headers['content-type'] || DEFAULT_TYPE };
+}
+
+export function receiveMultipart(req: IncomingMessage, verify: Verify, hardLimit: number): Promise<Received> {
+  let parser: busboy.Busboy;
+  try {
+    // One byte past the limit reaches us, so the collector sees the overflow; busboy drops the rest.
+    parser = busboy({ headers: req.headers, limits: { files: 1, fields: 32, fieldSize: 64 * 1024, fileSize: hardLimit + 1 } });
+  } catch {
+    return drain(req).then(() => Promise.reject(malformed('expected a multipart/form-data body')));
+  }
+  return new Promise<Received>((resolve, reject) => {
+    // OSS reads the fields before the file, and so do we: the file part comes last.
+    const fields: Record<string, string> = {};
+    let failure: unknown;
+    let received: Promise<Received | undefined> = Promise.resolve(undefined);
+
+    parser.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      let grant: UploadGrant | undefined;
+      try {
+        if (name !== 'file') throw malformed(`unexpected file part ${name} (the file goes in the part named file)`);
+        grant = verify(fields);
+      } catch (err) {
+        failure ??= err;
+      }
+      if (!grant || failure) {
+        stream.resume();
+        return;
+      }
+      const collector = new Collector(grant.maxBytes);
+      const key = grant.key;
+      const max = grant.maxBytes;
+      stream.on('data', (chunk: Buffer) => collector.add(chunk));
+      received = finished(stream).then(() => {
+        if (collector.over) throw tooLarge(max);
+        return { key, chunks: collector.chunks, size: collector.size, contentType: info.mimeType || DEFAULT_TYPE };
+      });
+      // Its outcome is read when the parser closes; until then a refusal is not "unhandled".
+      received.catch(() => undefined);
+    });
+    parser.on('close', () => {
+      if (failure) return reject(failure);
+      received.then((r) => (r ? resolve(r) : reject(malformed('no part named file'))), reject);
+    });
+    parser.on('error', () => {
+      req.unpipe(parser);
+      drain(req).then(() => reject(failure ?? malformed('malformed multipart body')));
+    });
+    req.pipe(parser);
+  });
+}

@@ -1,0 +1,34 @@
+// A user's view of one conversation: what that user deleted, acked and had delivered. History is
+// shared; these watermarks make "delete for me", read receipts and unread counts per user.
+import type { Conversation } from './conversation';
+import type { Peer } from './model';
+
+export class ConversationView {
+  /** Messages with id <= since are gone from this user's view (5.3 delete conversation). */
+  since = 0n;
+  /** Messages with id <= readUpTo are READ for this user (5.1 ack). */
+  readUpTo = 0n;
+  /** Messages returned by a page (5.2) but not acked yet: DELIVERED. */
+  readonly delivered = new Set<bigint>();
+  /** Newest message that reached this view; orders the unread list. */
+  lastActivity = 0n;
+
+  constructor(
+    readonly ownerId: number,
+    /** The other side as this user sees it: its id is the conversation_id / opposite_id. */
+    readonly peer: Peer,
+    readonly conversation: Conversation,
+  ) {}
+
+  markRead(upTo: bigint): void {
+    if (upTo > this.readUpTo) this.readUpTo = upTo;
+    for (const id of this.delivered) if (id <= this.readUpTo) this.delivered.delete(id);
+  }
+
+  /** Hides everything up to now; later messages show again. */
+  clear(): void {
+    const last = this.conversation.last?.id ?? 0n;
+    if (last > this.since) this.since = last;
+    this.delivered.clear();
+  }
+}

@@ -1,0 +1,38 @@
+// `npm run emulator -- --seed`: the emulator alone, printing how to use it.
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port';
+
+describe('emulator command', () => {
+  it('prints the admin token and the demo users it created, and serves them', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/emulator/main.ts', '--seed'], {
+      env: { ...process.env, EMULATOR_PORT: String(port), IM_ADMIN_TOKEN: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no demo output in time: ${out}`)), 15_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('demo group')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+      });
+      const token = out.match(/admin token\s+(\S+)/)?.[1];
+      expect(token).toMatch(/^[\w-]{20,}$/);
+      expect(out).toMatch(/demo users\s+alice \(id \d+\), bob \(id \d+\), carol \(id \d+\); password demo-password/);
+      const aliceId = out.match(/alice \(id (\d+)\)/)?.[1];
+      const res = await fetch(`http://127.0.0.1:${port}/user/profile`, {
+        headers: { app_id: 'im-demo', 'access-token': token!, user_id: aliceId! },
+      });
+      expect(await res.json()).toMatchObject({ code: 200, data: { username: 'alice', nick_name: 'Alice' } });
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
