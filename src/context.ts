@@ -8,8 +8,18 @@ import type { Int64 } from './rest/json';
 import { bindClient, type RequestClient } from './rest/request-client';
 import { upstreamGraphQLError } from './schema/errors';
 
+/** What resolvers need of the configuration. */
+export interface GatewaySettings {
+  /** The IM service's origin: upload targets on its host are allowed. */
+  readonly imBaseUrl: string;
+  /** Other hosts (host[:port]) upload targets may point at. */
+  readonly uploadHosts: readonly string[];
+  readonly maxUploadBytes: number;
+}
+
 export interface GatewayContext {
   readonly caller: Caller;
+  readonly settings: GatewaySettings;
   /** REST calls for this request: identical reads are made once; failures are GraphQL errors. */
   readonly rest: RequestClient;
   /** REST calls acting as another user: the caller's token with that user_id header (admin). */
@@ -63,7 +73,7 @@ function asGraphQLError(err: unknown): never {
   throw err instanceof UpstreamError ? upstreamGraphQLError(err) : err;
 }
 
-export function createContext(client: RestClient, caller: Caller): GatewayContext {
+export function createContext(client: RestClient, caller: Caller, settings: GatewaySettings): GatewayContext {
   const bound = new Map<string, RequestClient>();
   const loaders = new Map<unknown, unknown>();
   // A write through any of this request's clients may change what any read answers.
@@ -96,6 +106,7 @@ export function createContext(client: RestClient, caller: Caller): GatewayContex
   const rest = clientFor('', caller);
   return {
     caller,
+    settings,
     rest,
     restAs: (userId) => (caller.userId === String(userId) ? rest : clientFor(String(userId), { ...caller, userId: String(userId) })),
     loaders,

@@ -13,7 +13,10 @@ import { schema } from '../schema';
 import { mountWebSocket } from './websocket';
 
 export interface GatewayOptions {
-  config: Pick<Config, 'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections'>;
+  config: Pick<
+    Config,
+    'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes'
+  >;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -40,6 +43,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     connections: config.connections,
   });
 
+  const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -47,7 +51,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     landingPage: false,
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : headersLookup(request?.headers ?? new Headers());
-      return createContext(rest, callerFrom(lookup));
+      return createContext(rest, callerFrom(lookup), settings);
     },
     graphiql: {
       title: 'IM GraphQL gateway',

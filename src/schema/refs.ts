@@ -20,3 +20,6 @@ export const GroupRef = builder.objectRef<GroupParent>('Group');
 
 /** An entry of GET /message/unread: a recent conversation and its unread count. */
 export const UnreadConversationRef = builder.objectRef<R.UnreadEntry>('UnreadConversation');
+
+/** A file shared in a group (POST /group/file/upload, GET /group/file, ...). */
+export const SharedFileRef = builder.objectRef<R.SharedFile>('SharedFile');
