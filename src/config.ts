@@ -29,6 +29,8 @@ export interface Config {
   maxUploadBytes: number;
   /** Largest GraphQL query depth accepted. */
   maxDepth: number;
+  /** Most aliases in one operation: each may cost REST calls that de-duplication cannot save. */
+  maxAliases: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -103,6 +105,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadHosts,
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024, 1, 10 * 1024 ** 3),
     maxDepth: int(env, 'MAX_QUERY_DEPTH', 12, 2, 100),
+    maxAliases: int(env, 'MAX_QUERY_ALIASES', 50, 1, 10_000),
   };
 }
 

@@ -1,26 +1,35 @@
 // createGateway(config) → { start, stop }: graphql-yoga at /graphql (GraphiQL included),
-// graphql-ws on the same port and path, /health and /ready.
+// graphql-ws on the same port and path, /health and /ready; the subscriptions' pollers.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
 import { pingUpstream } from '../rest/ping';
 import { upstreamCause, upstreamGraphQLError } from '../schema/errors';
+import { ScalarInputError } from '../schema/scalars';
 import { schema } from '../schema';
+import { createSubscriptionHub } from '../subscriptions/hub';
+import { graphiqlOptions, renderGraphiQL } from './graphiql';
+import { createDownloadRoute } from './downloads';
+import { useStreamingMultipart } from './multipart';
 import { mountWebSocket } from './websocket';
 
 export interface GatewayOptions {
   config: Pick<
     Config,
-    'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes'
+    'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes' | 'maxDepth' | 'maxAliases' | 'pollIntervalMs' | 'redisUrl'
   >;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
   graphiqlHeaders?: Record<string, string>;
+  /** Prefix of the Redis keys and channels when `redisUrl` is set (tests use one per run). */
+  redisPrefix?: string;
 }
 
 export interface Gateway {
@@ -30,6 +39,14 @@ export interface Gateway {
   /** In-process requests without a socket (tests). */
   fetch: (path: string, init?: RequestInit) => Promise<Response>;
   readonly rest: RestClient;
+}
+
+/** graphql-js wraps a scalar's refusal once or twice (type, then variable) before reporting it. */
+function causedByScalarInput(error: unknown): boolean {
+  for (let at = error; at instanceof Error; at = at instanceof GraphQLError ? at.originalError : undefined) {
+    if (at instanceof ScalarInputError) return true;
+  }
+  return false;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -43,6 +60,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     connections: config.connections,
   });
 
+  const subscriptions = createSubscriptionHub({
+    rest,
+    intervalMs: config.pollIntervalMs,
+    defaultAppId: config.imAppId,
+    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
+  });
+
   const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -51,21 +76,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     landingPage: false,
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : headersLookup(request?.headers ?? new Headers());
-      return createContext(rest, callerFrom(lookup), settings);
+      return { ...createContext(rest, callerFrom(lookup), settings), subscriptions };
     },
-    graphiql: {
-      title: 'IM GraphQL gateway',
-      subscriptionsProtocol: 'WS',
-      ...(options.graphiqlHeaders ? { headers: JSON.stringify(options.graphiqlHeaders, null, 2) } : {}),
-    },
+    graphiql: graphiqlOptions(options.graphiqlHeaders),
+    renderGraphiQL,
     maskedErrors: {
       maskError(error, message, isDev) {
+        // A variable refused by our scalars is the client's mistake, not an internal error.
+        if (causedByScalarInput(error)) return error as GraphQLError;
         const upstream = upstreamCause(error instanceof GraphQLError ? error.originalError ?? error : error);
         if (upstream) return upstreamGraphQLError(upstream, error instanceof GraphQLError ? error : undefined);
         return maskError(error, message, isDev);
       },
     },
     plugins: [
+      // File uploads reach resolvers as streams of the request body (yoga's own parser buffers them).
+      useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: 1024 * 1024 }),
+      maxDepthPlugin({ n: config.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
+      maxAliasesPlugin({ n: config.maxAliases }),
       useReadinessCheck({
         endpoint: '/ready',
         check: async () => {
@@ -83,8 +111,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     rest,
     fetch: async (path, init = {}) => yoga.fetch(new URL(path, 'http://gateway.local'), init),
     async start() {
-      server = createServer(yoga);
-      ws = mountWebSocket(server, yoga);
+      await subscriptions.start();
+      const downloads = createDownloadRoute(rest);
+      server = createServer((req, res) => {
+        if (!downloads(req, res)) void yoga(req, res);
+      });
+      ws = mountWebSocket(server, yoga, { verify: subscriptions.verify });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(config.port, config.host, () => resolve());
@@ -93,6 +125,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       return `http://${config.host}:${port}`;
     },
     async stop() {
+      // Every subscription completes (its clients are told) and every poller stops, before the sockets close.
+      await subscriptions.close();
       await ws?.close();
       if (server) {
         const closing = new Promise<void>((resolve) => server!.close(() => resolve()));

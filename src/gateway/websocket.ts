@@ -1,30 +1,66 @@
 // graphql-ws on the gateway's own HTTP server and path. Operations go through yoga's envelop,
-// so WebSocket subscriptions run the same plugins and context as HTTP requests.
+// so WebSocket subscriptions run the same plugins and context as HTTP requests. The identity in
+// connectionParams (the HTTP header names) is checked at connect: a token the service rejects
+// closes the socket with 4401 (4403 for a refused user), which graphql-ws clients do not retry.
+// GraphiQL sends no connectionParams but puts its headers in each operation's
+// `extensions.headers`: those, when present, name the operation's identity (as HTTP headers do).
 import type { Server } from 'node:http';
 import type { ExecutionArgs } from 'graphql';
+import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
+import { callerFrom, paramsLookup } from '../context';
+import type { Verdict } from '../subscriptions/hub';
+import type { Caller } from '../rest/caller';
 
 interface EnvelopedRoot {
   execute: (args: ExecutionArgs) => unknown;
   subscribe: (args: ExecutionArgs) => unknown;
 }
 
+export interface WebSocketOptions {
+  /** Checks the identity a connection presents. */
+  verify?: (caller: Caller) => Promise<Verdict>;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** How long close() waits for subscriptions that were ended to send `complete` to their clients. */
+const COMPLETE_WAIT_MS = 2_000;
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yoga's server and user context generics vary per gateway
-export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any>) {
+export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any>, options: WebSocketOptions = {}) {
   const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+  // Subscriptions running, per connection, so that close() can let them send `complete` first.
+  const running = new Map<object, Set<string>>();
+  const untrack = (ctx: object, id?: string) => {
+    const ids = running.get(ctx);
+    if (id === undefined) ids?.clear();
+    else ids?.delete(id);
+    if (ids?.size === 0) running.delete(ctx);
+  };
+
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
       subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
+      onConnect: async (ctx) => {
+        if (!options.verify) return true;
+        const verdict = await options.verify(callerFrom(paramsLookup(ctx.connectionParams)));
+        if (verdict === 'ok') return true;
+        // graphql-ws closes with 4403 on `false`; a rejected token is 4401.
+        if (verdict === 'unauthenticated') ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized: access-token rejected');
+        return false;
+      },
       onSubscribe: async (ctx, _id, payload) => {
+        const headers = payload.extensions?.headers;
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
           req: ctx.extra.request,
           socket: ctx.extra.socket,
           params: payload,
-          connectionParams: ctx.connectionParams,
+          connectionParams: isRecord(headers) ? { ...ctx.connectionParams, ...headers } : ctx.connectionParams,
         });
         const args = {
           schema,
@@ -38,11 +74,24 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
         if (errors.length) return errors;
         return args;
       },
+      onOperation: (ctx, id, _payload, _args, result) => {
+        if (!(typeof result === 'object' && result !== null && Symbol.asyncIterator in result)) return;
+        const ids = running.get(ctx) ?? new Set<string>();
+        running.set(ctx, ids.add(id));
+      },
+      onComplete: (ctx, id) => untrack(ctx, id),
+      onError: (ctx, id) => untrack(ctx, id),
+      onClose: (ctx) => untrack(ctx),
     },
     wss,
   );
   return {
+    /** Closes every connection; subscriptions already ended get to send `complete` first. */
     async close() {
+      const deadline = Date.now() + COMPLETE_WAIT_MS;
+      while (running.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      // `complete` is sent right after onComplete: one more turn and it is on the socket.
+      await new Promise((resolve) => setImmediate(resolve));
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

@@ -2,6 +2,7 @@
 // adds its own, and schema/index.ts assembles them.
 import SchemaBuilder from '@pothos/core';
 import type { GatewayContext } from '../context';
+import type { IncomingFile } from '../gateway/multipart';
 import type { Int64 } from '../rest/json';
 import { DateTimeScalar, SafeIntScalar } from './scalars';
 
@@ -12,6 +13,8 @@ export const builder = new SchemaBuilder<{
     ID: { Input: Int64; Output: Int64 | string };
     DateTime: { Input: number; Output: number | bigint };
     SafeInt: { Input: number; Output: number | bigint };
+    // A file part of a multipart request, streamed (file-upload.ts registers the scalar).
+    File: { Input: IncomingFile; Output: never };
   };
 }>({
   // Fields stay nullable (Pothos's default): one that reaches the REST service may fail alone

@@ -2,7 +2,6 @@
 // map to `limit`/`cursor`, and `totalCount` is the service's `total`. The service pages forward
 // only, so there is no `last`/`before`.
 import type { ObjectRef } from '@pothos/core';
-import type { GatewayContext } from '../context';
 import type { Int64 } from '../rest/json';
 import { builder } from './builder';
 import { inRange } from './inputs';
@@ -30,7 +29,8 @@ export interface ConnectionShape<T> {
 }
 
 /** Defines `<Name>Connection` and `<Name>Edge` for a node type. */
-type Types = PothosSchemaTypes.ExtendDefaultTypes<{ Context: GatewayContext }>;
+/** The builder's own schema types (context and scalars), so any of its refs fits. */
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
 export function connectionOf<T>(name: string, node: ObjectRef<Types, T>, what: string) {
   const edge = builder.objectRef<{ node: T; cursor: string | null }>(`${name}Edge`).implement({

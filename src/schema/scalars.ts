@@ -1,11 +1,17 @@
-// The custom scalars of the schema: ID (exact int64 decimals), DateTime and SafeInt. Input
-// errors are plain Errors carrying BAD_USER_INPUT: graphql-js then adds the expected type and
-// the location, and copies these extensions onto the error it reports.
+// The custom scalars of the schema: ID (exact int64 decimals), DateTime and SafeInt.
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { INT64_MAX, type Int64, toInt64 } from '../rest/json';
 
+/**
+ * A scalar's refusal of an input value. graphql-js wraps it (adding the expected type and the
+ * location) and copies these extensions; the gateway's error masking lets it through unmasked.
+ */
+export class ScalarInputError extends Error {
+  readonly extensions = { code: 'BAD_USER_INPUT' };
+}
+
 function badInput(message: string): Error {
-  return Object.assign(new Error(message), { extensions: { code: 'BAD_USER_INPUT' } });
+  return new ScalarInputError(message);
 }
 
 const DECIMAL = /^\d{1,19}$/;

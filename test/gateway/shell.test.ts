@@ -94,3 +94,32 @@ describe('start-up', () => {
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('query limits', () => {
+  it('refuses a query deeper than MAX_QUERY_DEPTH before any REST call', async () => {
+    const shallow = await startStack({ MAX_QUERY_DEPTH: '2' });
+    try {
+      const user = await shallow.emu.user();
+      shallow.emu.server.resetCalls();
+      const ok = await shallow.gql('{ me { id } }', {}, shallow.asUser(user.id));
+      expect(ok.errors).toBeUndefined();
+      const tooDeep = await shallow.gql('{ me { settings { noPush } } }', {}, shallow.asUser(user.id));
+      expect(tooDeep.errors?.[0]?.message).toMatch(/depth/i);
+      expect(shallow.emu.server.calls).toHaveLength(1);
+    } finally {
+      await shallow.stop();
+    }
+  });
+
+  it('refuses more aliases than MAX_QUERY_ALIASES before any REST call', async () => {
+    const few = await startStack({ MAX_QUERY_ALIASES: '2' });
+    try {
+      few.emu.server.resetCalls();
+      const reply = await few.gql('{ a: me { id } b: me { id } c: me { id } }');
+      expect(reply.errors?.[0]?.message).toMatch(/alias/i);
+      expect(few.emu.server.calls).toHaveLength(0);
+    } finally {
+      await few.stop();
+    }
+  });
+});

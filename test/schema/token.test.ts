@@ -69,3 +69,13 @@ describe('login mutations', () => {
     expect(stack.emu.server.calls).toHaveLength(0);
   });
 });
+
+describe('ID variables', () => {
+  it('refuses a non-numeric ID passed as a variable with BAD_USER_INPUT, not an internal error', async () => {
+    stack.emu.server.resetCalls();
+    const reply = await stack.gql('mutation($id: ID!) { loginById(userId: $id, password: "x") { token } }', { id: 'abc' });
+    expect(reply.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(reply.errors?.[0]?.message).toContain('Variable "$id"');
+    expect(stack.emu.server.calls).toHaveLength(0);
+  });
+});

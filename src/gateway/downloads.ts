@@ -1,0 +1,141 @@
+// The download route: GET /files/avatar?objectName=… (6.1) and GET /files/chat?fileSign=… (6.2)
+// fetch the file from the IM service with the caller's identity and stream it through untouched:
+// status, type, length and redirects as the service answers them, the body never held whole.
+// Identity comes from the usual headers or, for image tags, from the access-token, app_id and
+// user_id query parameters (as the official SDK passes them). Failures answer a JSON body shaped
+// like a GraphQL error, with the matching HTTP status.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { callerFrom } from '../context';
+import type { Caller } from '../rest/caller';
+import type { DownloadName, RestClient } from '../rest/client';
+import { classifyUpstreamError, type ErrorCode, UpstreamError } from '../rest/errors';
+import { upstreamGraphQLError } from '../schema/errors';
+
+interface DownloadRoute {
+  endpoint: DownloadName;
+  /** The parameter naming the file. */
+  key: string;
+  /** URL parameter → the endpoint's parameter. */
+  params: Readonly<Record<string, string>>;
+}
+
+const IMAGE_PARAMS = { imageType: 'image_type', w: 'w', h: 'h', sdkSign: 'sdk_sign', storeToken: 'store_token', thumbnailStrategy: 'thumbnail_strategy' };
+
+export const DOWNLOAD_ROUTES = {
+  '/files/avatar': { endpoint: 'GET /file/download/avatar', key: 'objectName', params: { objectName: 'object_name', ...IMAGE_PARAMS } },
+  '/files/chat': {
+    endpoint: 'GET /file/download/chat',
+    key: 'fileSign',
+    params: { fileSign: 'file_sign', format: 'format', source: 'source', ...IMAGE_PARAMS },
+  },
+} as const satisfies Record<string, DownloadRoute>;
+
+export type DownloadPath = keyof typeof DOWNLOAD_ROUTES;
+
+/** The identity query parameters, named as the IM service's headers. */
+const IDENTITY = { token: 'access-token', appId: 'app_id', userId: 'user_id' } as const;
+
+/**
+ * The route's URL (a path on the gateway) for these parameters; with `identity`, the caller's
+ * token, app_id and user_id ride along as query parameters (for image tags: the URL is then a secret).
+ */
+export function downloadPath(path: DownloadPath, params: Readonly<Record<string, string | number | null | undefined>>, identity?: Caller): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params) as [string, unknown][]) {
+    if (value !== undefined && value !== null) search.set(name, String(value));
+  }
+  for (const [field, name] of Object.entries(IDENTITY) as [keyof typeof IDENTITY, string][]) {
+    const value = identity?.[field];
+    if (value !== undefined) search.set(name, value);
+  }
+  return `${path}?${search.toString()}`;
+}
+
+// Headers of the file worth passing on; hop-by-hop ones (connection, transfer-encoding) are not.
+const PASSED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-disposition', 'cache-control', 'etag', 'last-modified', 'location'];
+
+const STATUS_OF: Record<ErrorCode, number> = {
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  UPSTREAM_ERROR: 502,
+  UPSTREAM_UNAVAILABLE: 503,
+};
+
+function sendError(res: ServerResponse, status: number, error: { message: string; extensions?: Record<string, unknown> }): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const text = JSON.stringify({ errors: [error] });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** An upstream 4xx status is the answer the client should see (a missing file is a 404); else by code. */
+function statusOf(err: UpstreamError): number {
+  if (err.kind === 'http' && err.httpStatus !== undefined && err.httpStatus >= 400 && err.httpStatus < 500) return err.httpStatus;
+  if (err.kind === 'timeout') return 504;
+  return STATUS_OF[classifyUpstreamError(err)];
+}
+
+/**
+ * A Node request handler for the download routes: answers true when the request was one of them
+ * (and is being answered), false to let the next handler (yoga) have it.
+ */
+export function createDownloadRoute(rest: RestClient): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    if (!Object.hasOwn(DOWNLOAD_ROUTES, url.pathname)) return false;
+    void serve(rest, DOWNLOAD_ROUTES[url.pathname as DownloadPath], url, req, res);
+    return true;
+  };
+}
+
+async function serve(rest: RestClient, route: DownloadRoute, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  req.resume();
+  if (req.method !== 'GET') {
+    res.setHeader('allow', 'GET');
+    return sendError(res, 405, { message: `${req.method} is not allowed here; use GET`, extensions: { code: 'METHOD_NOT_ALLOWED' } });
+  }
+  const key = url.searchParams.get(route.key);
+  if (!key) {
+    return sendError(res, 400, { message: `${route.key}: required`, extensions: { code: 'BAD_USER_INPUT', field: route.key } });
+  }
+  const params: Record<string, string> = {};
+  for (const [name, wire] of Object.entries(route.params)) {
+    const value = url.searchParams.get(name);
+    if (value !== null && value !== '') params[wire] = value;
+  }
+  // Headers first; the query parameters stand in for headers an image tag cannot send.
+  const caller = callerFrom((name) => {
+    const header = req.headers[name];
+    return (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get(name) ?? undefined;
+  });
+
+  // The client going away stops the upstream transfer too.
+  const abort = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) abort.abort(new Error('client closed the download'));
+  });
+  try {
+    // The values are URL text: the client normalizes them to the table's types and passes what it
+    // cannot on unchanged, so the service's own 10002 names a bad one. Hence the cast from strings.
+    const file = await rest.download(route.endpoint, params as never, caller, { signal: abort.signal });
+    const headers: Record<string, string | string[]> = {};
+    for (const name of PASSED_HEADERS) {
+      const value = file.headers[name];
+      if (value !== undefined) headers[name] = value;
+    }
+    res.writeHead(file.status, headers);
+    await pipeline(file.body, res);
+  } catch (err) {
+    if (err instanceof UpstreamError) return sendError(res, statusOf(err), upstreamGraphQLError(err).toJSON());
+    if (abort.signal.aborted) return;
+    sendError(res, 500, { message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  }
+}

@@ -1,0 +1,57 @@
+// Live updates. The IM service has no events, so each subscription polls it (src/subscriptions):
+// one poller per identity and poll, however many subscribers share it. Over WebSocket
+// (graphql-ws) or SSE. A failed poll arrives as a result with errors and the subscription goes
+// on; a token the service rejects ends it with UNAUTHENTICATED.
+import { GraphQLError } from 'graphql';
+import type { GatewayContext } from '../context';
+import type { SubscriptionEvent, SubscriptionHub } from '../subscriptions/hub';
+import { builder, reaches } from './builder';
+import { MessageRef } from './message';
+import { UnreadConversationRef } from './refs';
+
+function hub(ctx: GatewayContext): SubscriptionHub {
+  if (!ctx.subscriptions) throw new GraphQLError('Subscriptions are not available here.', { extensions: { code: 'UPSTREAM_UNAVAILABLE' } });
+  return ctx.subscriptions;
+}
+
+/**
+ * An event as the field's value. Each event is resolved like a new request: the nested fields
+ * (a conversation's user or group) read the service afresh, not what an earlier event cached.
+ */
+function valueOf<T>(event: SubscriptionEvent<T>, ctx: GatewayContext): T {
+  ctx.rest.clear();
+  ctx.loaders.clear();
+  if ('error' in event) throw event.error;
+  return event.value;
+}
+
+builder.subscriptionType({
+  description: 'Live updates, over WebSocket (graphql-ws) or SSE. The IM service has no events: the gateway polls it and sends what changed.',
+});
+
+builder.subscriptionFields((t) => ({
+  unreadCounts: t.field({
+    type: [UnreadConversationRef],
+    nullable: false,
+    description:
+      "The acting user's recent conversations with unread messages, most recent first (GET /message/unread): sent when " +
+      'subscribing, then each time they change. A failed poll sends an error and polling goes on, less often; a rejected ' +
+      'token ends the subscription with UNAUTHENTICATED.',
+    extensions: reaches('GET /message/unread'),
+    subscribe: (_root, _args, ctx) => hub(ctx).unreadCounts(ctx.caller),
+    resolve: (event, _args, ctx) => valueOf(event, ctx),
+  }),
+  conversationMessages: t.field({
+    type: MessageRef,
+    nullable: false,
+    description:
+      'Each new message of one conversation of the acting user, oldest first, as it appears (found by polling its newest ' +
+      'page, GET /message/conversation: reading marks the messages DELIVERED). Messages sent before subscribing are not sent.',
+    extensions: reaches('GET /message/conversation'),
+    args: {
+      with: t.arg({ type: 'ID', required: true, description: "The conversation: the other user's ID, or the group ID (opposite_id)." }),
+    },
+    subscribe: (_root, args, ctx) => hub(ctx).conversationMessages(ctx.caller, args.with),
+    resolve: (event, _args, ctx) => valueOf(event, ctx),
+  }),
+}));

@@ -1,0 +1,53 @@
+// What flows from a poller to the subscribers of its topic, in process or through Redis: plain
+// data, so that one replica can hand it to another (int64-exact JSON on the wire).
+import { GraphQLError } from 'graphql';
+import { classifyUpstreamError, type ErrorCode, UpstreamError } from '../rest/errors';
+import { parseJson, stringifyJson } from '../rest/json';
+import { upstreamGraphQLError } from '../schema/errors';
+
+/** A GraphQL error as data: what a subscriber receives, whichever replica polled. */
+export interface WireError {
+  message: string;
+  extensions: Record<string, unknown>;
+}
+
+export type TopicEvent<P> =
+  /** A new value; `seq` grows by one with each, across replicas, so a value is never delivered twice. */
+  | { type: 'value'; seq: number; payload: P }
+  /** A failed round: the poll goes on, backing off. */
+  | { type: 'error'; error: WireError }
+  /** A failure no retry can mend (a rejected token): the subscriptions end with it. */
+  | { type: 'end'; error: WireError };
+
+/** What a topic's latest state looks like in Redis: enough for another replica to carry on. */
+export interface Snapshot<P> {
+  seq: number;
+  /** The source's state (source.ts). */
+  state: string;
+  /** The latest payload, for sources that replay it to new subscribers. */
+  latest?: P;
+}
+
+// Unexpected failures (bugs) stay masked, as they are for queries.
+const UNEXPECTED: WireError = { message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+
+/** Failures that polling again cannot mend: the subscription ends instead of backing off. */
+const TERMINAL: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['UNAUTHENTICATED', 'NOT_FOUND', 'BAD_USER_INPUT']);
+
+export function isTerminal(err: unknown): boolean {
+  return err instanceof UpstreamError && TERMINAL.has(classifyUpstreamError(err));
+}
+
+export function toWireError(err: unknown): WireError {
+  if (!(err instanceof UpstreamError)) return UNEXPECTED;
+  const gql = upstreamGraphQLError(err);
+  return { message: gql.message, extensions: { ...gql.extensions } };
+}
+
+export function fromWireError(error: WireError): GraphQLError {
+  return new GraphQLError(error.message, { extensions: error.extensions });
+}
+
+export const encode = (value: TopicEvent<unknown> | Snapshot<unknown>): string => stringifyJson(value);
+export const decodeEvent = (text: string) => parseJson(text) as TopicEvent<unknown>;
+export const decodeSnapshot = (text: string) => parseJson(text) as Snapshot<unknown>;

@@ -1,0 +1,164 @@
+// The gateway's subscriptions: subscribers of the same poll (same source, same identity) share
+// one topic, and each topic is polled once, here or by one replica of the fleet. Subscribers get
+// values and errors as events; the schema turns those into GraphQL results.
+import { GraphQLError } from 'graphql';
+import { FixedBuffer, Repeater, type RepeaterBuffer, SlidingBuffer } from 'graphql-yoga';
+import type { Caller } from '../rest/caller';
+import type { RestClient } from '../rest/client';
+import { classifyUpstreamError, UpstreamError } from '../rest/errors';
+import type { Int64 } from '../rest/json';
+import type { MessageRecord, UnreadEntry } from '../rest/records';
+import { conversationSource } from './conversation-source';
+import { fromWireError } from './events';
+import type { Fleet } from './fleet';
+import { memoryFleet } from './fleet-memory';
+import { identityHash } from './identity';
+import type { Source } from './source';
+import { type Subscriber, Topic } from './topic';
+import { unreadSource } from './unread-source';
+
+declare module '../context' {
+  interface GatewayContext {
+    /** The gateway's subscriptions (set by the gateway for every operation). */
+    readonly subscriptions?: SubscriptionHub;
+  }
+}
+
+export interface SubscriptionHubOptions {
+  rest: RestClient;
+  intervalMs: number;
+  /** The app_id the REST client sends for callers that name none (part of their identity). */
+  defaultAppId?: string;
+  /** Set: replicas share pollers through this Redis. */
+  redisUrl?: string;
+  /** Prefix of the Redis keys and channels. Default 'im-gateway:'. */
+  redisPrefix?: string;
+}
+
+/** One event of a subscription: a value, or a GraphQL error (after which more may follow). */
+export type SubscriptionEvent<T> = { value: T } | { error: GraphQLError };
+
+/** What a WebSocket connection's identity amounts to, checked when it connects. */
+export type Verdict = 'ok' | 'unauthenticated' | 'forbidden';
+
+export interface SubscriptionHub {
+  /** Connects to Redis in multi-replica mode; nothing to do otherwise. */
+  start(): Promise<void>;
+  unreadCounts(caller: Caller): AsyncIterableIterator<SubscriptionEvent<UnreadEntry[]>>;
+  conversationMessages(caller: Caller, peer: Int64): AsyncIterableIterator<SubscriptionEvent<MessageRecord>>;
+  verify(caller: Caller): Promise<Verdict>;
+  /** Completes every subscription and stops every poller. */
+  close(): Promise<void>;
+}
+
+// A state source keeps the latest few events (older states are stale anyway); a stream of
+// messages keeps a long backlog for a slow client, then ends it rather than grow without bound.
+const stateBuffer = () => new SlidingBuffer(4);
+const streamBuffer = () => new FixedBuffer(256);
+// A verified identity is not checked again for a minute (reconnect storms cost one call each).
+const VERIFIED_MS = 60_000;
+const MAX_VERIFIED = 10_000;
+
+export function createSubscriptionHub(options: SubscriptionHubOptions): SubscriptionHub {
+  const settings = { rest: options.rest, intervalMs: options.intervalMs };
+  let fleet: Fleet | undefined = options.redisUrl ? undefined : memoryFleet(settings);
+  let closed = false;
+  const topics = new Map<string, Topic<unknown>>();
+  const leaving = new Set<Promise<void>>();
+  const verified = new Map<string, { until: number; verdict: Promise<Verdict> }>();
+
+  function release(topic: Topic<unknown>): void {
+    if (topics.get(topic.key) === topic) topics.delete(topic.key);
+    const left = fleet!.leave(topic).finally(() => leaving.delete(left));
+    leaving.add(left);
+  }
+
+  function topicFor<P>(source: Source<P>, caller: Caller): Topic<P> {
+    if (!fleet) throw new Error('subscriptions used before start()');
+    const key = `${identityHash(caller, options.defaultAppId)}:${source.name}`;
+    const known = topics.get(key);
+    // One key, one source: the names differ for every source and argument.
+    if (known?.open) return known as Topic<P>;
+    const topic = new Topic<P>(key, source, caller, release as (t: Topic<P>) => void);
+    topics.set(key, topic as Topic<unknown>);
+    fleet.join(topic as Topic<unknown>);
+    return topic;
+  }
+
+  function subscribe<P, T>(
+    source: Source<P>,
+    caller: Caller,
+    explode: (payload: P) => readonly T[],
+    buffer: RepeaterBuffer,
+  ): AsyncIterableIterator<SubscriptionEvent<T>> {
+    if (closed) throw new GraphQLError('The gateway is shutting down.', { extensions: { code: 'UPSTREAM_UNAVAILABLE' } });
+    return new Repeater<SubscriptionEvent<T>>(async (push, stop) => {
+      if (closed) return stop();
+      const topic = topicFor(source, caller);
+      const send = (event: SubscriptionEvent<T>) => {
+        try {
+          void push(event);
+        } catch {
+          stop(new Error('The subscriber fell too far behind.')); // the backlog is full
+        }
+      };
+      const subscriber: Subscriber<P> = {
+        value: (payload) => {
+          for (const item of explode(payload)) send({ value: item });
+        },
+        error: (error) => send({ error: fromWireError(error) }),
+        end: (error) => {
+          if (error) send({ error: fromWireError(error) });
+          stop();
+        },
+      };
+      topic.add(subscriber);
+      await stop;
+      topic.remove(subscriber);
+    }, buffer);
+  }
+
+  async function check(caller: Caller): Promise<Verdict> {
+    try {
+      await options.rest.call('GET /user/profile', {}, caller);
+      return 'ok';
+    } catch (err) {
+      // Only a refusal of the identity refuses the connection: anything else (the service down,
+      // an admin token acting as nobody) is for the operations to report.
+      const code = err instanceof UpstreamError ? classifyUpstreamError(err) : undefined;
+      return code === 'UNAUTHENTICATED' ? 'unauthenticated' : code === 'FORBIDDEN' ? 'forbidden' : 'ok';
+    }
+  }
+
+  return {
+    async start() {
+      if (fleet || closed) return;
+      const { redisFleet } = await import('./fleet-redis');
+      fleet = await redisFleet({ ...settings, url: options.redisUrl!, prefix: options.redisPrefix ?? 'im-gateway:' });
+    },
+    unreadCounts: (caller) => subscribe(unreadSource, caller, (entries) => [entries], stateBuffer()),
+    conversationMessages: (caller, peer) => subscribe(conversationSource(peer), caller, (messages) => messages, streamBuffer()),
+    verify(caller) {
+      // Without a token there is nothing to check: such a connection can log in, and its
+      // subscriptions are refused with UNAUTHENTICATED by the service.
+      if (caller.token === undefined) return Promise.resolve('ok');
+      const key = identityHash(caller, options.defaultAppId);
+      const now = Date.now();
+      const known = verified.get(key);
+      if (known && known.until > now) return known.verdict;
+      if (verified.size >= MAX_VERIFIED) verified.clear();
+      const verdict = check(caller);
+      verified.set(key, { until: now + VERIFIED_MS, verdict });
+      // Only a success is remembered: a refused token may be a typo fixed on the next try.
+      void verdict.then((v) => v !== 'ok' && verified.get(key)?.verdict === verdict && verified.delete(key));
+      return verdict;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const topic of [...topics.values()]) topic.endAll();
+      await Promise.all(leaving);
+      await fleet?.close();
+    },
+  };
+}

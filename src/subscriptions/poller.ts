@@ -1,0 +1,123 @@
+// One poller: rounds of a source at a fixed rate for one identity, publishing only what changed.
+// A failed round is published as an error and the next one waits longer (exponential, bounded,
+// jittered); a failure no retry can mend ends the poll. The fleet decides where pollers run and
+// where their output goes (fleet-memory.ts, fleet-redis.ts).
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Caller } from '../rest/caller';
+import type { RestClient } from '../rest/client';
+import { isTerminal, type Snapshot, type TopicEvent, toWireError } from './events';
+import type { Source } from './source';
+
+export interface Publication<P> {
+  /** The new state to keep (Redis: for the replica that may take over). */
+  snapshot?: Snapshot<P>;
+  /** What the subscribers get. */
+  event?: TopicEvent<P>;
+}
+
+export interface PollerOptions<P> {
+  source: Source<P>;
+  caller: Caller;
+  rest: RestClient;
+  intervalMs: number;
+  /** Where a previous poller of the same topic stopped (another replica's). */
+  from?: Snapshot<P>;
+  /** Answers false when this poller may publish no more (its lease is gone): it stops. */
+  publish(publication: Publication<P>): Promise<boolean>;
+  /** A publication failed for a reason of its own (Redis unreachable): reported, the poll goes on. */
+  onPublishError?(err: unknown): void;
+}
+
+/** The longest wait after failures: 32 intervals, at most a minute (never less than one interval). */
+export function maxBackoffMs(intervalMs: number): number {
+  return Math.max(intervalMs, Math.min(60_000, intervalMs * 32));
+}
+
+export class Poller<P> {
+  private readonly abort = new AbortController();
+  private running: Promise<void> | undefined;
+  private seq: number;
+  private state: string | undefined;
+
+  constructor(private readonly options: PollerOptions<P>) {
+    this.seq = options.from?.seq ?? 0;
+    this.state = options.from?.state;
+  }
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  /** Stops polling; resolves once no round is under way. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.running;
+  }
+
+  private get stopped(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  private async loop(): Promise<void> {
+    const { intervalMs } = this.options;
+    let failures = 0;
+    while (!this.stopped) {
+      const started = performance.now();
+      let wait: number;
+      try {
+        const go = await this.round();
+        if (!go) return;
+        failures = 0;
+        // A fixed rate: the round's own duration comes out of the wait.
+        wait = Math.max(0, started + intervalMs - performance.now());
+      } catch (err) {
+        if (this.stopped) return;
+        if (isTerminal(err)) {
+          await this.send({ event: { type: 'end', error: toWireError(err) } });
+          return;
+        }
+        if ((await this.send({ event: { type: 'error', error: toWireError(err) } })) === 'refused') return;
+        failures++;
+        const ceiling = Math.min(maxBackoffMs(intervalMs), intervalMs * 2 ** failures);
+        wait = ceiling / 2 + (Math.random() * ceiling) / 2;
+      }
+      try {
+        await sleep(wait, undefined, { signal: this.abort.signal });
+      } catch {
+        return; // stopped while waiting
+      }
+    }
+  }
+
+  /** One round; answers whether to go on. Throws the round's upstream failure. */
+  private async round(): Promise<boolean> {
+    const { source, rest, caller } = this.options;
+    const result = await source.poll(rest, caller, this.state, this.abort.signal);
+    if (this.stopped) return false;
+    if (result.state === this.state) return true;
+    const publication: Publication<P> = {};
+    if (result.payload !== undefined) {
+      this.seq++;
+      publication.event = { type: 'value', seq: this.seq, payload: result.payload };
+    }
+    publication.snapshot = {
+      seq: this.seq,
+      state: result.state,
+      ...(source.replay && result.payload !== undefined ? { latest: result.payload } : {}),
+    };
+    const sent = await this.send(publication);
+    if (sent === 'refused') return false;
+    // Not published: the state stays, so the next round finds the change again and retries.
+    if (sent === 'sent') this.state = result.state;
+    return true;
+  }
+
+  private async send(publication: Publication<P>): Promise<'sent' | 'refused' | 'failed'> {
+    try {
+      return (await this.options.publish(publication)) ? 'sent' : 'refused';
+    } catch (err) {
+      this.options.onPublishError?.(err);
+      return 'failed';
+    }
+  }
+}

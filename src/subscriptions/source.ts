@@ -1,0 +1,24 @@
+// What a poller polls: one REST read per round, turned into "what changed since the last round".
+// A source's state is text, so that it can live in Redis and let another replica carry on where
+// the last poller stopped.
+import type { Caller } from '../rest/caller';
+import type { RestClient } from '../rest/client';
+
+export interface PollResult<P> {
+  /** The state after this round (what the next round compares against). */
+  state: string;
+  /** What subscribers receive: absent when nothing changed. */
+  payload?: P;
+}
+
+export interface Source<P> {
+  /** Names the poll within an identity: 'unread', 'conversation:<peer>'. */
+  readonly name: string;
+  /**
+   * Whether the payload is a state (the latest replaces the others, and a new subscriber gets it
+   * at once) rather than a stream of events (a new subscriber gets only what comes next).
+   */
+  readonly replay: boolean;
+  /** One round. `state` is undefined on the first round of a new poll. */
+  poll(rest: RestClient, caller: Caller, state: string | undefined, signal: AbortSignal): Promise<PollResult<P>>;
+}

@@ -1,0 +1,148 @@
+// Group settings: the fields read from GET /group/settings (sharing one record with GET
+// /group/info), their setters, and the acting member's mute and push modes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstError, type GroupsStack, startGroupsStack, type TestUser } from './groups.fixture';
+
+let g: GroupsStack;
+let owner: TestUser;
+beforeAll(async () => {
+  g = await startGroupsStack();
+  owner = await g.user();
+});
+afterAll(() => g.stop());
+
+describe('settings fields', () => {
+  it('read GET /group/settings alone', async () => {
+    const groupId = await g.group(owner);
+    const data = await g.data<{ group: Record<string, unknown> }>(
+      owner,
+      `{ group(id: "${groupId}") { historyVisible memberInvite memberModify readAck bannedForAll banExpiresAt } }`,
+    );
+    expect(data.group).toEqual({
+      historyVisible: false,
+      memberInvite: true,
+      memberModify: false,
+      readAck: false,
+      bannedForAll: false,
+      banExpiresAt: null,
+    });
+    expect(g.endpoints()).toEqual(['GET /group/settings']);
+    expect(g.callsTo('GET /group/settings')[0]?.query).toEqual({ group_id: String(groupId) });
+  });
+
+  it('share one record with the info fields: the endpoint of the first field selected serves both', async () => {
+    const groupId = await g.group(owner);
+    await g.data(owner, `{ group(id: "${groupId}") { description historyVisible createdAt readAck } }`);
+    expect(g.endpoints()).toEqual(['GET /group/info']);
+    await g.data(owner, `{ group(id: "${groupId}") { readAck ext } }`);
+    expect(g.endpoints()).toEqual(['GET /group/settings']);
+  });
+
+  it('fail alone for an unknown group, with NOT_FOUND from GET /group/settings', async () => {
+    const reply = await g.gql<{ group: { id: string; readAck: null } }>(owner, '{ group(id: "999999999") { id readAck } }');
+    expect(reply.data?.group).toEqual({ id: '999999999', readAck: null });
+    expect(firstError(reply)).toMatchObject({
+      path: ['group', 'readAck'],
+      extensions: { code: 'NOT_FOUND', upstreamCode: 20001, endpoint: 'GET /group/settings' },
+    });
+  });
+});
+
+describe('settings setters', () => {
+  const switches = [
+    { mutation: 'setGroupMemberInvite', endpoint: 'PUT /group/settings/allow_member_invitation', field: 'memberInvite', value: false },
+    { mutation: 'setGroupMemberModify', endpoint: 'PUT /group/settings/allow_member_modify', field: 'memberModify', value: true },
+    { mutation: 'setGroupReadAck', endpoint: 'PUT /group/settings/enable_read_ack', field: 'readAck', value: true },
+    { mutation: 'setGroupHistoryVisible', endpoint: 'PUT /group/settings/history_visible', field: 'historyVisible', value: true },
+  ] as const;
+
+  for (const s of switches) {
+    it(`${s.mutation} sends ${s.endpoint} with the value, and the group reads it back`, async () => {
+      const groupId = await g.group(owner);
+      const data = await g.data<Record<string, { ok: boolean; group: Record<string, boolean> }>>(
+        owner,
+        `mutation($v: Boolean!) { ${s.mutation}(groupId: "${groupId}", ${s.field}: $v) { ok group { ${s.field} } } }`,
+        { v: s.value },
+      );
+      expect(data[s.mutation]).toEqual({ ok: true, group: { [s.field]: s.value } });
+      expect(g.endpoints()).toEqual([s.endpoint, 'GET /group/settings']);
+      expect(g.callsTo(s.endpoint)[0]?.body).toEqual({ group_id: groupId, value: s.value });
+    });
+  }
+
+  it('setGroupApplyApproval sends PUT /group/settings/require_admin_approval with the code', async () => {
+    const groupId = await g.group(owner);
+    const data = await g.data<{ setGroupApplyApproval: { ok: boolean; group: { applyApproval: string } } }>(
+      owner,
+      `mutation { setGroupApplyApproval(groupId: "${groupId}", applyApproval: REJECT_ALL) { ok group { applyApproval } } }`,
+    );
+    expect(data.setGroupApplyApproval).toEqual({ ok: true, group: { applyApproval: 'REJECT_ALL' } });
+    expect(g.callsTo('PUT /group/settings/require_admin_approval')[0]?.body).toEqual({ group_id: groupId, apply_approval: 2 });
+    expect((await g.info(groupId)).apply_approval).toBe(2);
+  });
+
+  it('reports a plain member as FORBIDDEN', async () => {
+    const member = await g.user();
+    const groupId = await g.group(owner, { members: [member] });
+    const reply = await g.gql(member, `mutation { setGroupReadAck(groupId: "${groupId}", readAck: true) { ok } }`);
+    expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20012, endpoint: 'PUT /group/settings/enable_read_ack' });
+    expect((await g.info(groupId)).read_ack).toBe(false);
+  });
+
+  it('refuses a value outside the enum before any REST call', async () => {
+    const reply = await g.gql(owner, 'mutation { setGroupApplyApproval(groupId: "1", applyApproval: SOMETIMES) { ok } }');
+    expect(reply.errors?.length).toBeGreaterThan(0);
+    expect(g.endpoints()).toEqual([]);
+  });
+});
+
+describe("the acting member's mute and push modes", () => {
+  it('setGroupMuteMode sends PUT /group/msg/mute_mode; the member reads its own mode', async () => {
+    const member = await g.user();
+    const groupId = await g.group(owner, { members: [member] });
+    const data = await g.data<{ setGroupMuteMode: { ok: boolean; group: { msgMuteMode: string } } }>(
+      member,
+      `mutation { setGroupMuteMode(groupId: "${groupId}", msgMuteMode: BLOCK_MESSAGES) { ok group { msgMuteMode } } }`,
+    );
+    expect(data.setGroupMuteMode).toEqual({ ok: true, group: { msgMuteMode: 'BLOCK_MESSAGES' } });
+    expect(g.callsTo('PUT /group/msg/mute_mode')[0]?.body).toEqual({ group_id: groupId, msg_mute_mode: 2 });
+    // The owner's own mode is untouched.
+    const owners = await g.data<{ group: { msgMuteMode: string } }>(owner, `{ group(id: "${groupId}") { msgMuteMode } }`);
+    expect(owners.group.msgMuteMode).toBe('NONE');
+  });
+
+  it('setGroupPushMode sends PUT /group/msg/push_mode', async () => {
+    const groupId = await g.group(owner);
+    const data = await g.data<{ setGroupPushMode: { ok: boolean; group: { msgPushMode: string } } }>(
+      owner,
+      `mutation { setGroupPushMode(groupId: "${groupId}", msgPushMode: MENTIONS_ONLY) { ok group { msgPushMode } } }`,
+    );
+    expect(data.setGroupPushMode).toEqual({ ok: true, group: { msgPushMode: 'MENTIONS_ONLY' } });
+    expect(g.callsTo('PUT /group/msg/push_mode')[0]?.body).toEqual({ group_id: groupId, msg_push_mode: 4 });
+  });
+
+  it('reports a non-member with the upstream code', async () => {
+    const stranger = await g.user();
+    const groupId = await g.group(owner);
+    const reply = await g.gql(stranger, `mutation { setGroupPushMode(groupId: "${groupId}", msgPushMode: NONE) { ok } }`);
+    expect(firstError(reply)?.extensions).toMatchObject({ upstreamCode: 20002, endpoint: 'PUT /group/msg/push_mode' });
+  });
+});
+
+describe('ok alone', () => {
+  for (const [mutation, endpoint, arg] of [
+    ['setGroupMemberInvite', 'PUT /group/settings/allow_member_invitation', 'memberInvite: true'],
+    ['setGroupMemberModify', 'PUT /group/settings/allow_member_modify', 'memberModify: true'],
+    ['setGroupReadAck', 'PUT /group/settings/enable_read_ack', 'readAck: true'],
+    ['setGroupHistoryVisible', 'PUT /group/settings/history_visible', 'historyVisible: true'],
+    ['setGroupApplyApproval', 'PUT /group/settings/require_admin_approval', 'applyApproval: AGREE_ALL'],
+    ['setGroupMuteMode', 'PUT /group/msg/mute_mode', 'msgMuteMode: NONE'],
+    ['setGroupPushMode', 'PUT /group/msg/push_mode', 'msgPushMode: ALL'],
+  ] as const) {
+    it(`${mutation} makes exactly one REST call (${endpoint}) when only ok is selected`, async () => {
+      const groupId = await g.group(owner);
+      await g.data(owner, `mutation { ${mutation}(groupId: "${groupId}", ${arg}) { ok } }`);
+      expect(g.endpoints()).toEqual([endpoint]);
+    });
+  }
+});

@@ -1,0 +1,33 @@
+// What the subscription tests share: sending messages through the emulator, and counting the
+// polls it received.
+import type { EndpointName } from '../../src/rest/endpoints';
+import type { TestEmulator } from '../helpers/emulator';
+
+export interface TestUser {
+  id: number;
+  token: string;
+}
+
+/** Sends a text from one user to another through the emulator; answers the new message's ID. */
+export async function sendText(emu: TestEmulator, from: TestUser, to: TestUser, content: string): Promise<string> {
+  const reply = await emu.rest('POST', '/message/send', {
+    token: from.token,
+    body: { content_type: 0, content, attachment: '', targets: [to.id], type: 1 },
+  });
+  if (reply.code !== 200) throw new Error(`send failed: ${reply.code} ${reply.message}`);
+  return String(reply.msg_ids![0]);
+}
+
+/** Calls of one endpoint the emulator recorded (optionally: acting as one user_id). */
+export function callsOf(emu: TestEmulator, endpoint: EndpointName): number {
+  return emu.server.calls.filter((c) => c.endpoint === endpoint).length;
+}
+
+/** The identity headers (and connectionParams) of a user token. */
+export const identity = (emu: TestEmulator, user: TestUser) => ({ app_id: emu.appId, 'access-token': user.token });
+
+export const UNREAD = 'subscription { unreadCounts { conversationId unreadCount user { id } group { id } } }';
+
+export interface UnreadData {
+  unreadCounts: { conversationId: string; unreadCount: number; user: { id: string } | null; group: { id: string } | null }[];
+}

@@ -1,0 +1,143 @@
+// Multi-replica mode over a real Redis (127.0.0.1:6379): two gateways share one emulator. Their
+// subscribers see the same updates while the emulator is polled once per interval for the
+// identity; killing the replica that polls moves polling to the other without losing an update.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { type Feed, sleep, wsClient } from './clients';
+import { callsOf, identity, sendText, type TestUser, UNREAD, type UnreadData } from './fixtures';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const INTERVAL = 200;
+const PREFIX = `im-gateway-test:${randomBytes(6).toString('hex')}:`;
+
+let emu: TestEmulator;
+let redis: Redis;
+let child: ChildProcess | undefined;
+let childUrl: string;
+let gateway: Gateway;
+let gatewayUrl: string;
+
+/** Starts the replica to be killed in a process of its own; answers its origin. */
+async function startChild(imBaseUrl: string): Promise<string> {
+  const script = fileURLToPath(new URL('./gateway-process.ts', import.meta.url));
+  child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, IM_BASE_URL: imBaseUrl, IM_APP_ID: emu.appId, REDIS_URL, REDIS_PREFIX: PREFIX, POLL_INTERVAL_MS: String(INTERVAL) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`replica did not start: ${out}`)), 15_000);
+    child!.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const ready = /READY (\S+)/.exec(out);
+      if (ready) {
+        clearTimeout(timer);
+        resolve(ready[1]!);
+      }
+    });
+    child!.once('exit', (code) => reject(new Error(`replica exited (${code}): ${out}`)));
+  });
+}
+
+beforeAll(async () => {
+  redis = new Redis(REDIS_URL);
+  emu = await startEmulator();
+  childUrl = await startChild(emu.url);
+  const config = { ...loadConfig({ PORT: '1', IM_APP_ID: emu.appId, REDIS_URL, POLL_INTERVAL_MS: String(INTERVAL) }), port: 0 };
+  gateway = createGateway({ config, imBaseUrl: emu.url, redisPrefix: PREFIX });
+  gatewayUrl = await gateway.start();
+}, 30_000);
+
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await gateway?.stop();
+  await emu?.stop();
+  const keys = await redis.keys(`${PREFIX}*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+});
+
+async function pollsDuring(ms: number): Promise<number> {
+  emu.server.resetCalls();
+  await sleep(ms);
+  return callsOf(emu, 'GET /message/unread');
+}
+
+function expectCount(result: { data?: UnreadData | null }, peer: TestUser, count: number) {
+  expect(result.data?.unreadCounts.map((c) => [c.conversationId, c.unreadCount])).toEqual([[String(peer.id), count]]);
+}
+
+const MESSAGES = 'subscription($with: ID!) { conversationMessages(with: $with) { id content } }';
+type MessagesData = { conversationMessages: { id: string; content: string } };
+
+describe('two replicas sharing Redis', () => {
+  it('polls once per interval for the fleet, fans out to both, and survives the death of the polling replica', async () => {
+    const me = await emu.user();
+    const peer = await emu.user();
+    await sendText(emu, peer, me, 'hello');
+    const onChild = wsClient(childUrl, identity(emu, me));
+    const onMain = wsClient(gatewayUrl, identity(emu, me));
+    try {
+      // The child subscribes first: it takes the leases and polls.
+      const childUnread = onChild.feed<UnreadData>(UNREAD);
+      const childMessages = onChild.feed<MessagesData>(MESSAGES, { with: String(peer.id) });
+      expectCount(await childUnread.next(), peer, 1);
+      await sleep(INTERVAL * 2);
+      // The other replica's subscriber gets the current counts from the snapshot: the poller, on the
+      // child, publishes only changes, and nothing has changed.
+      const mainUnread = onMain.feed<UnreadData>(UNREAD);
+      const mainMessages = onMain.feed<MessagesData>(MESSAGES, { with: String(peer.id) });
+      expectCount(await mainUnread.next(), peer, 1);
+
+      const window = 10 * INTERVAL;
+      const polls = await pollsDuring(window);
+      expect(polls).toBeGreaterThanOrEqual(window / INTERVAL - 2);
+      expect(polls).toBeLessThanOrEqual(window / INTERVAL + 1);
+
+      // Both replicas' subscribers see the same updates.
+      const first = await sendText(emu, peer, me, 'one');
+      for (const feed of [childUnread, mainUnread]) expectCount(await feed.next(), peer, 2);
+      for (const feed of [childMessages, mainMessages]) expect((await feed.next()).data?.conversationMessages).toEqual({ id: first, content: 'one' });
+
+      // Kill the polling replica, and send at once: the survivor takes over and loses nothing.
+      const leaseKeys = await redis.keys(`${PREFIX}lease:*`);
+      expect(leaseKeys).toHaveLength(2);
+      const holders = await redis.mget(...leaseKeys);
+      child!.kill('SIGKILL');
+      const killedAt = performance.now();
+      const second = await sendText(emu, peer, me, 'two');
+      expectCount(await mainUnread.next(), peer, 3);
+      const recovered = performance.now() - killedAt;
+      expect((await mainMessages.next()).data?.conversationMessages).toEqual({ id: second, content: 'two' });
+      // Polling resumed within two intervals of the death (plus the round itself).
+      expect(recovered).toBeLessThan(2 * INTERVAL + INTERVAL);
+      expect(await redis.mget(...leaseKeys)).not.toEqual(holders);
+
+      // One poller again, now on the survivor; nothing was delivered twice.
+      const after = await pollsDuring(window);
+      expect(after).toBeGreaterThanOrEqual(window / INTERVAL - 2);
+      expect(after).toBeLessThanOrEqual(window / INTERVAL + 1);
+      expect(mainUnread.pending + mainMessages.pending).toBe(0);
+    } finally {
+      await Promise.all([onChild.dispose(), onMain.dispose()]);
+    }
+  });
+
+  it('releases its leases when its last subscriber leaves', async () => {
+    const me = await emu.user();
+    const client = wsClient(gatewayUrl, identity(emu, me));
+    const feed: Feed<UnreadData> = client.feed<UnreadData>(UNREAD);
+    await feed.next();
+    expect(await redis.keys(`${PREFIX}lease:*`)).toHaveLength(1);
+    await client.dispose();
+    await sleep(INTERVAL);
+    expect(await redis.keys(`${PREFIX}lease:*`)).toHaveLength(0);
+    expect(await pollsDuring(INTERVAL * 4)).toBe(0);
+  });
+});
