@@ -7,6 +7,7 @@ import { UpstreamError } from './rest/errors';
 import type { Int64 } from './rest/json';
 import { bindClient, type RequestClient } from './rest/request-client';
 import { upstreamGraphQLError } from './schema/errors';
+import type { SubscriptionHub } from './subscriptions/hub';
 
 /** What resolvers need of the configuration. */
 export interface GatewaySettings {
@@ -26,6 +27,8 @@ export interface GatewayContext {
   restAs(userId: Int64): RequestClient;
   /** The request's DataLoaders, by definition (schema/loader.ts); emptied after every write. */
   readonly loaders: Map<unknown, unknown>;
+  /** The gateway's shared pollers, for subscription fields. */
+  readonly subscriptions: SubscriptionHub;
 }
 
 type Lookup = (name: string) => string | undefined;
@@ -73,7 +76,12 @@ function asGraphQLError(err: unknown): never {
   throw err instanceof UpstreamError ? upstreamGraphQLError(err) : err;
 }
 
-export function createContext(client: RestClient, caller: Caller, settings: GatewaySettings): GatewayContext {
+export function createContext(
+  client: RestClient,
+  caller: Caller,
+  settings: GatewaySettings,
+  subscriptions: SubscriptionHub,
+): GatewayContext {
   const bound = new Map<string, RequestClient>();
   const loaders = new Map<unknown, unknown>();
   // A write through any of this request's clients may change what any read answers.
@@ -110,5 +118,6 @@ export function createContext(client: RestClient, caller: Caller, settings: Gate
     rest,
     restAs: (userId) => (caller.userId === String(userId) ? rest : clientFor(String(userId), { ...caller, userId: String(userId) })),
     loaders,
+    subscriptions,
   };
 }

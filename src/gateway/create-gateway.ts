@@ -76,7 +76,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     landingPage: false,
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : headersLookup(request?.headers ?? new Headers());
-      return { ...createContext(rest, callerFrom(lookup), settings), subscriptions };
+      return createContext(rest, callerFrom(lookup), settings, subscriptions);
     },
     graphiql: graphiqlOptions(options.graphiqlHeaders),
     renderGraphiQL,

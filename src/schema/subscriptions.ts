@@ -2,17 +2,11 @@
 // one poller per identity and poll, however many subscribers share it. Over WebSocket
 // (graphql-ws) or SSE. A failed poll arrives as a result with errors and the subscription goes
 // on; a token the service rejects ends it with UNAUTHENTICATED.
-import { GraphQLError } from 'graphql';
 import type { GatewayContext } from '../context';
-import type { SubscriptionEvent, SubscriptionHub } from '../subscriptions/hub';
+import type { SubscriptionEvent } from '../subscriptions/hub';
 import { builder, reaches } from './builder';
 import { MessageRef } from './message';
 import { UnreadConversationRef } from './refs';
-
-function hub(ctx: GatewayContext): SubscriptionHub {
-  if (!ctx.subscriptions) throw new GraphQLError('Subscriptions are not available here.', { extensions: { code: 'UPSTREAM_UNAVAILABLE' } });
-  return ctx.subscriptions;
-}
 
 /**
  * An event as the field's value. Each event is resolved like a new request: the nested fields
@@ -38,7 +32,7 @@ builder.subscriptionFields((t) => ({
       'subscribing, then each time they change. A failed poll sends an error and polling goes on, less often; a rejected ' +
       'token ends the subscription with UNAUTHENTICATED.',
     extensions: reaches('GET /message/unread'),
-    subscribe: (_root, _args, ctx) => hub(ctx).unreadCounts(ctx.caller),
+    subscribe: (_root, _args, ctx) => ctx.subscriptions.unreadCounts(ctx.caller),
     resolve: (event, _args, ctx) => valueOf(event, ctx),
   }),
   conversationMessages: t.field({
@@ -51,7 +45,7 @@ builder.subscriptionFields((t) => ({
     args: {
       with: t.arg({ type: 'ID', required: true, description: "The conversation: the other user's ID, or the group ID (opposite_id)." }),
     },
-    subscribe: (_root, args, ctx) => hub(ctx).conversationMessages(ctx.caller, args.with),
+    subscribe: (_root, args, ctx) => ctx.subscriptions.conversationMessages(ctx.caller, args.with),
     resolve: (event, _args, ctx) => valueOf(event, ctx),
   }),
 }));

@@ -42,13 +42,18 @@ export async function redisFleet(options: RedisFleetOptions): Promise<Fleet> {
   const connection: RedisOptions = { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5_000 };
   const cmd = new Redis(options.url, { ...connection, connectionName: 'im-gateway' });
   const sub = new Redis(options.url, { ...connection, connectionName: 'im-gateway-sub' });
-  for (const client of [cmd, sub]) client.on('error', (err: Error) => warn(err.message));
+  let connecting = true;
+  let cause = '';
+  for (const client of [cmd, sub]) {
+    client.on('error', (err: Error) => (connecting ? (cause = err.message) : warn(err.message)));
+  }
   try {
     await Promise.all([cmd.connect(), sub.connect()]);
+    connecting = false;
   } catch (err) {
     cmd.disconnect();
     sub.disconnect();
-    throw new Error(`cannot connect to Redis at ${new URL(options.url).host}: ${(err as Error).message}`);
+    throw new Error(`cannot connect to Redis at ${new URL(options.url).host}: ${cause || (err as Error).message}`);
   }
   defineLeaseScripts(cmd);
   return new RedisFleet(cmd, sub, options);
@@ -70,7 +75,15 @@ class RedisFleet implements Fleet {
     private readonly options: RedisFleetOptions,
   ) {
     this.timings = leaseTimings(options.intervalMs);
-    sub.on('message', (channel: string, text: string) => this.entries.get(channel)?.topic.receive(decodeEvent(text)));
+    sub.on('message', (channel: string, text: string) => {
+      let event: ReturnType<typeof decodeEvent>;
+      try {
+        event = decodeEvent(text);
+      } catch (err) {
+        return warn(`an event could not be read: ${(err as Error).message}`); // not ours: a foreign publisher
+      }
+      this.entries.get(channel)?.topic.receive(event);
+    });
     this.timer = setInterval(() => void this.tick(), this.timings.tickMs);
     this.timer.unref();
   }

@@ -17,13 +17,6 @@ import type { Source } from './source';
 import { type Subscriber, Topic } from './topic';
 import { unreadSource } from './unread-source';
 
-declare module '../context' {
-  interface GatewayContext {
-    /** The gateway's subscriptions (set by the gateway for every operation). */
-    readonly subscriptions?: SubscriptionHub;
-  }
-}
-
 export interface SubscriptionHubOptions {
   rest: RestClient;
   intervalMs: number;
@@ -79,9 +72,9 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     const known = topics.get(key);
     // One key, one source: the names differ for every source and argument.
     if (known?.open) return known as Topic<P>;
-    const topic = new Topic<P>(key, source, caller, release as (t: Topic<P>) => void);
-    topics.set(key, topic as Topic<unknown>);
-    fleet.join(topic as Topic<unknown>);
+    const topic: Topic<P> = new Topic<P>(key, source, caller, () => release(topic));
+    topics.set(key, topic);
+    fleet.join(topic);
     return topic;
   }
 

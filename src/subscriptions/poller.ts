@@ -5,8 +5,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Caller } from '../rest/caller';
 import type { RestClient } from '../rest/client';
+import { UpstreamError } from '../rest/errors';
 import { isTerminal, type Snapshot, type TopicEvent, toWireError } from './events';
 import type { Source } from './source';
+import { warner } from './warn';
 
 export interface Publication<P> {
   /** The new state to keep (Redis: for the replica that may take over). */
@@ -27,6 +29,8 @@ export interface PollerOptions<P> {
   /** A publication failed for a reason of its own (Redis unreachable): reported, the poll goes on. */
   onPublishError?(err: unknown): void;
 }
+
+const warn = warner('subscriptions');
 
 /** The longest wait after failures: 32 intervals, at most a minute (never less than one interval). */
 export function maxBackoffMs(intervalMs: number): number {
@@ -72,6 +76,8 @@ export class Poller<P> {
         wait = Math.max(0, started + intervalMs - performance.now());
       } catch (err) {
         if (this.stopped) return;
+        // Subscribers see it masked, as a query would: the details belong in the log.
+        if (!(err instanceof UpstreamError)) warn(`a poll of ${this.options.source.name} failed unexpectedly: ${String(err)}`);
         if (isTerminal(err)) {
           await this.send({ event: { type: 'end', error: toWireError(err) } });
           return;

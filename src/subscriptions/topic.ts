@@ -24,7 +24,7 @@ export class Topic<P> {
     readonly key: string,
     readonly source: Source<P>,
     readonly caller: Caller,
-    private readonly release: (topic: Topic<P>) => void,
+    private readonly release: () => void,
   ) {}
 
   /** Whether subscribers may still join (else the hub opens a new topic for the key). */
@@ -71,6 +71,6 @@ export class Topic<P> {
   private close(): void {
     if (this.released) return;
     this.released = true;
-    this.release(this);
+    this.release();
   }
 }

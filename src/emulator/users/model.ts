@@ -26,15 +26,8 @@ export interface UserRecord {
   password: { salt: Buffer; hash: Buffer };
   status: 0 | 1;
   settingsId: number;
-  profile: {
-    avatar: string;
-    description: string;
-    email: string;
-    mobile: string;
-    nick_name: string;
-    private_info: string;
-    public_info: string;
-  };
+  /** The profile fields the user owns; `username` and `user_id` of the wire object are derived. */
+  profile: Omit<UserProfile, 'username' | 'user_id'>;
   settings: SettingsFields;
   pushAlias: string;
   badge: number;
