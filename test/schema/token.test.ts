@@ -79,3 +79,12 @@ describe('ID variables', () => {
     expect(stack.emu.server.calls).toHaveLength(0);
   });
 });
+
+describe('missing required arguments', () => {
+  it('refuses a mutation without a required argument, naming it, before any REST call', async () => {
+    stack.emu.server.resetCalls();
+    const reply = await stack.gql('mutation { loginByName(username: "alice") { token } }');
+    expect(reply.errors?.[0]?.message).toContain('argument "password" of type "String!" is required');
+    expect(stack.emu.server.calls).toHaveLength(0);
+  });
+});
