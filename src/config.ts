@@ -31,6 +31,8 @@ export interface Config {
   maxDepth: number;
   /** Most aliases in one operation: each may cost REST calls that de-duplication cannot save. */
   maxAliases: number;
+  /** Serve Prometheus metrics at GET /metrics. */
+  metrics: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -106,6 +108,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024, 1, 10 * 1024 ** 3),
     maxDepth: int(env, 'MAX_QUERY_DEPTH', 12, 2, 100),
     maxAliases: int(env, 'MAX_QUERY_ALIASES', 50, 1, 10_000),
+    metrics: flag(env, 'METRICS', true),
   };
 }
 

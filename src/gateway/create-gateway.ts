@@ -1,5 +1,5 @@
 // createGateway(config) → { start, stop }: graphql-yoga at /graphql (GraphiQL included),
-// graphql-ws on the same port and path, /health and /ready; the subscriptions' pollers.
+// graphql-ws on the same port and path, /health, /ready and /metrics; the subscriptions' pollers.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
@@ -16,14 +16,18 @@ import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
 import { graphiqlOptions, renderGraphiQL } from './graphiql';
 import { createDownloadRoute } from './downloads';
+import { createGatewayMetrics } from './metrics';
 import { useStreamingMultipart } from './multipart';
+import { upstreamLog } from './upstream-log';
 import { mountWebSocket } from './websocket';
 
 export interface GatewayOptions {
   config: Pick<
     Config,
     'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes' | 'maxDepth' | 'maxAliases' | 'pollIntervalMs' | 'redisUrl'
-  >;
+  > &
+    // Optional for callers that build the config by hand: metrics are on unless turned off.
+    Partial<Pick<Config, 'metrics'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -51,6 +55,9 @@ function causedByScalarInput(error: unknown): boolean {
 
 export function createGateway(options: GatewayOptions): Gateway {
   const { config, imBaseUrl } = options;
+  // The hub is read only at scrape time, after it exists.
+  const metrics = config.metrics === false ? undefined : createGatewayMetrics({ subscriptions: () => subscriptions.stats() });
+  const logTrouble = upstreamLog();
   const rest = createRestClient({
     baseUrl: imBaseUrl,
     appId: config.imAppId,
@@ -58,6 +65,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     callTimeoutMs: config.callTimeoutMs,
     retries: config.retries,
     connections: config.connections,
+    onCall: (info) => {
+      logTrouble(info);
+      metrics?.restCall(info);
+    },
   });
 
   const subscriptions = createSubscriptionHub({
@@ -101,6 +112,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           return true;
         },
       }),
+      ...(metrics ? [metrics.plugin] : []),
     ],
   });
 

@@ -31,6 +31,17 @@ export interface SubscriptionHubOptions {
 /** One event of a subscription: a value, or a GraphQL error (after which more may follow). */
 export type SubscriptionEvent<T> = { value: T } | { error: GraphQLError };
 
+/** What this replica's subscriptions amount to, now and since the start. */
+export interface SubscriptionStats {
+  /** Open subscriptions here. */
+  subscribers: number;
+  /** Topics (one poll for one identity) with subscribers here; without Redis, each is polled here. */
+  topics: number;
+  /** Poll rounds run here, and those that failed. */
+  polls: number;
+  pollErrors: number;
+}
+
 /** What a WebSocket connection's identity amounts to, checked when it connects. */
 export type Verdict = 'ok' | 'unauthenticated' | 'forbidden';
 
@@ -40,6 +51,8 @@ export interface SubscriptionHub {
   unreadCounts(caller: Caller): AsyncIterableIterator<SubscriptionEvent<UnreadEntry[]>>;
   conversationMessages(caller: Caller, peer: Int64): AsyncIterableIterator<SubscriptionEvent<MessageRecord>>;
   verify(caller: Caller): Promise<Verdict>;
+  /** Counts for the metrics (read-only). */
+  stats(): SubscriptionStats;
   /** Completes every subscription and stops every poller. */
   close(): Promise<void>;
 }
@@ -59,6 +72,23 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
   const topics = new Map<string, Topic<unknown>>();
   const leaving = new Set<Promise<void>>();
   const verified = new Map<string, { until: number; verdict: Promise<Verdict> }>();
+  const counts = { subscribers: 0, polls: 0, pollErrors: 0 };
+
+  /** The source as it was, counting its rounds (a round cut short by a stop is no failure). */
+  function counted<P>(source: Source<P>): Source<P> {
+    return {
+      ...source,
+      async poll(rest, caller, state, signal) {
+        counts.polls++;
+        try {
+          return await source.poll(rest, caller, state, signal);
+        } catch (err) {
+          if (!signal.aborted) counts.pollErrors++;
+          throw err;
+        }
+      },
+    };
+  }
 
   function release(topic: Topic<unknown>): void {
     if (topics.get(topic.key) === topic) topics.delete(topic.key);
@@ -72,7 +102,7 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     const known = topics.get(key);
     // One key, one source: the names differ for every source and argument.
     if (known?.open) return known as Topic<P>;
-    const topic: Topic<P> = new Topic<P>(key, source, caller, () => release(topic));
+    const topic: Topic<P> = new Topic<P>(key, counted(source), caller, () => release(topic));
     topics.set(key, topic);
     fleet.join(topic);
     return topic;
@@ -106,7 +136,9 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
         },
       };
       topic.add(subscriber);
+      counts.subscribers++;
       await stop;
+      counts.subscribers--;
       topic.remove(subscriber);
     }, buffer);
   }
@@ -146,6 +178,7 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
       void verdict.then((v) => v !== 'ok' && verified.get(key)?.verdict === verdict && verified.delete(key));
       return verdict;
     },
+    stats: () => ({ ...counts, topics: topics.size }),
     async close() {
       if (closed) return;
       closed = true;

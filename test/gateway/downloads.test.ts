@@ -159,7 +159,7 @@ describe('download route over a scripted service', () => {
     ['an error envelope (HTTP 200)', failure(10008, 'access-token invalid'), 401, 'UNAUTHENTICATED'],
     ['HTTP 503', failure(500, 'down', 503), 503, 'UPSTREAM_UNAVAILABLE'],
     ['HTTP 500 without an envelope', { status: 500, body: 'oops' }, 503, 'UPSTREAM_UNAVAILABLE'],
-  ])('answers %s as JSON with status %i', async (_what, answer, status, code) => {
+  ])('answers %s as JSON with its status and code', async (_what, answer, status, code) => {
     upstream.setScript(() => answer);
     const res = await fetch(`${url}/files/chat?fileSign=s`);
     expect(res.status).toBe(status);

@@ -1,0 +1,43 @@
+// One stderr line when the IM service is down, slow or failing (unreachable, timed out, 5xx), at
+// most one per endpoint per window, so that an outage does not flood the log: the next line tells
+// how many were left out. Business errors (envelope codes) are the callers' concern, not logged.
+// A line holds the endpoint's table key, never a path with values, a token or a stack.
+import type { CallInfo } from '../rest/client';
+
+export interface UpstreamLogOptions {
+  /** Quiet time per endpoint after a line. Default 10 s. */
+  windowMs?: number;
+  /** Where lines go. Default console.error (stderr). */
+  write?: (line: string) => void;
+  now?: () => number;
+}
+
+/** What went wrong with the attempt, when it is trouble of the service itself. */
+function trouble(info: CallInfo): string | undefined {
+  if (info.error === 'unavailable') return 'unreachable';
+  if (info.error === 'timeout') return 'timed out';
+  if (info.status !== undefined && info.status >= 500) return `HTTP ${info.status}`;
+  return undefined;
+}
+
+/** An `onCall` hook for the REST client. */
+export function upstreamLog(options: UpstreamLogOptions = {}): (info: CallInfo) => void {
+  const windowMs = options.windowMs ?? 10_000;
+  const write = options.write ?? ((line: string) => console.error(line));
+  const now = options.now ?? Date.now;
+  // Keyed by endpoint table key: at most one entry per endpoint (113).
+  const quiet = new Map<string, { until: number; suppressed: number }>();
+  return (info) => {
+    const what = trouble(info);
+    if (!what) return;
+    const at = now();
+    const known = quiet.get(info.endpoint);
+    if (known && at < known.until) {
+      known.suppressed++;
+      return;
+    }
+    const left = known?.suppressed ? `; ${known.suppressed} more since the last line` : '';
+    write(`IM service trouble: ${info.endpoint} ${what} after ${Math.round(info.ms)} ms (attempt ${info.attempt})${left}`);
+    quiet.set(info.endpoint, { until: at + windowMs, suppressed: 0 });
+  };
+}
