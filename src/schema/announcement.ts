@@ -3,7 +3,8 @@
 import { GraphQLError } from 'graphql';
 import type * as R from '../rest/records';
 import { builder, reaches } from './builder';
-import { groupMutation, nonBlank, userUnlessBackend } from './group-common';
+import { nonBlank } from './inputs';
+import { groupMutation, userUnlessBackend } from './group-common';
 import { GroupRef, UserRef } from './refs';
 
 /** Upstream code: the announcement does not exist. */

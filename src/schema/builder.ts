@@ -21,6 +21,9 @@ export const builder = new SchemaBuilder<{
   // without nulling its siblings. Non-null is declared where a value cannot fail.
 });
 
+/** The builder's schema types (context, scalars), for helpers generic over its refs and inputs. */
+export type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
 builder.addScalarType('DateTime', DateTimeScalar);
 builder.addScalarType('SafeInt', SafeIntScalar);
 

@@ -3,7 +3,7 @@
 // only, so there is no `last`/`before`.
 import type { ObjectRef } from '@pothos/core';
 import type { Int64 } from '../rest/json';
-import { builder } from './builder';
+import { builder, type SchemaTypes } from './builder';
 import { inRange } from './inputs';
 
 export interface PageInfoShape {
@@ -30,7 +30,7 @@ export interface ConnectionShape<T> {
 
 /** Defines `<Name>Connection` and `<Name>Edge` for a node type. */
 /** The builder's own schema types (context and scalars), so any of its refs fits. */
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+type Types = SchemaTypes;
 
 export function connectionOf<T>(name: string, node: ObjectRef<Types, T>, what: string) {
   const edge = builder.objectRef<{ node: T; cursor: string | null }>(`${name}Edge`).implement({

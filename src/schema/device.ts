@@ -2,10 +2,11 @@
 // (remove, kick, device token bind/unbind).
 import type { Device } from '../rest/records';
 import { builder, reaches } from './builder';
+import { nonBlank } from './inputs';
 import { Platform } from './enums';
 import { UserRef } from './refs';
 import { restFor } from './user';
-import { actingUser, changed, defineSetters, nonEmpty, setter, UserPayloadRef } from './user-writes';
+import { actingUser, changed, defineSetters, setter, UserPayloadRef } from './user-writes';
 
 export const DeviceRef = builder.objectRef<Device>('Device').implement({
   description: 'A device the user has logged in on.',
@@ -79,8 +80,8 @@ builder.mutationField('bindDeviceToken', (t) =>
     resolve: async (_root, { input }, ctx) => {
       const params = {
         device_sn: input.deviceSn,
-        device_token: nonEmpty('input.deviceToken', input.deviceToken),
-        notifier_name: nonEmpty('input.notifierName', input.notifierName),
+        device_token: nonBlank('input.deviceToken', input.deviceToken),
+        notifier_name: nonBlank('input.notifierName', input.notifierName),
       };
       return changed((await ctx.rest.call('PUT /user/token/bind', params)).data, actingUser(ctx));
     },

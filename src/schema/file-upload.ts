@@ -9,12 +9,12 @@ import { type FilePart, IncomingFile } from '../gateway/multipart';
 import type { Int64 } from '../rest/json';
 import type { SharedFile, UploadTarget } from '../rest/records';
 import { UploadHostRefused, UploadTooLarge, uploadToTarget } from '../rest/upload';
-import { builder, reaches } from './builder';
+import { builder, reaches, type SchemaTypes } from './builder';
 import { ChatFileType, TargetType } from './enums';
 import { badUserInput } from './inputs';
 import { GroupRef, SharedFileRef, UserRef } from './refs';
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+type Types = SchemaTypes;
 
 // A GraphQLError, not a plain Error: graphql-js wraps a plain one as the originalError of the
 // variable's error, and yoga then masks the whole error as unexpected.

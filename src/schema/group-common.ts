@@ -5,11 +5,11 @@ import type { Int64 } from '../rest/json';
 import type { EndpointName } from '../rest/endpoints';
 import type * as R from '../rest/records';
 import type { RequestClient } from '../rest/request-client';
-import { builder, reaches } from './builder';
+import { builder, reaches, type SchemaTypes } from './builder';
 import { badUserInput } from './inputs';
 import { GroupRef, type UserParent, UserRef } from './refs';
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+type Types = SchemaTypes;
 
 // ---- input checks (before any REST call) ----
 
@@ -20,11 +20,6 @@ export function idList<T>(field: string, ids: readonly T[]): T[] {
   if (ids.length === 0) throw badUserInput(field, 'must list at least one ID');
   if (ids.length > MAX_IDS) throw badUserInput(field, `must list at most ${MAX_IDS} IDs`);
   return [...ids];
-}
-
-export function nonBlank(field: string, value: string): string {
-  if (value.trim() === '') throw badUserInput(field, 'must not be empty');
-  return value;
 }
 
 // ---- conversions ----

@@ -4,6 +4,7 @@ import type { GatewayContext } from '../context';
 import type { Int64 } from '../rest/json';
 import type * as R from '../rest/records';
 import { builder, reaches } from './builder';
+import { nonBlank } from './inputs';
 import { connectionOf, pageArgs, toConnection, toPaging } from './connection';
 import { RequestStatus } from './enums';
 import {
@@ -14,7 +15,6 @@ import {
   groupIdArg,
   idList,
   msOrNull,
-  nonBlank,
   okOf,
   timeFromString,
   userUnlessBackend,

@@ -5,10 +5,10 @@
 import type { Endpoints } from '../rest/endpoints';
 import type { Int64 } from '../rest/json';
 import type { ParamsIn } from '../rest/table';
-import { builder } from './builder';
+import { builder, type SchemaTypes } from './builder';
 import { badUserInput } from './inputs';
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+type Types = SchemaTypes;
 type PushBody = ParamsIn<Endpoints['POST /push/notify']>;
 
 export const MAX_AUDIENCE_ITEMS = 500;

@@ -1,9 +1,9 @@
 // Push preferences of a user: User.pushTags, and the writes of alias, badge and tags.
 import { builder, reaches } from './builder';
-import { inRange } from './inputs';
+import { inRange, nonBlank, nonEmptyList } from './inputs';
 import { UserRef } from './refs';
 import { restFor } from './user';
-import { actingUser, changed, defineSetters, nonEmpty, nonEmptyList, orUndefined, setter, UserPayloadRef } from './user-writes';
+import { actingUser, changed, defineSetters, orUndefined, setter, UserPayloadRef } from './user-writes';
 
 builder.objectField(UserRef, 'pushTags', (t) =>
   t.field({
@@ -17,7 +17,7 @@ builder.objectField(UserRef, 'pushTags', (t) =>
 /** A non-empty list of non-empty tags: the service refuses both an empty list and an empty tag. */
 function checkTags(tags: readonly string[], field: string): void {
   nonEmptyList(field, tags);
-  tags.forEach((tag, i) => nonEmpty(`${field}[${i}]`, tag));
+  tags.forEach((tag, i) => nonBlank(`${field}[${i}]`, tag));
 }
 
 defineSetters([

@@ -1,8 +1,9 @@
 // Registration (no access-token needed). A registration answers the new user's settings record,
 // as the service does: its userId (and user, for admin callers) names the new user.
 import { builder, reaches } from './builder';
+import { nonBlank, nonEmptyList } from './inputs';
 import { UserBatchResultRef } from './user-admin';
-import { nonEmpty, nonEmptyList, orUndefined } from './user-writes';
+import { orUndefined } from './user-writes';
 import { UserSettingsRef } from './user-settings';
 
 const RegisterUserInput = builder.inputType('RegisterUserInput', {
@@ -27,7 +28,7 @@ const RegisterUserWithPushInput = builder.inputType('RegisterUserWithPushInput',
 
 /** The service refuses an empty user name or password. */
 function credentials(input: { username: string; password: string }, field: string) {
-  return { username: nonEmpty(`${field}.username`, input.username), password: nonEmpty(`${field}.password`, input.password) };
+  return { username: nonBlank(`${field}.username`, input.username), password: nonBlank(`${field}.password`, input.password) };
 }
 
 builder.mutationFields((t) => ({

@@ -4,8 +4,8 @@ import type { GatewayContext } from '../context';
 import type { Int64 } from '../rest/json';
 import type * as R from '../rest/records';
 import { builder, reaches } from './builder';
-import { groupIdArg, idList, nonBlank, okOf, payloadGroupField, userUnlessBackend } from './group-common';
-import { badUserInput } from './inputs';
+import { groupIdArg, idList, okOf, payloadGroupField, userUnlessBackend } from './group-common';
+import { badUserInput, nonBlank } from './inputs';
 import { GroupRef, SharedFileRef, UserRef } from './refs';
 
 SharedFileRef.implement({

@@ -1,8 +1,8 @@
 // Passwords and deletion: the acting user's own (with its password), or any user's through the
 // caller's admin token (userId arguments act as that user via the user_id header).
 import { builder, reaches } from './builder';
-import { badUserInput } from './inputs';
-import { actingUser, changed, nonEmpty, orUndefined, UserPayloadRef } from './user-writes';
+import { badUserInput, nonBlank } from './inputs';
+import { actingUser, changed, orUndefined, UserPayloadRef } from './user-writes';
 
 const ChangePasswordInput = builder.inputType('ChangePasswordInput', {
   description: 'The old password and the new one.',
@@ -19,7 +19,7 @@ builder.mutationFields((t) => ({
     extensions: reaches('POST /user/change_password'),
     args: { input: t.arg({ type: ChangePasswordInput, required: true, description: 'The old and new passwords.' }) },
     resolve: async (_root, { input }, ctx) => {
-      const params = { old_password: input.oldPassword, new_password: nonEmpty('input.newPassword', input.newPassword) };
+      const params = { old_password: input.oldPassword, new_password: nonBlank('input.newPassword', input.newPassword) };
       return changed((await ctx.rest.call('POST /user/change_password', params)).data, actingUser(ctx));
     },
   }),
@@ -33,7 +33,7 @@ builder.mutationFields((t) => ({
       password: t.arg.string({ required: true, description: 'The new password.' }),
     },
     resolve: async (_root, a, ctx) => {
-      const password = nonEmpty('password', a.password);
+      const password = nonBlank('password', a.password);
       const reply = await ctx.restAs(a.userId).call('POST /user/change_password_admin', { password });
       return changed(reply.data, { id: a.userId });
     },

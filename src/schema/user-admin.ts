@@ -5,10 +5,10 @@ import type { UserBatchResult, UserListElement } from '../rest/records';
 import { builder, reaches } from './builder';
 import { connectionOf } from './connection';
 import { UserStatus } from './enums';
-import { badUserInput, inRange } from './inputs';
+import { badUserInput, inRange, nonEmptyList } from './inputs';
 import { type UserParent, UserRef } from './refs';
 import { profileParams } from './user';
-import { nonEmptyList, orUndefined } from './user-writes';
+import { orUndefined } from './user-writes';
 
 // ---- per-user results of the batch endpoints ----
 

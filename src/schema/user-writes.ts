@@ -7,8 +7,7 @@ import type { Endpoints } from '../rest/endpoints';
 import { toInt64 } from '../rest/json';
 import type { RequestClient } from '../rest/request-client';
 import type { ParamsIn } from '../rest/table';
-import { builder, reaches } from './builder';
-import { badUserInput } from './inputs';
+import { builder, reaches, type SchemaTypes } from './builder';
 import { type UserParent, UserRef } from './refs';
 
 const DECIMAL_ID = /^\d{1,19}$/;
@@ -17,18 +16,6 @@ const DECIMAL_ID = /^\d{1,19}$/;
 export function actingUser(ctx: GatewayContext): UserParent {
   const id = ctx.caller.userId;
   return id !== undefined && DECIMAL_ID.test(id) ? { id: toInt64(id) } : {};
-}
-
-/** Refuses an empty (or blank) string the service needs, before any REST call. */
-export function nonEmpty(field: string, value: string): string {
-  if (value.trim() === '') throw badUserInput(field, 'must not be empty');
-  return value;
-}
-
-/** Refuses an empty list the service needs, before any REST call. */
-export function nonEmptyList<T>(field: string, list: readonly T[]): readonly T[] {
-  if (list.length === 0) throw badUserInput(field, 'must not be empty');
-  return list;
 }
 
 /** GraphQL gives absent optional arguments as null; REST params take undefined. */
@@ -60,7 +47,7 @@ export function changed(data: unknown, user: UserParent): UserChange {
 
 // ---- single-value setters, table-driven ----
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+type Types = SchemaTypes;
 
 /** The value of a required argument of type A. */
 type Value<A extends InputTypeParam<Types>> = InputShapeFromTypeParam<Types, A, true>;

@@ -5,8 +5,9 @@ import type { GatewayContext } from '../context';
 import type { UserProfile } from '../rest/records';
 import type { RequestClient } from '../rest/request-client';
 import { builder, reaches } from './builder';
+import { nonBlank } from './inputs';
 import { type UserParent, UserRef } from './refs';
-import { actingUser, changed, defineSetters, nonEmpty, orUndefined, setter, UserPayloadRef } from './user-writes';
+import { actingUser, changed, defineSetters, orUndefined, setter, UserPayloadRef } from './user-writes';
 
 /** The REST client acting as the user: the caller itself, or (admin token) the user by ID. */
 export function restFor(user: UserParent, ctx: GatewayContext): RequestClient {
@@ -90,7 +91,7 @@ defineSetters([
     description: "Set the acting user's user name.",
     arg: { name: 'username', type: 'String', description: 'The new user name (unique).' },
     params: (v) => ({ username: v }),
-    check: (v, field) => nonEmpty(field, v),
+    check: (v, field) => nonBlank(field, v),
   }),
   setter({
     name: 'setPrivateInfo',
