@@ -6,7 +6,7 @@ import { endpoints } from './rest/endpoints';
 import { UpstreamError } from './rest/errors';
 import type { Int64 } from './rest/json';
 import { bindClient, type RequestClient } from './rest/request-client';
-import { upstreamGraphQLError } from './schema/errors';
+import { upstreamGraphQLError } from './schema/core/errors';
 import type { SubscriptionHub } from './subscriptions/hub';
 
 /** What resolvers need of the configuration. */

@@ -10,8 +10,8 @@ import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLo
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
 import { pingUpstream } from '../rest/ping';
-import { upstreamCause, upstreamGraphQLError } from '../schema/errors';
-import { ScalarInputError } from '../schema/scalars';
+import { upstreamCause, upstreamGraphQLError } from '../schema/core/errors';
+import { ScalarInputError } from '../schema/core/scalars';
 import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
 import { graphiqlOptions, renderGraphiQL } from './graphiql';

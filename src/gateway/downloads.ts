@@ -10,7 +10,7 @@ import { callerFrom } from '../context';
 import type { Caller } from '../rest/caller';
 import type { DownloadName, RestClient } from '../rest/client';
 import { classifyUpstreamError, type ErrorCode, UpstreamError } from '../rest/errors';
-import { upstreamGraphQLError } from '../schema/errors';
+import { upstreamGraphQLError } from '../schema/core/errors';
 
 interface DownloadRoute {
   endpoint: DownloadName;

@@ -3,7 +3,7 @@
 import { GraphQLError } from 'graphql';
 import { classifyUpstreamError, type ErrorCode, UpstreamError } from '../rest/errors';
 import { parseJson, stringifyJson } from '../rest/json';
-import { upstreamGraphQLError } from '../schema/errors';
+import { upstreamGraphQLError } from '../schema/core/errors';
 
 /** A GraphQL error as data: what a subscriber receives, whichever replica polled. */
 export interface WireError {

@@ -1,0 +1,26 @@
+// Upstream failures as GraphQL errors: extensions.code from the fixed set, plus upstreamCode,
+// upstreamMessage and endpoint. Resolvers simply throw; the gateway's error masking calls this,
+// so one failing field yields one error and its siblings keep their data. No originalError: yoga
+// treats an error wrapping a non-GraphQL error as unexpected, and logs and masks it.
+import { GraphQLError } from 'graphql';
+import { classifyUpstreamError, UpstreamError } from '../../rest/errors';
+
+export function upstreamGraphQLError(err: UpstreamError, from?: GraphQLError): GraphQLError {
+  return new GraphQLError(err.message, {
+    ...(from ? { nodes: from.nodes, source: from.source, positions: from.positions, path: from.path } : {}),
+    extensions: {
+      code: classifyUpstreamError(err),
+      endpoint: err.endpoint,
+      ...(err.code === undefined ? {} : { upstreamCode: err.code }),
+      ...(err.upstreamMessage === undefined ? {} : { upstreamMessage: err.upstreamMessage }),
+      ...(err.httpStatus === undefined ? {} : { httpStatus: err.httpStatus }),
+    },
+  });
+}
+
+/** The UpstreamError behind a resolver error, if that is what it is. */
+export function upstreamCause(error: unknown): UpstreamError | undefined {
+  if (error instanceof UpstreamError) return error;
+  if (error instanceof GraphQLError && error.originalError instanceof UpstreamError) return error.originalError;
+  return undefined;
+}

@@ -1,0 +1,87 @@
+// The custom scalars of the schema: ID (exact int64 decimals), DateTime and SafeInt.
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { INT64_MAX, type Int64, toInt64 } from '../../rest/json';
+
+/**
+ * A scalar's refusal of an input value. graphql-js wraps it (adding the expected type and the
+ * location) and copies these extensions; the gateway's error masking lets it through unmasked.
+ */
+export class ScalarInputError extends Error {
+  readonly extensions = { code: 'BAD_USER_INPUT' };
+}
+
+function badInput(message: string): Error {
+  return new ScalarInputError(message);
+}
+
+const DECIMAL = /^\d{1,19}$/;
+
+function parseId(value: unknown): Int64 {
+  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+  if (typeof text !== 'string' || !DECIMAL.test(text) || BigInt(text) > INT64_MAX) {
+    throw badInput(`ID must be a non-negative int64 decimal such as "1552747048460091409", got ${JSON.stringify(value)}`);
+  }
+  return toInt64(text);
+}
+
+export const IDScalar = new GraphQLScalarType<Int64, string>({
+  name: 'ID',
+  description:
+    'An identifier of the IM service: a non-negative 64-bit integer written as a decimal string. ' +
+    'Message IDs exceed 2^53, so never convert an ID to a JavaScript number.',
+  serialize(value) {
+    if (typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
+    if (typeof value === 'string' && DECIMAL.test(value)) return value;
+    throw new GraphQLError(`ID cannot represent ${String(value)}`);
+  },
+  parseValue: parseId,
+  parseLiteral(ast) {
+    if (ast.kind === Kind.STRING || ast.kind === Kind.INT) return parseId(ast.value);
+    throw badInput('ID must be a decimal string');
+  },
+});
+
+/** Milliseconds since the epoch on the resolver side; ISO 8601 on the wire. */
+export const DateTimeScalar = new GraphQLScalarType<number, string>({
+  name: 'DateTime',
+  description: 'A point in time, as an ISO 8601 string in UTC (for example "2026-11-22T09:30:00.000Z").',
+  serialize(value) {
+    const ms = typeof value === 'bigint' ? Number(value) : value;
+    if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new GraphQLError(`DateTime cannot represent ${String(value)}`);
+    return new Date(ms).toISOString();
+  },
+  parseValue(value) {
+    const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+    if (!Number.isFinite(ms)) throw badInput(`DateTime must be an ISO 8601 string, got ${JSON.stringify(value)}`);
+    return ms;
+  },
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING) throw badInput('DateTime must be an ISO 8601 string');
+    const ms = Date.parse(ast.value);
+    if (!Number.isFinite(ms)) throw badInput(`DateTime must be an ISO 8601 string, got ${JSON.stringify(ast.value)}`);
+    return ms;
+  },
+});
+
+function parseSafeInt(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+    throw badInput(`SafeInt must be an integer between -(2^53-1) and 2^53-1, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** int64 quantities (sizes, counts, statistics): refused, never rounded, beyond 2^53. */
+export const SafeIntScalar = new GraphQLScalarType<number, number>({
+  name: 'SafeInt',
+  description: 'An integer between -(2^53-1) and 2^53-1: a 64-bit quantity that JavaScript clients read exactly.',
+  serialize(value) {
+    const n = typeof value === 'bigint' && value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new GraphQLError(`SafeInt cannot represent ${String(value)} exactly`);
+    return n;
+  },
+  parseValue: parseSafeInt,
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.INT) throw badInput('SafeInt must be an integer');
+    return parseSafeInt(Number(ast.value));
+  },
+});

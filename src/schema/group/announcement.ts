@@ -1,0 +1,95 @@
+// Group announcements: the Announcement type, a group's announcements, and publishing and
+// deleting them (admins).
+import { GraphQLError } from 'graphql';
+import type * as R from '../../rest/records';
+import { builder, reaches } from '../core/builder';
+import { nonBlank } from '../core/inputs';
+import { groupMutation, userUnlessBackend } from './common';
+import { GroupRef, UserRef } from '../core/refs';
+
+/** Upstream code: the announcement does not exist. */
+const ANNOUNCEMENT_NOT_FOUND = 20020;
+
+export const AnnouncementRef = builder.objectRef<R.Announcement>('Announcement').implement({
+  description: 'An announcement of a group.',
+  fields: (t) => ({
+    id: t.field({ type: 'ID', nullable: false, description: 'Announcement ID.', resolve: (a) => a.id }),
+    groupId: t.field({ type: 'ID', nullable: false, description: 'ID of the group.', resolve: (a) => a.group_id }),
+    group: t.field({ type: GroupRef, nullable: false, description: 'The group.', resolve: (a) => ({ id: a.group_id }) }),
+    authorId: t.field({ type: 'ID', nullable: false, description: 'ID of the publisher (0: the app backend).', resolve: (a) => a.author }),
+    author: t.field({ type: UserRef, description: 'The publisher; null when the app backend published it.', resolve: (a) => userUnlessBackend(a.author) }),
+    title: t.exposeString('title', { description: 'Title.' }),
+    content: t.exposeString('content', { description: 'Content.' }),
+    createdAt: t.field({ type: 'DateTime', description: 'When it was published.', resolve: (a) => a.created_at }),
+  }),
+});
+
+builder.objectFields(GroupRef, (t) => ({
+  announcements: t.field({
+    type: [AnnouncementRef],
+    description: 'Announcements of the group.',
+    extensions: reaches('GET /group/announcement/list'),
+    resolve: async (g, _args, ctx) => (await ctx.rest.call('GET /group/announcement/list', { group_id: g.id })).data,
+  }),
+  latestAnnouncement: t.field({
+    type: AnnouncementRef,
+    description: 'The latest announcement; null when the group has none.',
+    extensions: reaches('GET /group/announcement/last'),
+    resolve: async (g, _args, ctx) => {
+      try {
+        return (await ctx.rest.call('GET /group/announcement/last', { group_id: g.id })).data;
+      } catch (err) {
+        // "No such announcement" is the service's answer for a group without any.
+        if (err instanceof GraphQLError && err.extensions.upstreamCode === ANNOUNCEMENT_NOT_FOUND) return null;
+        throw err;
+      }
+    },
+  }),
+  announcement: t.field({
+    type: AnnouncementRef,
+    description: 'One announcement of the group.',
+    extensions: reaches('GET /group/announcement'),
+    args: { id: t.arg({ type: 'ID', required: true, description: 'Announcement ID.' }) },
+    resolve: async (g, args, ctx) =>
+      (await ctx.rest.call('GET /group/announcement', { group_id: g.id, announcement_id: args.id })).data,
+  }),
+}));
+
+const PublishAnnouncementInput = builder.inputType('PublishAnnouncementInput', {
+  description: 'A new announcement.',
+  fields: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    title: t.string({ required: true, description: 'Title (not empty).' }),
+    content: t.string({ required: true, description: 'Content (not empty).' }),
+  }),
+});
+
+const AnnouncementPayloadRef = builder.objectRef<R.Announcement>('AnnouncementPayload').implement({
+  description: 'The outcome of publishing an announcement.',
+  fields: (t) => ({
+    ok: t.boolean({ nullable: false, description: 'Whether it was published.', resolve: () => true }),
+    announcement: t.field({ type: AnnouncementRef, description: 'The announcement published.', resolve: (a) => a }),
+    group: t.field({ type: GroupRef, description: 'The group.', resolve: (a) => ({ id: a.group_id }) }),
+  }),
+});
+
+builder.mutationField('publishAnnouncement', (t) =>
+  t.field({
+    type: AnnouncementPayloadRef,
+    description: 'Publish an announcement in a group (admins).',
+    extensions: reaches('POST /group/announcement/edit'),
+    args: { input: t.arg({ type: PublishAnnouncementInput, required: true, description: 'The announcement.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      const title = nonBlank('title', input.title);
+      const content = nonBlank('content', input.content);
+      return (await ctx.rest.call('POST /group/announcement/edit', { group_id: input.groupId, title, content })).data;
+    },
+  }),
+);
+
+groupMutation('deleteAnnouncement', {
+  description: 'Delete an announcement (admins).',
+  endpoint: 'DELETE /group/announcement/delete',
+  args: (arg) => ({ announcementId: arg({ type: 'ID', required: true, description: 'Announcement ID.' }) }),
+  write: (rest, groupId, args) => rest.call('DELETE /group/announcement/delete', { group_id: groupId, announcement_id: args.announcementId }),
+});

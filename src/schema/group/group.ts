@@ -1,0 +1,153 @@
+// The Group type: its summary fields (one POST /group/info/batch for every group of the request)
+// and its record fields (GET /group/info, once per group), the group queries, and the mutations
+// on the group as a whole: create, dissolve, and its name, avatar, description and ext.
+// Members, requests, moderation, announcements, files and settings add their fields elsewhere.
+import type { Int64 } from '../../rest/json';
+import { builder, reaches } from '../core/builder';
+import { ApplyApproval, GroupStatus, GroupType, MsgMuteMode, MsgPushMode } from './enums';
+import { code, GroupPayloadRef, groupMutation, idList, MAX_IDS } from './common';
+import { fromRecord, fromSummary, primeGroup } from './loaders';
+import { GroupRef, type GroupParent, UserRef } from '../core/refs';
+
+// Summary fields may also read GET /group/info: for a group the batch left out (unknown ones).
+const SUMMARY = reaches('POST /group/info/batch', 'GET /group/info');
+const INFO = reaches('GET /group/info');
+
+const fromInfo = fromRecord('GET /group/info');
+
+GroupRef.implement({
+  description: 'A group: a private group or a chatroom.',
+  fields: (t) => ({
+    id: t.field({ type: 'ID', nullable: false, description: 'Group ID.', resolve: (g) => g.id }),
+    name: t.string({ description: 'Name.', extensions: SUMMARY, resolve: fromSummary((s) => s.name) }),
+    avatar: t.string({ description: 'Avatar URL.', extensions: SUMMARY, resolve: fromSummary((s) => s.avatar) }),
+    ownerId: t.field({ type: 'ID', description: 'Owner ID.', extensions: SUMMARY, resolve: fromSummary((s) => s.owner) }),
+    owner: t.field({ type: UserRef, description: 'The owner.', extensions: SUMMARY, resolve: fromSummary((s) => ({ id: s.owner })) }),
+    capacity: t.field({ type: 'SafeInt', description: 'How many members the group may hold.', extensions: SUMMARY, resolve: fromSummary((s) => s.capacity) }),
+    memberCount: t.field({ type: 'SafeInt', description: 'Current member count.', extensions: SUMMARY, resolve: fromSummary((s) => s.count) }),
+    type: t.field({ type: GroupType, description: 'Private group or chatroom.', extensions: SUMMARY, resolve: fromSummary((s) => code(GroupType, s.type)) }),
+    status: t.field({ type: GroupStatus, description: 'Normal or dissolved.', extensions: SUMMARY, resolve: fromSummary((s) => code(GroupStatus, s.status)) }),
+    applyApproval: t.field({
+      type: ApplyApproval,
+      description: 'How membership applications are handled.',
+      extensions: SUMMARY,
+      resolve: fromSummary((s) => code(ApplyApproval, s.apply_approval)),
+    }),
+    msgMuteMode: t.field({
+      type: MsgMuteMode,
+      description: "How the acting user blocks this group's messages (the acting member's own setting).",
+      extensions: SUMMARY,
+      resolve: fromSummary((s) => code(MsgMuteMode, s.msg_mute_mode)),
+    }),
+    msgPushMode: t.field({
+      type: MsgPushMode,
+      description: "Which of this group's messages are pushed to the acting user (the acting member's own setting).",
+      extensions: SUMMARY,
+      resolve: fromSummary((s) => code(MsgPushMode, s.msg_push_mode)),
+    }),
+    description: t.string({ description: 'Description.', extensions: INFO, resolve: fromInfo((r) => r.description) }),
+    ext: t.string({ description: 'Extension information.', extensions: INFO, resolve: fromInfo((r) => r.ext) }),
+    createdAt: t.field({ type: 'DateTime', description: 'Creation time.', extensions: INFO, resolve: fromInfo((r) => r.created_at) }),
+    updatedAt: t.field({ type: 'DateTime', description: 'Time of the last update.', extensions: INFO, resolve: fromInfo((r) => r.updated_at) }),
+  }),
+});
+
+const asGroups = (ids: readonly Int64[]): GroupParent[] => ids.map((id) => ({ id }));
+
+builder.queryFields((t) => ({
+  group: t.field({
+    type: GroupRef,
+    description:
+      'The group with this ID. Its fields read the service only when selected; for an unknown group they fail with NOT_FOUND.',
+    args: { id: t.arg({ type: 'ID', required: true, description: 'Group ID.' }) },
+    resolve: (_root, args) => ({ id: args.id }),
+  }),
+  groups: t.field({
+    type: [GroupRef],
+    description: `Several groups, in the order given (at most ${MAX_IDS}). Their summary fields take one call for all of them.`,
+    args: { ids: t.arg({ type: ['ID'], required: true, description: 'Group IDs.' }) },
+    resolve: (_root, args) => (args.ids.length === 0 ? [] : asGroups(idList('ids', args.ids))),
+  }),
+  publicGroups: t.field({
+    type: [GroupRef],
+    description: 'Public groups.',
+    deprecationReason: 'Deprecated by the IM service (GET /group/public_list).',
+    extensions: reaches('GET /group/public_list'),
+    resolve: async (_root, _args, ctx) => asGroups((await ctx.rest.call('GET /group/public_list', {})).data),
+  }),
+}));
+
+builder.objectField(UserRef, 'joinedGroups', (t) =>
+  t.field({
+    type: [GroupRef],
+    description: "Groups the user has joined. Read as that user; the groups' fields are read as the caller.",
+    extensions: reaches('GET /group/user_joined'),
+    resolve: async (u, _args, ctx) => {
+      const rest = u.id === undefined ? ctx.rest : ctx.restAs(u.id);
+      return asGroups((await rest.call('GET /group/user_joined', {})).data);
+    },
+  }),
+);
+
+// ---- mutations on the group as a whole ----
+
+const CreateGroupInput = builder.inputType('CreateGroupInput', {
+  description: 'A new group; every field is optional.',
+  fields: (t) => ({
+    name: t.string({ required: false, description: 'Name.' }),
+    avatar: t.string({ required: false, description: 'Avatar URL.' }),
+    description: t.string({ required: false, description: 'Description.' }),
+    type: t.field({ type: GroupType, required: false, description: 'Private group (default) or chatroom.' }),
+    userIds: t.field({
+      type: ['ID'],
+      required: false,
+      description: 'Users invited at once: each joins, or receives an invitation when their settings ask to confirm.',
+    }),
+  }),
+});
+
+builder.mutationField('createGroup', (t) =>
+  t.field({
+    type: GroupPayloadRef,
+    description: 'Create a group owned by the acting user.',
+    extensions: reaches('POST /group/create'),
+    args: { input: t.arg({ type: CreateGroupInput, required: true, description: 'The new group.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      const userList = input.userIds ? idList('userIds', input.userIds) : undefined;
+      const reply = await ctx.rest.call('POST /group/create', {
+        name: input.name ?? undefined,
+        avatar: input.avatar ?? undefined,
+        description: input.description ?? undefined,
+        type: input.type ?? undefined,
+        user_list: userList,
+      });
+      // The answer is the whole record: later reads of the new group in this request use it.
+      primeGroup(ctx, reply.data);
+      return { ok: true, groupId: reply.data.group_id };
+    },
+  }),
+);
+
+groupMutation('dissolveGroup', {
+  description: 'Dissolve a group (owner). It stays readable with status DISSOLVED.',
+  endpoint: 'DELETE /group/destroy',
+  args: () => ({}),
+  write: (rest, groupId) => rest.call('DELETE /group/destroy', { group_id: groupId }),
+});
+
+// The information setters: owner and admins, or members when memberModify is on.
+const infoSetters = [
+  ['setGroupName', 'PUT /group/info/name', 'name', 'Set the group name.', 'New name.'],
+  ['setGroupAvatar', 'PUT /group/info/avatar', 'avatar', 'Set the group avatar.', 'New avatar URL.'],
+  ['setGroupDescription', 'PUT /group/info/description', 'description', 'Set the group description.', 'New description.'],
+  ['setGroupExt', 'PUT /group/info/ext', 'ext', 'Set the group extension information.', 'New extension information.'],
+] as const;
+
+for (const [name, endpoint, argName, description, argDescription] of infoSetters) {
+  groupMutation(name, {
+    description,
+    endpoint,
+    args: (arg) => ({ [argName]: arg.string({ required: true, description: argDescription }) }),
+    write: (rest, groupId, args) => rest.call(endpoint, { group_id: groupId, value: args[argName] as string }),
+  });
+}

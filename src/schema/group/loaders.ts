@@ -1,0 +1,142 @@
+// Per-request loaders of the group domain, and how Group fields reach them. Summaries come from
+// one POST /group/info/batch per request; the full record from GET /group/info or GET
+// /group/settings (the same record), once per group, whichever a field asked for first; member
+// records from one POST /group/members/display_name per group. Each answer primes the others.
+import DataLoader from 'dataloader';
+import type { GatewayContext } from '../../context';
+import type { Int64 } from '../../rest/json';
+import type * as R from '../../rest/records';
+import { defineLoader } from '../core/loader';
+import type { GroupParent } from '../core/refs';
+
+const idKey = (id: Int64): string => String(id);
+
+/** DataLoader wants failures as Error values, one per key, not a rejected batch. */
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+export const summaryOfRecord = (g: R.Group): R.GroupSummary => ({
+  apply_approval: g.apply_approval,
+  capacity: g.capacity,
+  count: g.count,
+  group_id: g.group_id,
+  msg_mute_mode: g.msg_mute_mode,
+  msg_push_mode: g.msg_push_mode,
+  status: g.status,
+  type: g.type,
+  avatar: g.avatar,
+  name: g.name,
+  owner: g.owner_id,
+});
+
+/** The two reads that answer the whole Group record. */
+export type RecordVia = 'GET /group/info' | 'GET /group/settings';
+
+/**
+ * The Group record. The cache key is the group alone, so the first field to ask decides the
+ * endpoint and later ones (info or settings fields alike) share its answer.
+ */
+export const groupRecords = defineLoader(
+  (ctx) =>
+    new DataLoader<{ id: Int64; via: RecordVia }, R.Group, string>(
+      async (keys) => {
+        const summaries = groupSummaries(ctx);
+        return Promise.all(
+          keys.map(({ id, via }) =>
+            ctx.rest.call(via, { group_id: id }).then((reply) => {
+              summaries.prime(id, summaryOfRecord(reply.data));
+              return reply.data;
+            }, asError),
+          ),
+        );
+      },
+      { cacheKeyFn: (k) => idKey(k.id) },
+    ),
+);
+
+/** Group summaries of every group the request touches, in one batch call. */
+export const groupSummaries = defineLoader(
+  (ctx) =>
+    new DataLoader<Int64, R.GroupSummary, string>(
+      async (ids) => {
+        const records = groupRecords(ctx);
+        const reply = await ctx.rest.call('POST /group/info/batch', { group_list: [...ids] });
+        const byId = new Map(reply.data.map((s) => [idKey(s.group_id), s]));
+        // The batch leaves unknown groups out; GET /group/info answers for those, with the
+        // service's own error (20001) when the group does not exist.
+        return Promise.all(
+          ids.map((id) => byId.get(idKey(id)) ?? records.load({ id, via: 'GET /group/info' }).then(summaryOfRecord, asError)),
+        );
+      },
+      { cacheKeyFn: idKey },
+    ),
+);
+
+export interface MemberKey {
+  groupId: Int64;
+  userId: Int64;
+}
+
+/** Members of a group by user ID (null: not a member), one call per group per request. */
+export const groupMembersById = defineLoader(
+  (ctx) =>
+    new DataLoader<MemberKey, R.Member | null, string>(
+      async (keys) => {
+        const byGroup = new Map<string, { groupId: Int64; userIds: Map<string, Int64> }>();
+        for (const { groupId, userId } of keys) {
+          const entry = byGroup.get(idKey(groupId)) ?? { groupId, userIds: new Map<string, Int64>() };
+          entry.userIds.set(idKey(userId), userId);
+          byGroup.set(idKey(groupId), entry);
+        }
+        const answers = new Map<string, Promise<Map<string, R.Member> | Error>>();
+        for (const [key, { groupId, userIds }] of byGroup) {
+          const call = ctx.rest.call('POST /group/members/display_name', { group_id: groupId, user_list: [...userIds.values()] });
+          answers.set(
+            key,
+            call.then((reply) => new Map(reply.data.map((m) => [idKey(m.user_id), m])), asError),
+          );
+        }
+        return Promise.all(
+          keys.map(async ({ groupId, userId }) => {
+            const members = await answers.get(idKey(groupId));
+            if (members instanceof Error) return members;
+            return members?.get(idKey(userId)) ?? null;
+          }),
+        );
+      },
+      { cacheKeyFn: (k) => `${idKey(k.groupId)}:${idKey(k.userId)}` },
+    ),
+);
+
+/** Member records a list already returned answer later look-ups of the same members. */
+export function primeMembers(ctx: GatewayContext, groupId: Int64, members: readonly R.Member[]): void {
+  const loader = groupMembersById(ctx);
+  for (const m of members) loader.prime({ groupId, userId: m.user_id }, m);
+}
+
+/** A record a write answered (create) serves the request's later reads of that group. */
+export function primeGroup(ctx: GatewayContext, record: R.Group): void {
+  groupRecords(ctx).prime({ id: record.group_id, via: 'GET /group/info' }, record);
+  groupSummaries(ctx).prime(record.group_id, summaryOfRecord(record));
+}
+
+export async function summaryOf(g: GroupParent, ctx: GatewayContext): Promise<R.GroupSummary> {
+  if (g.summary) return g.summary;
+  if (g.info) return summaryOfRecord(g.info);
+  return groupSummaries(ctx).load(g.id);
+}
+
+export async function recordOf(g: GroupParent, ctx: GatewayContext, via: RecordVia): Promise<R.Group> {
+  return g.info ?? groupRecords(ctx).load({ id: g.id, via });
+}
+
+// Resolver factories of Group fields: the summary, or the record by the endpoint named.
+export const fromSummary =
+  <T>(pick: (s: R.GroupSummary) => T) =>
+  async (g: GroupParent, _args: object, ctx: GatewayContext): Promise<T> =>
+    pick(await summaryOf(g, ctx));
+
+export const fromRecord =
+  (via: RecordVia) =>
+  <T>(pick: (r: R.Group) => T) =>
+  async (g: GroupParent, _args: object, ctx: GatewayContext): Promise<T> =>
+    pick(await recordOf(g, ctx, via));

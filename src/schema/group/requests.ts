@@ -1,0 +1,212 @@
+// Ways into a group: membership applications, invitations and QR codes. Their types, the lists
+// of them, and the mutations that make and answer them.
+import type { GatewayContext } from '../../context';
+import type { Int64 } from '../../rest/json';
+import type * as R from '../../rest/records';
+import { builder, reaches } from '../core/builder';
+import { nonBlank } from '../core/inputs';
+import { connectionOf, pageArgs, toConnection, toPaging } from '../core/connection';
+import { RequestStatus } from './enums';
+import {
+  code,
+  GroupPayloadRef,
+  GroupUserPayloadRef,
+  GroupUsersPayloadRef,
+  groupIdArg,
+  idList,
+  msOrNull,
+  okOf,
+  timeFromString,
+  userUnlessBackend,
+} from './common';
+import { GroupRef, UserRef } from '../core/refs';
+
+const PAGE = 100; // the service's default for applications and invitations (upstream notes)
+
+const GroupApplicationRef = builder.objectRef<R.GroupApplication>('GroupApplication').implement({
+  description: 'An application to join a group.',
+  fields: (t) => ({
+    applicantId: t.field({ type: 'ID', nullable: false, description: 'ID of the applicant.', resolve: (a) => a.applicant_id }),
+    applicant: t.field({ type: UserRef, description: 'The applicant.', resolve: (a) => ({ id: a.applicant_id }) }),
+    groupId: t.field({ type: 'ID', nullable: false, description: 'ID of the group.', resolve: (a) => a.group_id }),
+    group: t.field({ type: GroupRef, nullable: false, description: 'The group.', resolve: (a) => ({ id: a.group_id }) }),
+    reason: t.exposeString('reason', { description: 'Why the applicant wants to join.' }),
+    status: t.field({ type: RequestStatus, description: 'Pending, agreed or rejected.', resolve: (a) => code(RequestStatus, a.status) }),
+    expiresAt: t.field({ type: 'DateTime', description: 'When the application expires.', resolve: (a) => msOrNull(a.expired_time) }),
+  }),
+});
+
+const GroupInvitationRef = builder.objectRef<R.GroupInvitation>('GroupInvitation').implement({
+  description: 'An invitation to join a group.',
+  fields: (t) => ({
+    groupId: t.field({ type: 'ID', nullable: false, description: 'ID of the group.', resolve: (i) => i.group_id }),
+    group: t.field({ type: GroupRef, nullable: false, description: 'The group.', resolve: (i) => ({ id: i.group_id }) }),
+    inviterId: t.field({
+      type: 'ID',
+      nullable: false,
+      description: 'ID of the inviter (0: the app backend); pass it to handleGroupInvitation.',
+      resolve: (i) => i.inviter_id,
+    }),
+    inviter: t.field({ type: UserRef, description: 'The inviter; null when the app backend invited.', resolve: (i) => userUnlessBackend(i.inviter_id) }),
+    inviteeId: t.field({ type: 'ID', nullable: false, description: 'ID of the invitee.', resolve: (i) => i.invitee_id }),
+    invitee: t.field({ type: UserRef, description: 'The invitee.', resolve: (i) => ({ id: i.invitee_id }) }),
+    reason: t.exposeString('reason', { description: 'Why the invitee is invited.' }),
+    status: t.field({
+      type: RequestStatus,
+      description: 'Pending, agreed or rejected by the invitee.',
+      resolve: (i) => code(RequestStatus, i.status),
+    }),
+    expiresAt: t.field({ type: 'DateTime', description: 'When the invitation expires.', resolve: (i) => msOrNull(i.expired_time) }),
+    updatedAt: t.field({ type: 'DateTime', description: 'When it last changed.', resolve: (i) => timeFromString(i.updated_at) }),
+  }),
+});
+
+const GroupQrCodeRef = builder.objectRef<R.GroupQrCode>('GroupQrCode').implement({
+  description: 'A signed QR code invitation to a group.',
+  fields: (t) => ({
+    qrInfo: t.exposeString('qr_info', { nullable: false, description: 'The QR code content; pass it to joinGroupByQrCode.' }),
+    createdAt: t.field({ type: 'DateTime', description: 'When it was signed.', resolve: (q) => q.create_at }),
+    expiresAt: t.field({ type: 'DateTime', description: 'When it expires.', resolve: (q) => q.expire_at }),
+  }),
+});
+
+const GroupApplicationConnectionRef = connectionOf('GroupApplication', GroupApplicationRef, 'application');
+const GroupInvitationConnectionRef = connectionOf('GroupInvitation', GroupInvitationRef, 'invitation');
+
+async function applicationsOf(ctx: GatewayContext, groupIds: Int64[], args: { first?: number | null; after?: string | null }) {
+  const reply = await ctx.rest.call('POST /group/application_list', { group_list: groupIds, ...toPaging(args, PAGE) });
+  return toConnection(reply, (a) => a);
+}
+
+builder.objectFields(GroupRef, (t) => ({
+  applications: t.field({
+    type: GroupApplicationConnectionRef,
+    description: 'Membership applications of the group, handled ones too (admins).',
+    extensions: reaches('POST /group/application_list'),
+    args: pageArgs(PAGE),
+    resolve: (g, args, ctx) => applicationsOf(ctx, [g.id], args),
+  }),
+  qrCode: t.field({
+    type: GroupQrCodeRef,
+    description: 'A newly signed QR code invitation to the group (admins, or members when memberInvite is on).',
+    extensions: reaches('GET /group/qrcode/sign'),
+    resolve: async (g, _args, ctx) => (await ctx.rest.call('GET /group/qrcode/sign', { group_id: g.id })).data,
+  }),
+}));
+
+builder.queryFields((t) => ({
+  groupApplications: t.field({
+    type: GroupApplicationConnectionRef,
+    description: 'Membership applications of several groups, each administered by the acting user.',
+    extensions: reaches('POST /group/application_list'),
+    args: { groupIds: t.arg({ type: ['ID'], required: true, description: 'Group IDs.' }), ...pageArgs(PAGE) },
+    resolve: (_root, args, ctx) => applicationsOf(ctx, idList('groupIds', args.groupIds), args),
+  }),
+  groupInvitations: t.field({
+    type: GroupInvitationConnectionRef,
+    description: 'Group invitations the acting user received, handled ones too.',
+    extensions: reaches('GET /group/invitation_list'),
+    args: pageArgs(PAGE),
+    resolve: async (_root, args, ctx) => toConnection(await ctx.rest.call('GET /group/invitation_list', toPaging(args, PAGE)), (i) => i),
+  }),
+}));
+
+// ---- mutations ----
+
+const HandleGroupApplicationInput = builder.inputType('HandleGroupApplicationInput', {
+  description: 'An answer to a membership application.',
+  fields: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    applicantId: t.field({ type: 'ID', required: true, description: 'ID of the applicant.' }),
+    approval: t.boolean({ required: true, description: 'true approves, false rejects.' }),
+  }),
+});
+
+const InviteToGroupInput = builder.inputType('InviteToGroupInput', {
+  description: 'Users to invite to a group.',
+  fields: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    userIds: t.field({ type: ['ID'], required: true, description: 'Users to invite.' }),
+    reason: t.string({ required: false, description: 'Why they are invited.' }),
+  }),
+});
+
+const HandleGroupInvitationInput = builder.inputType('HandleGroupInvitationInput', {
+  description: "The acting user's answer to an invitation.",
+  fields: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    inviterId: t.field({ type: 'ID', required: true, description: 'ID of the inviter (inviterId of the invitation).' }),
+    approval: t.boolean({ required: true, description: 'true accepts, false declines.' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  applyToGroup: t.field({
+    type: GroupUserPayloadRef,
+    description:
+      "Apply to join a group as the acting user. By the group's applyApproval the user joins at once, the application waits for an admin, or it fails.",
+    extensions: reaches('POST /group/apply'),
+    args: { groupId: groupIdArg(t.arg), reason: t.arg.string({ required: false, description: 'Why the user wants to join.' }) },
+    resolve: async (_root, args, ctx) => {
+      const reply = await ctx.rest.call('POST /group/apply', { group_id: args.groupId, reason: args.reason ?? undefined });
+      return { groupId: args.groupId, result: reply.data };
+    },
+  }),
+  handleGroupApplication: t.field({
+    type: GroupUserPayloadRef,
+    description: 'Approve or reject a pending membership application (admins).',
+    extensions: reaches('PUT /group/apply/handle'),
+    args: { input: t.arg({ type: HandleGroupApplicationInput, required: true, description: 'The application and the answer.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      const reply = await ctx.rest.call('PUT /group/apply/handle', {
+        group_id: input.groupId,
+        user_id: input.applicantId,
+        approval: input.approval,
+      });
+      return { groupId: input.groupId, result: reply.data };
+    },
+  }),
+  inviteToGroup: t.field({
+    type: GroupUsersPayloadRef,
+    description:
+      'Invite users to a group (admins, or members when memberInvite is on). Each joins at once, or gets an invitation when their settings ask to confirm.',
+    extensions: reaches('POST /group/invite'),
+    args: { input: t.arg({ type: InviteToGroupInput, required: true, description: 'The group and the invitees.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      const userList = idList('userIds', input.userIds);
+      const reply = await ctx.rest.call('POST /group/invite', { group_id: input.groupId, user_list: userList, reason: input.reason ?? undefined });
+      return { groupId: input.groupId, results: reply.data };
+    },
+  }),
+  handleGroupInvitation: t.field({
+    type: GroupPayloadRef,
+    description: 'Accept or decline, as the invitee, a pending invitation.',
+    extensions: reaches('PUT /group/invite/handle'),
+    args: { input: t.arg({ type: HandleGroupInvitationInput, required: true, description: 'The invitation and the answer.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      // The service names an invitation by group and inviter; the invitee is the acting user.
+      const reply = await ctx.rest.call('PUT /group/invite/handle', {
+        group_id: input.groupId,
+        user_id: input.inviterId,
+        approval: input.approval,
+      });
+      return { ok: okOf(reply.data), groupId: input.groupId };
+    },
+  }),
+  joinGroupByQrCode: t.field({
+    type: GroupPayloadRef,
+    description: 'Join a group as the acting user with a QR code invitation (qrInfo of Group.qrCode).',
+    extensions: reaches('POST /group/qrcode/invite'),
+    args: { qrInfo: t.arg.string({ required: true, description: 'The QR code content.' }) },
+    resolve: async (_root, args, ctx) => {
+      const reply = await ctx.rest.call('POST /group/qrcode/invite', { qr_info: nonBlank('qrInfo', args.qrInfo) });
+      return { ok: true, groupId: groupIdIn(reply.data) };
+    },
+  }),
+}));
+
+/** The spec does not show this answer's content; a group_id in it names the group joined. */
+function groupIdIn(data: R.UnspecifiedObject): Int64 | null {
+  const id = data.group_id;
+  return typeof id === 'number' || typeof id === 'bigint' ? id : null;
+}

@@ -1,0 +1,160 @@
+// Files shared in a group: the SharedFile type (declared in refs.ts, also used by uploads), a
+// group's files, and recording, renaming and deleting them. The bytes live behind `url`.
+import type { GatewayContext } from '../../context';
+import type { Int64 } from '../../rest/json';
+import type * as R from '../../rest/records';
+import { builder, reaches } from '../core/builder';
+import { groupIdArg, idList, okOf, payloadGroupField, userUnlessBackend } from './common';
+import { badUserInput, nonBlank } from '../core/inputs';
+import { GroupRef, SharedFileRef, UserRef } from '../core/refs';
+
+SharedFileRef.implement({
+  description: 'A file shared in a group.',
+  fields: (t) => ({
+    id: t.field({ type: 'ID', nullable: false, description: 'File ID.', resolve: (f) => f.file_id }),
+    groupId: t.field({ type: 'ID', nullable: false, description: 'ID of the group.', resolve: (f) => f.group_id }),
+    group: t.field({ type: GroupRef, nullable: false, description: 'The group.', resolve: (f) => ({ id: f.group_id }) }),
+    name: t.exposeString('name', { description: 'File name.' }),
+    size: t.field({ type: 'SafeInt', description: 'Size in bytes.', resolve: (f) => f.size }),
+    type: t.exposeString('type', { description: 'File type.' }),
+    url: t.exposeString('url', { description: 'Download URL.' }),
+    uploaderId: t.field({ type: 'ID', nullable: false, description: 'ID of the uploader (0: the app backend).', resolve: (f) => f.uploader }),
+    uploader: t.field({ type: UserRef, description: 'The uploader; null when the app backend recorded it.', resolve: (f) => userUnlessBackend(f.uploader) }),
+    createdAt: t.field({ type: 'DateTime', description: 'When it was recorded.', resolve: (f) => f.created_at }),
+    updatedAt: t.field({ type: 'DateTime', description: 'When it last changed.', resolve: (f) => f.updated_at }),
+  }),
+});
+
+const fileOf = async (ctx: GatewayContext, groupId: Int64, fileId: Int64): Promise<R.SharedFile> =>
+  (await ctx.rest.call('GET /group/file', { group_id: groupId, file_id: fileId })).data;
+
+builder.objectFields(GroupRef, (t) => ({
+  files: t.field({
+    type: [SharedFileRef],
+    description: 'Files shared in the group, in upload order.',
+    extensions: reaches('GET /group/file/list'),
+    resolve: async (g, _args, ctx) => (await ctx.rest.call('GET /group/file/list', { group_id: g.id })).data,
+  }),
+  file: t.field({
+    type: SharedFileRef,
+    description: 'One file shared in the group.',
+    extensions: reaches('GET /group/file'),
+    args: { id: t.arg({ type: 'ID', required: true, description: 'File ID.' }) },
+    resolve: (g, args, ctx) => fileOf(ctx, g.id, args.id),
+  }),
+}));
+
+// ---- mutations ----
+
+interface SharedFilePayloadShape {
+  ok: boolean;
+  groupId: Int64;
+  fileId: Int64;
+  /** The record when the write answered it. */
+  file?: R.SharedFile;
+}
+
+const SharedFilePayloadRef = builder.objectRef<SharedFilePayloadShape>('SharedFilePayload').implement({
+  description: 'The outcome of a change to a shared file.',
+  fields: (t) => ({
+    ok: t.exposeBoolean('ok', { nullable: false, description: 'Whether the service made the change.' }),
+    file: t.field({
+      type: SharedFileRef,
+      description: 'The file as it is now.',
+      extensions: reaches('GET /group/file'),
+      resolve: (p, _args, ctx) => p.file ?? fileOf(ctx, p.groupId, p.fileId),
+    }),
+    group: t.field(payloadGroupField()),
+  }),
+});
+
+const GroupFileResultRef = builder.objectRef<R.FileOperationResult>('GroupFileResult').implement({
+  description: 'The outcome of an operation on one shared file.',
+  fields: (t) => ({
+    fileId: t.field({ type: 'ID', nullable: false, description: 'The file the operation concerned.', resolve: (r) => r.file_id }),
+    success: t.boolean({ nullable: false, description: 'Whether it succeeded for this file.', resolve: (r) => r.result === 'success' }),
+    reason: t.string({ description: 'Why it failed; null when the service gives no reason.', resolve: (r) => r.reason || null }),
+  }),
+});
+
+const GroupFilesPayloadRef = builder
+  .objectRef<{ groupId: Int64; results: R.FileOperationResult[] }>('GroupFilesPayload')
+  .implement({
+    description: 'The outcome of an operation on several shared files: one result per file listed.',
+    fields: (t) => ({
+      ok: t.boolean({
+        nullable: false,
+        description: 'Whether it succeeded for every file.',
+        resolve: (p) => p.results.every((r) => r.result === 'success'),
+      }),
+      results: t.field({ type: [GroupFileResultRef], nullable: false, description: 'One result per file.', resolve: (p) => p.results }),
+      group: t.field(payloadGroupField()),
+    }),
+  });
+
+const RecordGroupFileInput = builder.inputType('RecordGroupFileInput', {
+  description: 'A file, already uploaded, to share in a group.',
+  fields: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    name: t.string({ required: true, description: 'File name (not empty).' }),
+    size: t.field({ type: 'SafeInt', required: true, description: 'Size in bytes (not negative).' }),
+    url: t.string({ required: true, description: 'Download URL of the uploaded file (not empty).' }),
+    type: t.string({ required: false, description: 'File type.' }),
+  }),
+});
+
+const RenameGroupFileInput = builder.inputType('RenameGroupFileInput', {
+  description: 'A new name for a shared file.',
+  fields: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    fileId: t.field({ type: 'ID', required: true, description: 'File ID.' }),
+    name: t.string({ required: true, description: 'New file name (not empty).' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  recordGroupFile: t.field({
+    type: SharedFilePayloadRef,
+    description: 'Share an uploaded file in a group (members): records its name, size and URL.',
+    extensions: reaches('POST /group/file/upload'),
+    args: { input: t.arg({ type: RecordGroupFileInput, required: true, description: 'The file.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      const name = nonBlank('name', input.name);
+      const url = nonBlank('url', input.url);
+      if (input.size < 0) throw badUserInput('size', 'must not be negative');
+      const reply = await ctx.rest.call('POST /group/file/upload', {
+        group_id: input.groupId,
+        name,
+        size: input.size,
+        url,
+        type: input.type ?? undefined,
+      });
+      return { ok: true, groupId: reply.data.group_id, fileId: reply.data.file_id, file: reply.data };
+    },
+  }),
+  renameGroupFile: t.field({
+    type: SharedFilePayloadRef,
+    description: 'Rename a shared file (its uploader or an admin).',
+    extensions: reaches('PUT /group/file/update_name'),
+    args: { input: t.arg({ type: RenameGroupFileInput, required: true, description: 'The file and its new name.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      const name = nonBlank('name', input.name);
+      const reply = await ctx.rest.call('PUT /group/file/update_name', { group_id: input.groupId, file_id: input.fileId, name });
+      return { ok: okOf(reply.data), groupId: input.groupId, fileId: input.fileId };
+    },
+  }),
+  deleteGroupFiles: t.field({
+    type: GroupFilesPayloadRef,
+    description: 'Delete shared files (each by its uploader or an admin).',
+    extensions: reaches('DELETE /group/file/delete'),
+    args: {
+      groupId: groupIdArg(t.arg),
+      fileIds: t.arg({ type: ['ID'], required: true, description: 'File IDs.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const fileList = idList('fileIds', args.fileIds);
+      const reply = await ctx.rest.call('DELETE /group/file/delete', { group_id: args.groupId, file_list: fileList });
+      return { groupId: args.groupId, results: reply.data };
+    },
+  }),
+}));

@@ -1,0 +1,159 @@
+// Conversation history (5.2) on User, and the conversation mutations: delete (5.3) and read
+// receipts (5.1). The service pages history backwards by message ID (msg_id_start/next_msg_id/
+// is_last), not by cursor/total, so the connection here is its own small type: Relay's backward
+// half (`last`/`before`, `hasPreviousPage`/`startCursor`), messages oldest first within a page.
+import type { Int64 } from '../../rest/json';
+import { INT64_MAX, toInt64 } from '../../rest/json';
+import type * as R from '../../rest/records';
+import { builder, reaches } from '../core/builder';
+import { MAX_PAGE } from '../core/connection';
+import { badUserInput, inRange } from '../core/inputs';
+import { MessageRef, restFor } from './message';
+import { UserRef } from '../core/refs';
+
+interface HistoryPage {
+  /** Oldest first. */
+  messages: R.MessageRecord[];
+  /** next_msg_id as text; null when is_last. */
+  startCursor: string | null;
+}
+
+const HistoryPageInfoRef = builder.objectRef<HistoryPage>('MessageHistoryPageInfo').implement({
+  description: 'Where a page of conversation history starts, and whether older messages remain.',
+  fields: (t) => ({
+    hasPreviousPage: t.boolean({
+      nullable: false,
+      description: 'Whether older messages remain (the service did not say is_last): read them with `before: startCursor`.',
+      resolve: (p) => p.startCursor !== null,
+    }),
+    startCursor: t.exposeString('startCursor', {
+      nullable: true,
+      description: 'Pass as `before` to read the messages older than this page; null when there are none.',
+    }),
+  }),
+});
+
+const HistoryEdgeRef = builder.objectRef<{ node: R.MessageRecord; cursor: string | null }>('MessageHistoryEdge').implement({
+  description: 'One message in a page of conversation history.',
+  fields: (t) => ({
+    node: t.field({ type: MessageRef, nullable: false, description: 'The message.', resolve: (e) => e.node }),
+    cursor: t.exposeString('cursor', {
+      nullable: true,
+      description: "The page's startCursor: the service continues by page, not from any single message.",
+    }),
+  }),
+});
+
+const HistoryRef = builder.objectRef<HistoryPage>('MessageHistoryConnection').implement({
+  description:
+    'A page of the messages of a conversation. History is read backwards: the first page holds the newest messages; ' +
+    'each `before: pageInfo.startCursor` reads the page of older ones, until `hasPreviousPage` is false. ' +
+    'Within a page messages are oldest first.',
+  fields: (t) => ({
+    nodes: t.field({ type: [MessageRef], nullable: false, description: 'The messages of this page, oldest first.', resolve: (p) => p.messages }),
+    edges: t.field({
+      type: [HistoryEdgeRef],
+      nullable: false,
+      description: 'The messages of this page, oldest first, as edges.',
+      resolve: (p) => p.messages.map((node) => ({ node, cursor: p.startCursor })),
+    }),
+    pageInfo: t.field({ type: HistoryPageInfoRef, nullable: false, description: 'Paging state.', resolve: (p) => p }),
+  }),
+});
+
+const HISTORY_PAGE = 20;
+
+/** A `before` cursor back into msg_id_start: a positive int64 decimal (next_msg_id). */
+function parseBefore(before: string): Int64 {
+  if (!/^\d{1,19}$/.test(before) || BigInt(before) === 0n || BigInt(before) > INT64_MAX) {
+    throw badUserInput('before', 'must be the startCursor of a previous page');
+  }
+  return toInt64(before);
+}
+
+builder.objectField(UserRef, 'conversation', (t) =>
+  t.field({
+    type: HistoryRef,
+    description:
+      "The user's conversation with another user or in a group, newest messages first by page (GET /message/conversation). " +
+      'Reading marks the messages of others that were UNREAD as DELIVERED.',
+    extensions: reaches('GET /message/conversation'),
+    args: {
+      with: t.arg({ type: 'ID', required: true, description: "The conversation: the other user's ID, or the group ID (opposite_id)." }),
+      last: t.arg.int({ required: false, defaultValue: HISTORY_PAGE, description: `How many messages to read (1-${MAX_PAGE}).` }),
+      before: t.arg.string({
+        required: false,
+        description: 'The `startCursor` of the page read before: read the messages older than it. Omit to start from the newest.',
+      }),
+    },
+    resolve: async (user, a, ctx) => {
+      const limit = inRange('last', a.last ?? HISTORY_PAGE, 1, MAX_PAGE);
+      const start = a.before ? parseBefore(a.before) : 0;
+      const { data } = await restFor(user, ctx).call('GET /message/conversation', { opposite_id: a.with, msg_id_start: start, limit });
+      return {
+        messages: [...data.messages].reverse(),
+        startCursor: data.is_last || data.messages.length === 0 ? null : String(data.next_msg_id),
+      };
+    },
+  }),
+);
+
+// ---- mutations ----
+
+export const CONVERSATION_ID = "The conversation: the other user's ID, or the group ID.";
+
+interface ConversationChange {
+  conversationId: Int64;
+  messageId?: Int64 | null;
+}
+
+/** What the conversation mutations answer; the user's state is read again through `user`. */
+export const ConversationPayloadRef = builder.objectRef<ConversationChange>('ConversationPayload').implement({
+  description: 'The result of a change to a conversation of the acting user.',
+  fields: (t) => ({
+    ok: t.boolean({ nullable: false, description: 'Whether the service accepted the change.', resolve: () => true }),
+    conversationId: t.field({
+      type: 'ID',
+      nullable: false,
+      description: CONVERSATION_ID,
+      resolve: (c) => c.conversationId,
+    }),
+    messageId: t.field({ type: 'ID', description: 'The message the change named, if any.', resolve: (c) => c.messageId ?? null }),
+    user: t.field({
+      type: UserRef,
+      nullable: false,
+      description: 'The acting user, read after the change: select `unreadConversations` or `conversation(with:)` for the new state.',
+      resolve: () => ({}),
+    }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  deleteConversation: t.field({
+    type: ConversationPayloadRef,
+    description:
+      'Delete a conversation for the acting user only (DELETE /message/conversation): its messages leave this user\'s history; ' +
+      'the other side keeps them, and a later message shows the conversation again.',
+    extensions: reaches('DELETE /message/conversation'),
+    args: { conversationId: t.arg({ type: 'ID', required: true, description: CONVERSATION_ID }) },
+    resolve: async (_root, a, ctx) => {
+      await ctx.rest.call('DELETE /message/conversation', { conversation_id: a.conversationId });
+      return { conversationId: a.conversationId };
+    },
+  }),
+  markConversationRead: t.field({
+    type: ConversationPayloadRef,
+    description: 'Send a read receipt (GET /message/ack): the messages of the conversation up to the one given, or all of them, become READ.',
+    extensions: reaches('GET /message/ack'),
+    args: {
+      conversationId: t.arg({ type: 'ID', required: true, description: CONVERSATION_ID }),
+      messageId: t.arg({ type: 'ID', required: false, description: 'The newest message read; omit to mark the whole conversation read.' }),
+      deviceSn: t.arg.int({ required: false, description: 'Serial number of the device the messages were read on.' }),
+    },
+    resolve: async (_root, a, ctx) => {
+      const deviceSn = a.deviceSn == null ? undefined : inRange('deviceSn', a.deviceSn, 0, 2 ** 31 - 1);
+      await ctx.rest.call('GET /message/ack', { conversation_id: a.conversationId, msg_id: a.messageId ?? undefined, device_sn: deviceSn });
+      return { conversationId: a.conversationId, messageId: a.messageId };
+    },
+  }),
+}));

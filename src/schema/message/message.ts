@@ -1,0 +1,182 @@
+// Messages as the history (5.2) returns them, their typed attachment and their two parties, plus
+// what the messages files share: the acting user's REST client and the "is this ID a group?"
+// lookup. A conversation ID (to_xid.uid, an unread entry, opposite_id) does not say whether it
+// names a user or a group; one POST /group/info/batch per request answers it for every ID asked
+// about: the IDs it returns are groups, all others are users (user and group IDs never coincide
+// in the service: they are drawn from separate ranges).
+import DataLoader from 'dataloader';
+import type { GatewayContext } from '../../context';
+import { type Int64, parseJson } from '../../rest/json';
+import type * as R from '../../rest/records';
+import type { RequestClient } from '../../rest/request-client';
+import { builder, reaches } from '../core/builder';
+import { MessageStatus, MessageType } from './enums';
+import { groupSummaries } from '../group/loaders';
+import { defineLoader } from '../core/loader';
+import { type GroupParent, GroupRef, type UserParent, UserRef } from '../core/refs';
+
+/** The REST client acting as this user: the caller itself for `me`, else through the user_id header. */
+export function restFor(user: UserParent, ctx: GatewayContext): RequestClient {
+  return user.id === undefined ? ctx.rest : ctx.restAs(user.id);
+}
+
+/**
+ * Group summaries by ID, null for an ID the batch leaves out (no such group: a user), one batch
+ * call per request. Unlike the group domain's summary loader, a missing ID is an answer here, not
+ * an error; the summaries found prime that loader too.
+ */
+const peerGroups = defineLoader(
+  (ctx) =>
+    new DataLoader<Int64, R.GroupSummary | null, string>(
+      async (ids) => {
+        const { data } = await ctx.rest.call('POST /group/info/batch', { group_list: [...ids] });
+        const summaries = groupSummaries(ctx);
+        for (const g of data) summaries.prime(g.group_id, g);
+        // IDs compare as text: 5 and 5n are the same ID.
+        const byId = new Map(data.map((g) => [String(g.group_id), g]));
+        return ids.map((id) => byId.get(String(id)) ?? null);
+      },
+      { cacheKeyFn: String },
+    ),
+);
+
+/**
+ * uid 0: the sender of system notifications sent without one (the admin token), and so the
+ * conversation they appear in. Never a user or a group: no lookup is made for it.
+ */
+const SYSTEM_UID = 0;
+const isSystem = (id: Int64) => String(id) === String(SYSTEM_UID);
+
+/** The Group an ID names, with its summary; null when the ID is a user (or the system). */
+export async function groupOrNull(id: Int64, ctx: GatewayContext): Promise<GroupParent | null> {
+  if (isSystem(id)) return null;
+  const summary = await peerGroups(ctx).load(id);
+  return summary ? { id, summary } : null;
+}
+
+/** The User an ID names; null when the ID is a group (or the system). */
+export async function userOrNull(id: Int64, ctx: GatewayContext): Promise<UserParent | null> {
+  if (isSystem(id)) return null;
+  return (await peerGroups(ctx).load(id)) ? null : { id };
+}
+
+// ---- Message ----
+
+const CTYPE_CODE = { TEXT: 0, IMAGE: 1, AUDIO: 2, VIDEO: 3, FILE: 4, LOCATION: 5, COMMAND: 6, FORWARD: 7 } as const satisfies Record<
+  R.MessageCtype,
+  number
+>;
+const STATUSES: ReadonlySet<string> = new Set<R.MessageStatus>(['UNREAD', 'DELIVERED', 'READ']);
+
+/** A side of a message: from_xid (always a user) or to_xid (a user or a group). */
+interface PartyParent {
+  xid: R.Xid;
+  side: 'from' | 'to';
+}
+
+const MessagePartyRef = builder.objectRef<PartyParent>('MessageParty').implement({
+  description:
+    'A side of a message: the sender (`from`: always a user) or the receiver (`to`: a user for a one-to-one message, ' +
+    'a group for a group message). Exactly one of `user` and `group` is set, except for system notifications, whose sender has neither.',
+  fields: (t) => ({
+    id: t.field({
+      type: 'ID',
+      nullable: false,
+      description: 'The uid of the side: a user ID, or for the receiver of a group message the group ID (0 for the system).',
+      resolve: (p) => p.xid.uid,
+    }),
+    deviceSn: t.int({ description: 'Serial number of the device (device_sn); 0 when not known.', resolve: (p) => p.xid.device_sn }),
+    user: t.field({
+      type: UserRef,
+      description: 'The user on this side; null when it is a group (the receiver of a group message) or the system.',
+      // Only the receiver needs the group lookup: a sender is always a user.
+      extensions: reaches('POST /group/info/batch'),
+      resolve: (p, _a, ctx) => {
+        if (p.side === 'from') return isSystem(p.xid.uid) ? null : { id: p.xid.uid };
+        return userOrNull(p.xid.uid, ctx);
+      },
+    }),
+    group: t.field({
+      type: GroupRef,
+      description: 'The group on this side: set for the receiver of a group message, null otherwise.',
+      extensions: reaches('POST /group/info/batch'),
+      resolve: (p, _a, ctx) => (p.side === 'from' ? null : groupOrNull(p.xid.uid, ctx)),
+    }),
+  }),
+});
+
+type Attachment = Readonly<Record<string, unknown>>;
+
+/** The attachment's JSON object; null when empty, not JSON or not an object (never fails the message). */
+function parseAttachment(raw: string): Attachment | null {
+  if (!raw) return null;
+  try {
+    const value = parseJson(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Attachment) : null;
+  } catch {
+    return null;
+  }
+}
+
+// Each key is read only when it has the expected JSON type: a stray value nulls that key alone.
+const text = (v: unknown) => (typeof v === 'string' ? v : null);
+const int32 = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 2 ** 31 - 1 ? v : null);
+// parseJson answers bigint for integers beyond 2^53: those cannot be a SafeInt.
+const safeInt = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
+const float = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+const MessageAttachmentRef = builder.objectRef<Attachment>('MessageAttachment').implement({
+  description: 'The file of an IMAGE, AUDIO, VIDEO or FILE message, parsed from the JSON string the message carries.',
+  fields: (t) => ({
+    url: t.string({ description: 'URL of the file (url).', resolve: (a) => text(a.url) }),
+    displayName: t.string({ description: 'File name to display (dName).', resolve: (a) => text(a.dName) }),
+    size: t.field({ type: 'SafeInt', description: 'File length in bytes (fLen).', resolve: (a) => safeInt(a.fLen) }),
+    duration: t.int({ description: 'Duration of a voice message (duration).', resolve: (a) => int32(a.duration) }),
+    width: t.float({ description: 'Width of an image (width).', resolve: (a) => float(a.width) }),
+    height: t.float({ description: 'Height of an image (height).', resolve: (a) => float(a.height) }),
+  }),
+});
+
+export const MessageRef = builder.objectRef<R.MessageRecord>('Message').implement({
+  description: 'A message of a conversation, as the reading user sees it.',
+  fields: (t) => ({
+    id: t.field({
+      type: 'ID',
+      nullable: false,
+      description: 'Message ID (msg_id): a 64-bit integer beyond 2^53, exact.',
+      resolve: (m) => m.msg_id,
+    }),
+    type: t.field({
+      type: MessageType,
+      description: 'Kind of message (ctype); null for a kind this gateway does not know.',
+      resolve: (m) => CTYPE_CODE[m.ctype] ?? null,
+    }),
+    content: t.exposeString('content', { description: 'Message content.' }),
+    attachment: t.field({
+      type: MessageAttachmentRef,
+      description: 'The file of an IMAGE, AUDIO, VIDEO or FILE message; null when the message has none or it is not a JSON object.',
+      resolve: (m) => parseAttachment(m.attachment),
+    }),
+    rawAttachment: t.exposeString('attachment', { description: 'The attachment as the service stores it: a string holding a JSON object.' }),
+    config: t.exposeString('config', { description: 'Extension field used by the SDK layer.' }),
+    ext: t.exposeString('ext', { description: 'Extension field.' }),
+    status: t.field({
+      type: MessageStatus,
+      description: 'UNREAD, DELIVERED or READ, as the reader sees it.',
+      resolve: (m) => (STATUSES.has(m.status) ? m.status : null),
+    }),
+    sentAt: t.field({ type: 'DateTime', description: 'Delivery time (timestamp).', resolve: (m) => m.timestamp }),
+    from: t.field({
+      type: MessagePartyRef,
+      nullable: false,
+      description: 'The sender (from_xid).',
+      resolve: (m) => ({ xid: m.from_xid, side: 'from' as const }),
+    }),
+    to: t.field({
+      type: MessagePartyRef,
+      nullable: false,
+      description: 'The receiver (to_xid): a user, or the group of a group message.',
+      resolve: (m) => ({ xid: m.to_xid, side: 'to' as const }),
+    }),
+  }),
+});

@@ -1,0 +1,216 @@
+// Sending messages (5.6) and system notifications (5.4), and recalling a message (5.5). Both sends
+// take the same input and are checked at the gateway before any REST call. Neither is ever sent
+// without a transaction_id: when the client gives none the gateway draws one and returns it, so
+// a client that retries with it cannot make the service store the message twice.
+import { randomBytes } from 'node:crypto';
+import type { GatewayContext } from '../../context';
+import { type Int64, stringifyJson, toInt64 } from '../../rest/json';
+import { builder, reaches } from '../core/builder';
+import { CONVERSATION_ID, ConversationPayloadRef } from './conversation';
+import { MessageType, TargetType } from './enums';
+import { badUserInput } from '../core/inputs';
+import { MessageRef } from './message';
+
+/** Most targets one send may name. The service states no limit; this bounds one request's fan-out. */
+export const MAX_SEND_TARGETS = 1000;
+
+/** Types whose attachment must carry the file's URL (IMAGE, AUDIO, VIDEO, FILE). */
+const MEDIA_TYPES: ReadonlySet<number> = new Set([1, 2, 3, 4]);
+const TEXT = 0;
+
+const MessageAttachmentInput = builder.inputType('MessageAttachmentInput', {
+  description: 'The file of an IMAGE, AUDIO, VIDEO or FILE message; sent as the JSON string the service stores.',
+  fields: (t) => ({
+    url: t.string({ required: true, description: 'URL of the file (url): the download URL of an upload target.' }),
+    displayName: t.string({ required: false, description: 'File name to display (dName).' }),
+    size: t.field({ type: 'SafeInt', required: false, description: 'File length in bytes (fLen).' }),
+    duration: t.int({ required: false, description: 'Duration of a voice message (duration).' }),
+    width: t.float({ required: false, description: 'Width of an image (width).' }),
+    height: t.float({ required: false, description: 'Height of an image (height).' }),
+  }),
+});
+
+/** The two send mutations share one input shape under two names (`<MutationName>Input`). */
+const sendInput = (name: string, what: string) =>
+  builder.inputType(name, {
+    description: `A ${what} to send to users or to groups.`,
+    fields: (t) => ({
+      type: t.field({ type: MessageType, required: true, description: 'Kind of message (content_type).' }),
+      content: t.string({ required: false, description: 'Message content; required (not blank) for TEXT. Default empty.' }),
+      attachment: t.field({
+        type: MessageAttachmentInput,
+        required: false,
+        description: 'The file; required for IMAGE, AUDIO, VIDEO and FILE.',
+      }),
+      targets: t.idList({
+        required: true,
+        description: `Receiving user IDs or group IDs, as targetType says (1-${MAX_SEND_TARGETS}; never mixed).`,
+      }),
+      targetType: t.field({ type: TargetType, required: true, description: 'Whether targets are users or groups (type).' }),
+      config: t.string({ required: false, description: 'Extension field used by the SDK layer.' }),
+      ext: t.string({ required: false, description: 'Extension field.' }),
+      transactionId: t.id({
+        required: false,
+        description:
+          'De-duplication ID: the service does not execute a second request with the same value received within a short time. ' +
+          'Omit it and the gateway generates one (returned in the payload): reuse it to retry safely.',
+      }),
+      fromUserId: t.id({
+        required: false,
+        description:
+          "Sender's user ID, settable with the admin token. Default: the acting user; a notification sent with the admin token " +
+          'and no user comes from the system (uid 0).',
+      }),
+    }),
+  });
+
+const SendMessageInput = sendInput('SendMessageInput', 'message');
+const SendNotificationInput = sendInput('SendNotificationInput', 'system notification');
+
+type SendInput = typeof SendMessageInput.$inferInput;
+type AttachmentInput = typeof MessageAttachmentInput.$inferInput;
+
+/** A random positive 63-bit transaction_id (far beyond 2^53, so it travels as an exact bigint). */
+function newTransactionId(): Int64 {
+  const id = randomBytes(8).readBigUInt64BE() & (2n ** 63n - 1n);
+  return toInt64(id === 0n ? 1n : id);
+}
+
+function nonNegative(field: string, value: number | null | undefined): number | undefined {
+  if (value == null) return undefined;
+  if (value < 0) throw badUserInput(field, 'must not be negative');
+  return value;
+}
+
+/** The attachment JSON string with the service's key names; '' without one. */
+function attachmentJson(a: AttachmentInput | null | undefined): string {
+  if (!a) return '';
+  const keys = {
+    url: a.url,
+    dName: a.displayName ?? undefined,
+    fLen: nonNegative('input.attachment.size', a.size),
+    duration: nonNegative('input.attachment.duration', a.duration),
+    width: nonNegative('input.attachment.width', a.width),
+    height: nonNegative('input.attachment.height', a.height),
+  };
+  return stringifyJson(Object.fromEntries(Object.entries(keys).filter(([, v]) => v !== undefined)));
+}
+
+/** Checks the input and builds the send-body; throws BAD_USER_INPUT before any REST call. */
+function sendBody(input: SendInput) {
+  if (input.targets.length === 0) throw badUserInput('input.targets', 'must name at least one target');
+  if (input.targets.length > MAX_SEND_TARGETS) throw badUserInput('input.targets', `must name at most ${MAX_SEND_TARGETS} targets`);
+  const content = input.content ?? '';
+  if (input.type === TEXT && content.trim() === '') throw badUserInput('input.content', 'must not be blank for a TEXT message');
+  if (MEDIA_TYPES.has(input.type) && !input.attachment?.url) {
+    throw badUserInput('input.attachment.url', 'is required for IMAGE, AUDIO, VIDEO and FILE messages');
+  }
+  return {
+    content_type: input.type,
+    content,
+    attachment: attachmentJson(input.attachment),
+    targets: input.targets,
+    type: input.targetType,
+    from_user_id: input.fromUserId ?? undefined,
+    config: input.config ?? undefined,
+    ext: input.ext ?? undefined,
+    transaction_id: input.transactionId ?? newTransactionId(),
+  };
+}
+
+interface Sent {
+  transactionId: Int64;
+}
+
+interface SentMessage extends Sent {
+  input: SendInput;
+  /** msg_ids of the envelope: present with exactly one target. */
+  messageIds: Int64[] | null;
+}
+
+const OK = 'Whether the service accepted it.';
+const TRANSACTION_ID = 'The transaction_id used (given or generated): send again with it to retry without a double send.';
+
+const SendNotificationPayloadRef = builder.objectRef<Sent>('SendNotificationPayload').implement({
+  description: 'The result of sending a system notification.',
+  fields: (t) => ({
+    ok: t.boolean({ nullable: false, description: OK, resolve: () => true }),
+    transactionId: t.field({ type: 'ID', nullable: false, description: TRANSACTION_ID, resolve: (s) => s.transactionId }),
+  }),
+});
+
+/**
+ * The sent message, read back as its sender sees it: the service has no read by ID, so this reads
+ * the one message of the conversation just older than msg_id + 1 and checks its ID.
+ */
+async function sentMessage(s: SentMessage, ctx: GatewayContext) {
+  const [msgId] = s.messageIds ?? [];
+  const [target] = s.input.targets;
+  if (msgId === undefined || target === undefined || s.input.targets.length !== 1) return null;
+  const rest = s.input.fromUserId == null ? ctx.rest : ctx.restAs(s.input.fromUserId);
+  const { data } = await rest.call('GET /message/conversation', {
+    opposite_id: target,
+    msg_id_start: toInt64(BigInt(msgId) + 1n),
+    limit: 1,
+  });
+  return data.messages.find((m) => String(m.msg_id) === String(msgId)) ?? null;
+}
+
+const SendMessagePayloadRef = builder.objectRef<SentMessage>('SendMessagePayload').implement({
+  description: 'The result of sending a message.',
+  fields: (t) => ({
+    ok: t.boolean({ nullable: false, description: OK, resolve: () => true }),
+    transactionId: t.field({ type: 'ID', nullable: false, description: TRANSACTION_ID, resolve: (s) => s.transactionId }),
+    messageIds: t.field({
+      type: ['ID'],
+      description: 'IDs of the new messages (msg_ids), exact; the service reports them only when there is exactly one target.',
+      resolve: (s) => s.messageIds,
+    }),
+    message: t.field({
+      type: MessageRef,
+      description:
+        "The new message as its sender reads it in the conversation (one target only), found by its ID in the sender's history; " +
+        'null when there were several targets or it is no longer there.',
+      extensions: reaches('GET /message/conversation'),
+      resolve: (s, _a, ctx) => sentMessage(s, ctx),
+    }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  sendMessage: t.field({
+    type: SendMessagePayloadRef,
+    description: 'Send a message to users or to groups (PUT /message/send): one message per target.',
+    extensions: reaches('PUT /message/send'),
+    args: { input: t.arg({ type: SendMessageInput, required: true, description: 'The message and its targets.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      const body = sendBody(input);
+      const reply = await ctx.rest.call('PUT /message/send', body);
+      return { input, transactionId: body.transaction_id, messageIds: reply.msg_ids ?? null };
+    },
+  }),
+  sendNotification: t.field({
+    type: SendNotificationPayloadRef,
+    description: 'Send a system notification to users or to groups (PUT /message/notify); with the admin token it needs no sender.',
+    extensions: reaches('PUT /message/notify'),
+    args: { input: t.arg({ type: SendNotificationInput, required: true, description: 'The notification and its targets.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      const body = sendBody(input);
+      await ctx.rest.call('PUT /message/notify', body);
+      return { transactionId: body.transaction_id };
+    },
+  }),
+  recallMessage: t.field({
+    type: ConversationPayloadRef,
+    description: 'Recall (revoke) a message its sender sent (PUT /message/recall): it leaves the history and unread counts of every side.',
+    extensions: reaches('PUT /message/recall'),
+    args: {
+      conversationId: t.arg({ type: 'ID', required: true, description: `${CONVERSATION_ID} The message is in it.` }),
+      messageId: t.arg({ type: 'ID', required: true, description: 'The message to recall.' }),
+    },
+    resolve: async (_root, a, ctx) => {
+      await ctx.rest.call('PUT /message/recall', { conversation_id: a.conversationId, msg_id: a.messageId });
+      return { conversationId: a.conversationId, messageId: a.messageId };
+    },
+  }),
+}));

@@ -1,0 +1,51 @@
+// Live updates. The IM service has no events, so each subscription polls it (src/subscriptions):
+// one poller per identity and poll, however many subscribers share it. Over WebSocket
+// (graphql-ws) or SSE. A failed poll arrives as a result with errors and the subscription goes
+// on; a token the service rejects ends it with UNAUTHENTICATED.
+import type { GatewayContext } from '../../context';
+import type { SubscriptionEvent } from '../../subscriptions/hub';
+import { builder, reaches } from '../core/builder';
+import { MessageRef } from './message';
+import { UnreadConversationRef } from '../core/refs';
+
+/**
+ * An event as the field's value. Each event is resolved like a new request: the nested fields
+ * (a conversation's user or group) read the service afresh, not what an earlier event cached.
+ */
+function valueOf<T>(event: SubscriptionEvent<T>, ctx: GatewayContext): T {
+  ctx.rest.clear();
+  ctx.loaders.clear();
+  if ('error' in event) throw event.error;
+  return event.value;
+}
+
+builder.subscriptionType({
+  description: 'Live updates, over WebSocket (graphql-ws) or SSE. The IM service has no events: the gateway polls it and sends what changed.',
+});
+
+builder.subscriptionFields((t) => ({
+  unreadCounts: t.field({
+    type: [UnreadConversationRef],
+    nullable: false,
+    description:
+      "The acting user's recent conversations with unread messages, most recent first (GET /message/unread): sent when " +
+      'subscribing, then each time they change. A failed poll sends an error and polling goes on, less often; a rejected ' +
+      'token ends the subscription with UNAUTHENTICATED.',
+    extensions: reaches('GET /message/unread'),
+    subscribe: (_root, _args, ctx) => ctx.subscriptions.unreadCounts(ctx.caller),
+    resolve: (event, _args, ctx) => valueOf(event, ctx),
+  }),
+  conversationMessages: t.field({
+    type: MessageRef,
+    nullable: false,
+    description:
+      'Each new message of one conversation of the acting user, oldest first, as it appears (found by polling its newest ' +
+      'page, GET /message/conversation: reading marks the messages DELIVERED). Messages sent before subscribing are not sent.',
+    extensions: reaches('GET /message/conversation'),
+    args: {
+      with: t.arg({ type: 'ID', required: true, description: "The conversation: the other user's ID, or the group ID (opposite_id)." }),
+    },
+    subscribe: (_root, args, ctx) => ctx.subscriptions.conversationMessages(ctx.caller, args.with),
+    resolve: (event, _args, ctx) => valueOf(event, ctx),
+  }),
+}));

@@ -1,0 +1,152 @@
+// Push (section 7, admin token): certificates, sending a push notification, and the delivery
+// statistics of push tasks. Task statistics go through one loader, so any number of tasks in a
+// request is one POST /push/task/detail.
+import DataLoader from 'dataloader';
+import type { Int64 } from '../../rest/json';
+import { PUSH_CHANNELS, type PushCertificate, type PushTaskStats } from '../../rest/records';
+import { builder, reaches } from '../core/builder';
+import { PushChannel, PushEnvironment, PushProvider } from './enums';
+import { defineLoader } from '../core/loader';
+import { pushBodyOf, SendPushInput } from './input';
+
+/** Task statistics by task ID; null for a task the service does not know (it leaves those out). */
+export const pushTaskLoader = defineLoader(
+  (ctx) =>
+    new DataLoader<Int64, PushTaskStats | null, string>(
+      async (ids) => {
+        const reply = await ctx.rest.call('POST /push/task/detail', { list: [...ids] });
+        const byId = new Map(reply.data.map((stats) => [String(stats.task_id), stats]));
+        return ids.map((id) => byId.get(String(id)) ?? null);
+      },
+      { cacheKeyFn: String },
+    ),
+);
+
+export const PushCertificateRef = builder.objectRef<PushCertificate>('PushCertificate').implement({
+  description: 'The push certificate of a vendor push service, as configured for the app.',
+  fields: (t) => ({
+    appId: t.exposeString('app_id', { description: "The app's ID at the vendor." }),
+    appKey: t.exposeString('app_key', { description: "The app's key at the vendor." }),
+    appSecret: t.exposeString('app_secret', { description: "The app's secret at the vendor." }),
+    certificate: t.exposeString('certificate', { description: 'The certificate (APNs).' }),
+    name: t.exposeString('name', { description: 'Certificate name (what devices bind as their notifier name).' }),
+  }),
+});
+
+interface Counts {
+  target: Int64;
+  sent: Int64;
+  received: Int64;
+}
+
+const PushCountsRef = builder.objectRef<Counts>('PushCounts').implement({
+  description: 'Delivery counters of a push task.',
+  fields: (t) => ({
+    target: t.field({ type: 'SafeInt', nullable: false, description: 'Valid targets.', resolve: (c) => c.target }),
+    sent: t.field({ type: 'SafeInt', nullable: false, description: 'Sent.', resolve: (c) => c.sent }),
+    received: t.field({ type: 'SafeInt', nullable: false, description: 'Delivered.', resolve: (c) => c.received }),
+  }),
+});
+
+const PushChannelStatsRef = builder.objectRef<Counts & { channel: (typeof PUSH_CHANNELS)[number] }>('PushChannelStats').implement({
+  description: 'Delivery counters of a push task on one channel.',
+  fields: (t) => ({
+    channel: t.field({ type: PushChannel, nullable: false, description: 'The channel.', resolve: (c) => c.channel }),
+    target: t.field({ type: 'SafeInt', nullable: false, description: 'Valid targets on this channel.', resolve: (c) => c.target }),
+    sent: t.field({ type: 'SafeInt', nullable: false, description: 'Sent on this channel.', resolve: (c) => c.sent }),
+    received: t.field({ type: 'SafeInt', nullable: false, description: 'Delivered on this channel.', resolve: (c) => c.received }),
+  }),
+});
+
+const channelsOf = (s: PushTaskStats) =>
+  PUSH_CHANNELS.map((channel) => ({
+    channel,
+    target: s[`${channel}_target`],
+    sent: s[`${channel}_sent`],
+    received: s[`${channel}_received`],
+  }));
+
+// Summed as bigints: the counters are int64; SafeInt refuses a total beyond 2^53 rather than round it.
+const sum = (values: Int64[]) => values.reduce<bigint>((total, v) => total + BigInt(v), 0n);
+
+export const PushTaskRef = builder.objectRef<PushTaskStats>('PushTask').implement({
+  description: 'A push task and its delivery statistics.',
+  fields: (t) => ({
+    id: t.field({ type: 'ID', nullable: false, description: 'Task ID.', resolve: (s) => s.task_id }),
+    channels: t.field({
+      type: [PushChannelStatsRef],
+      nullable: false,
+      description: 'Counters per channel: apns, fcm, flyme, huawei, nativepush (the service itself), oppo, vivo, xiaomi.',
+      resolve: channelsOf,
+    }),
+    totals: t.field({
+      type: PushCountsRef,
+      nullable: false,
+      description: 'Counters summed over all channels.',
+      resolve: (s) => {
+        const channels = channelsOf(s);
+        return { target: sum(channels.map((c) => c.target)), sent: sum(channels.map((c) => c.sent)), received: sum(channels.map((c) => c.received)) };
+      },
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  pushCertificate: t.field({
+    type: PushCertificateRef,
+    description: 'The push certificate of a vendor push service (admin token).',
+    extensions: reaches('GET /push/certificate'),
+    args: {
+      provider: t.arg({ type: PushProvider, required: true, description: 'The vendor push service.' }),
+      environment: t.arg({ type: PushEnvironment, required: false, description: 'Development or production (the default).' }),
+    },
+    resolve: async (_root, a, ctx) =>
+      (await ctx.rest.call('GET /push/certificate', { provider: a.provider, environment: a.environment ?? undefined })).data,
+  }),
+  pushTasks: t.field({
+    type: [PushTaskRef],
+    nullable: { list: true, items: true },
+    description: 'Delivery statistics of push tasks (admin token), in the order asked; null for a task the service does not know.',
+    extensions: reaches('POST /push/task/detail'),
+    args: { ids: t.arg.idList({ required: true, description: 'Task IDs.' }) },
+    resolve: async (_root, a, ctx) => {
+      const tasks = await pushTaskLoader(ctx).loadMany(a.ids);
+      // A failed batch fails every item alike: report it once, on the field.
+      const failed = tasks.find((t): t is Error => t instanceof Error);
+      if (failed) throw failed;
+      return tasks as (PushTaskStats | null)[];
+    },
+  }),
+}));
+
+const SendPushPayload = builder.objectRef<{ taskId: Int64 }>('SendPushPayload').implement({
+  description: 'Result of sendPush.',
+  fields: (t) => ({
+    ok: t.boolean({ nullable: false, description: 'True: the push was accepted.', resolve: () => true }),
+    taskId: t.field({
+      type: 'ID',
+      nullable: false,
+      description: 'The push task (for a repeated requestId: the task of the first push).',
+      resolve: (p) => p.taskId,
+    }),
+    task: t.field({
+      type: PushTaskRef,
+      description: "The task's delivery statistics.",
+      extensions: reaches('POST /push/task/detail'),
+      resolve: (p, _a, ctx) => pushTaskLoader(ctx).load(p.taskId),
+    }),
+  }),
+});
+
+builder.mutationField('sendPush', (t) =>
+  t.field({
+    type: SendPushPayload,
+    description: 'Send a push notification to devices (admin token).',
+    extensions: reaches('POST /push/notify'),
+    args: { input: t.arg({ type: SendPushInput, required: true, description: 'Audience, settings and message.' }) },
+    resolve: async (_root, a, ctx) => {
+      const body = pushBodyOf(a.input);
+      return { taskId: (await ctx.rest.call('POST /push/notify', body)).data.task_id };
+    },
+  }),
+);

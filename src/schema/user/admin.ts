@@ -1,0 +1,165 @@
+// Administration of users (admin token): the user list, bans, and the batch profile and avatar
+// writes with their per-user results.
+import type { Int64 } from '../../rest/json';
+import type { UserBatchResult, UserListElement } from '../../rest/records';
+import { builder, reaches } from '../core/builder';
+import { connectionOf } from '../core/connection';
+import { UserStatus } from './enums';
+import { badUserInput, inRange, nonEmptyList } from '../core/inputs';
+import { type UserParent, UserRef } from '../core/refs';
+import { profileParams } from './user';
+import { orUndefined } from './writes';
+
+// ---- per-user results of the batch endpoints ----
+
+/** user_id 0 stands for "no user" in a failed entry (a registration that created none). */
+const userIdOf = (r: UserBatchResult): Int64 | null => (Number(r.user_id) === 0 ? null : r.user_id);
+
+export const UserBatchResultRef = builder.objectRef<UserBatchResult>('UserBatchResult').implement({
+  description: 'The outcome of one entry of a batch write: each entry succeeds or fails alone.',
+  fields: (t) => ({
+    success: t.exposeBoolean('success', { nullable: false, description: 'Whether this entry was applied.' }),
+    reason: t.string({ description: 'Cause of failure; null when the entry succeeded.', resolve: (r) => (r.success || !r.reason ? null : r.reason) }),
+    userId: t.field({ type: 'ID', description: 'User ID of the entry; null when there is none (a failed registration).', resolve: userIdOf }),
+    username: t.string({ description: 'User name (registrations only).', resolve: (r) => r.username ?? null }),
+    user: t.field({
+      type: UserRef,
+      description: 'The user of the entry, read lazily (admin token); null when there is none.',
+      resolve: (r): UserParent | null => {
+        const id = userIdOf(r);
+        return id === null ? null : { id };
+      },
+    }),
+  }),
+});
+
+// ---- the user list ----
+
+const UserListEntryRef = builder.objectRef<UserListElement>('UserListEntry').implement({
+  description: 'A user of the app as the user list shows it.',
+  fields: (t) => ({
+    id: t.field({ type: 'ID', nullable: false, description: 'User ID.', resolve: (e) => e.user_id }),
+    username: t.exposeString('username', { description: 'User name.' }),
+    // The spec's int32 codes as the enum's values; graphql-js reports an unknown code on this field.
+    status: t.field({ type: UserStatus, description: 'Account state.', resolve: (e) => e.status as 0 | 1 }),
+    user: t.field({ type: UserRef, nullable: false, description: 'The user, for its other fields (read lazily).', resolve: (e) => ({ id: e.user_id }) }),
+  }),
+});
+
+const UserListConnection = connectionOf('UserListEntry', UserListEntryRef, 'user list entry');
+
+const DEFAULT_USERS_PAGE = 50;
+const MAX_USERS_PAGE = 200; // the service's maximum page_size (upstream notes)
+
+/**
+ * GET /user/list pages by number and gives no total. A cursor is the count of users before the
+ * next page (decimal); `first` is the page size and must divide it, which holds while `first` is
+ * kept between pages. A full page means more may follow.
+ */
+function pageOf(first: number | null | undefined, after: string | null | undefined) {
+  const size = inRange('first', first ?? DEFAULT_USERS_PAGE, 1, MAX_USERS_PAGE);
+  if (!after) return { size, offset: 0 };
+  if (!/^\d{1,9}$/.test(after)) throw badUserInput('after', 'is not a cursor of this list');
+  const offset = Number(after);
+  if (offset % size !== 0) throw badUserInput('after', `was made with another page size: keep first a divisor of ${offset}`);
+  return { size, offset };
+}
+
+builder.queryField('users', (t) =>
+  t.field({
+    type: UserListConnection,
+    description: 'The users of the app, by ID (admin token). No total count is given by the service.',
+    extensions: reaches('GET /user/list'),
+    args: {
+      first: t.arg.int({ required: false, defaultValue: DEFAULT_USERS_PAGE, description: `How many to read (1-${MAX_USERS_PAGE}).` }),
+      after: t.arg.string({ required: false, description: 'The `endCursor` of the previous page (read with the same `first`).' }),
+    },
+    resolve: async (_root, a, ctx) => {
+      const { size, offset } = pageOf(a.first, a.after);
+      const { data } = await ctx.rest.call('GET /user/list', { page_num: offset / size + 1, page_size: size });
+      const full = data.length >= size;
+      const endCursor = full ? String(offset + size) : null;
+      return { nodes: data, pageInfo: { hasNextPage: full, endCursor }, totalCount: null };
+    },
+  }),
+);
+
+// ---- bans ----
+
+export interface UsersChange {
+  ok: boolean;
+  userIds: readonly Int64[];
+}
+
+const UsersPayloadRef = builder.objectRef<UsersChange>('UsersPayload').implement({
+  description: 'The answer to a change of several users: whether the service accepted it, and the users.',
+  fields: (t) => ({
+    ok: t.exposeBoolean('ok', { nullable: false, description: 'Whether the service reported success.' }),
+    users: t.field({ type: [UserRef], nullable: false, description: 'The changed users (read lazily).', resolve: (p) => p.userIds.map((id) => ({ id })) }),
+  }),
+});
+
+const BANS = [
+  { name: 'disableUsers', endpoint: 'PUT /user/disable', description: 'Ban users (admin token): their status becomes BANNED.' },
+  { name: 'enableUsers', endpoint: 'PUT /user/enable', description: 'Lift the ban of users (admin token): their status becomes NORMAL.' },
+] as const;
+
+for (const ban of BANS) {
+  builder.mutationField(ban.name, (t) =>
+    t.field({
+      type: UsersPayloadRef,
+      description: ban.description,
+      extensions: reaches(ban.endpoint),
+      args: { userIds: t.arg({ type: ['ID'], required: true, description: 'The users (at least one).' }) },
+      resolve: async (_root, a, ctx) => {
+        const list = nonEmptyList('userIds', a.userIds);
+        const reply = await ctx.rest.call(ban.endpoint, { list: [...list] });
+        return { ok: reply.data !== false, userIds: list };
+      },
+    }),
+  );
+}
+
+// ---- batch profile writes ----
+
+const UserAvatarInput = builder.inputType('UserAvatarInput', {
+  description: "One user's new avatar.",
+  fields: (t) => ({
+    userId: t.field({ type: 'ID', required: true, description: 'User ID.' }),
+    avatar: t.string({ required: true, description: 'Avatar URL.' }),
+  }),
+});
+
+const UserProfileInput = builder.inputType('UserProfileInput', {
+  description: "One user's profile fields to set; absent fields keep their value.",
+  fields: (t) => ({
+    userId: t.field({ type: 'ID', required: false, description: 'User ID; omitted: the user named by the user_id header.' }),
+    description: t.string({ required: false, description: 'Self description.' }),
+    nickName: t.string({ required: false, description: 'Nickname.' }),
+    privateInfo: t.string({ required: false, description: 'Private extension information, visible only to the user.' }),
+    publicInfo: t.string({ required: false, description: 'Public extension information, visible to friends and strangers.' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  setUserAvatars: t.field({
+    type: [UserBatchResultRef],
+    description: 'Set the avatars of several users (admin token); one result per entry, in order.',
+    extensions: reaches('PUT /user/avatar/batch'),
+    args: { avatars: t.arg({ type: [UserAvatarInput], required: true, description: 'The users and their avatars (at least one).' }) },
+    resolve: async (_root, a, ctx) => {
+      const list = nonEmptyList('avatars', a.avatars).map((e) => ({ user_id: e.userId, avatar: e.avatar }));
+      return (await ctx.rest.call('PUT /user/avatar/batch', { list })).data;
+    },
+  }),
+  updateUserProfiles: t.field({
+    type: [UserBatchResultRef],
+    description: 'Set profile fields of several users (admin token); one result per entry, in order.',
+    extensions: reaches('PUT /user/profile/batch'),
+    args: { profiles: t.arg({ type: [UserProfileInput], required: true, description: 'The users and their fields (at least one).' }) },
+    resolve: async (_root, a, ctx) => {
+      const list = nonEmptyList('profiles', a.profiles).map((e) => ({ user_id: orUndefined(e.userId), ...profileParams(e) }));
+      return (await ctx.rest.call('PUT /user/profile/batch', { list })).data;
+    },
+  }),
+}));

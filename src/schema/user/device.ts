@@ -1,0 +1,89 @@
+// Devices and sessions of a user: User.devices, User.online, and the writes on devices
+// (remove, kick, device token bind/unbind).
+import type { Device } from '../../rest/records';
+import { builder, reaches } from '../core/builder';
+import { nonBlank } from '../core/inputs';
+import { Platform } from './enums';
+import { UserRef } from '../core/refs';
+import { restFor } from './user';
+import { actingUser, changed, defineSetters, setter, UserPayloadRef } from './writes';
+
+export const DeviceRef = builder.objectRef<Device>('Device').implement({
+  description: 'A device the user has logged in on.',
+  fields: (t) => ({
+    deviceSn: t.exposeInt('device_sn', { nullable: false, description: "Device number, within the user's devices." }),
+    // The spec's int32 codes as the enum's values; graphql-js reports an unknown code on this field.
+    platform: t.field({ type: Platform, description: 'Platform of the device.', resolve: (d) => d.platform as 1 | 2 | 3 | 4 | 5 | 6 }),
+    userAgent: t.exposeString('user_agent', { description: 'User agent of the device.' }),
+    user: t.field({ type: UserRef, nullable: false, description: 'The user the device belongs to.', resolve: (d) => ({ id: d.user_id }) }),
+  }),
+});
+
+builder.objectFields(UserRef, (t) => ({
+  devices: t.field({
+    type: [DeviceRef],
+    description: "The user's devices.",
+    extensions: reaches('GET /user/device/list'),
+    // The reply's cursor cannot be passed back (the endpoint takes no parameters): one page is all there is.
+    resolve: async (u, _a, ctx) => (await restFor(u, ctx).call('GET /user/device/list', {})).data,
+  }),
+  online: t.boolean({
+    description: 'Whether the user is online.',
+    extensions: reaches('GET /user/online_status'),
+    resolve: async (u, _a, ctx) => (await restFor(u, ctx).call('GET /user/online_status', {})).data.online,
+  }),
+}));
+
+defineSetters([
+  setter({
+    name: 'removeDevice',
+    endpoint: 'DELETE /user/device/remove',
+    description: "Remove one of the acting user's devices (it is logged out).",
+    arg: { name: 'deviceSn', type: 'Int', description: 'Device number (Device.deviceSn).' },
+    params: (v) => ({ device_sn: v }),
+  }),
+  setter({
+    name: 'unbindDeviceToken',
+    endpoint: 'DELETE /user/token/unbind',
+    description: 'Unbind the push device token of one of the acting user\'s devices.',
+    arg: { name: 'deviceSn', type: 'Int', description: 'Device number (Device.deviceSn).' },
+    params: (v) => ({ deviceSn: v }),
+  }),
+]);
+
+builder.mutationField('kickUser', (t) =>
+  t.field({
+    type: UserPayloadRef,
+    description: 'Log the acting user out of one device, or of all devices when deviceSn is omitted.',
+    extensions: reaches('PUT /user/kick'),
+    args: { deviceSn: t.arg.int({ required: false, description: 'Device number (Device.deviceSn); omitted: all devices.' }) },
+    resolve: async (_root, a, ctx) =>
+      changed((await ctx.rest.call('PUT /user/kick', { device_sn: a.deviceSn ?? undefined })).data, actingUser(ctx)),
+  }),
+);
+
+const BindDeviceTokenInput = builder.inputType('BindDeviceTokenInput', {
+  description: 'A vendor push token for one device.',
+  fields: (t) => ({
+    deviceSn: t.int({ required: true, description: 'Device number (Device.deviceSn).' }),
+    deviceToken: t.string({ required: true, description: 'The device token issued by the push vendor.' }),
+    notifierName: t.string({ required: true, description: 'Name of the push certificate.' }),
+  }),
+});
+
+builder.mutationField('bindDeviceToken', (t) =>
+  t.field({
+    type: UserPayloadRef,
+    description: "Bind a vendor push device token to one of the acting user's devices.",
+    extensions: reaches('PUT /user/token/bind'),
+    args: { input: t.arg({ type: BindDeviceTokenInput, required: true, description: 'The device and its token.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      const params = {
+        device_sn: input.deviceSn,
+        device_token: nonBlank('input.deviceToken', input.deviceToken),
+        notifier_name: nonBlank('input.notifierName', input.notifierName),
+      };
+      return changed((await ctx.rest.call('PUT /user/token/bind', params)).data, actingUser(ctx));
+    },
+  }),
+);

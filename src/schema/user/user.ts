@@ -1,0 +1,140 @@
+// The User type, the reads of one user, and the profile setters. Fields are lazy: each resolves
+// through the request's REST client, and the profile GET is made once however many of its fields
+// are chosen. Settings, devices and push preferences add their User fields in their own files.
+import type { GatewayContext } from '../../context';
+import type { UserProfile } from '../../rest/records';
+import type { RequestClient } from '../../rest/request-client';
+import { builder, reaches } from '../core/builder';
+import { nonBlank } from '../core/inputs';
+import { type UserParent, UserRef } from '../core/refs';
+import { actingUser, changed, defineSetters, orUndefined, setter, UserPayloadRef } from './writes';
+
+/** The REST client acting as the user: the caller itself, or (admin token) the user by ID. */
+export function restFor(user: UserParent, ctx: GatewayContext): RequestClient {
+  return user.id === undefined ? ctx.rest : ctx.restAs(user.id);
+}
+
+/** The profile of the user: the acting user's own, or (admin token) another user's. */
+export async function profileOf(user: UserParent, ctx: GatewayContext): Promise<UserProfile> {
+  return (await restFor(user, ctx).call('GET /user/profile', {})).data;
+}
+
+UserRef.implement({
+  description: 'A user of the IM service.',
+  fields: (t) => ({
+    id: t.field({
+      type: 'ID',
+      nullable: false,
+      description: 'User ID.',
+      resolve: async (u, _a, ctx) => u.id ?? (await profileOf(u, ctx)).user_id,
+    }),
+    username: t.string({ description: 'User name (unique; usable as login name).', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).username }),
+    nickName: t.string({ description: 'Nickname.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).nick_name }),
+    avatar: t.string({ description: 'Avatar URL.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).avatar }),
+    description: t.string({ description: 'Self description.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).description }),
+    email: t.string({ description: 'E-mail address.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).email }),
+    mobile: t.string({ description: 'Mobile number.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).mobile }),
+    publicInfo: t.string({
+      description: 'Public extension information, visible to friends and strangers.',
+      extensions: reaches('GET /user/profile'),
+      resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).public_info,
+    }),
+    privateInfo: t.string({
+      description: 'Private extension information, visible only to the user.',
+      extensions: reaches('GET /user/profile'),
+      resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).private_info,
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  me: t.field({
+    type: UserRef,
+    description: 'The acting user: the owner of the access-token, or the user named by the user_id header with an admin token.',
+    resolve: () => ({}),
+  }),
+  user: t.field({
+    type: UserRef,
+    description:
+      "A user by ID, read as that user through the caller's admin token (user_id header). With a user token only the " +
+      "caller's own ID can be read: another user's fields fail with FORBIDDEN. Costs nothing until a field is selected.",
+    args: { id: t.arg({ type: 'ID', required: true, description: 'User ID.' }) },
+    resolve: (_root, a) => ({ id: a.id }),
+  }),
+}));
+
+defineSetters([
+  setter({
+    name: 'setNickname',
+    endpoint: 'PUT /user/nickname',
+    description: "Set the acting user's nickname.",
+    arg: { name: 'nickName', type: 'String', description: 'The new nickname.' },
+    params: (v) => ({ nick_name: v }),
+  }),
+  setter({
+    name: 'setAvatar',
+    endpoint: 'PUT /user/avatar',
+    description: "Set the acting user's avatar URL.",
+    arg: { name: 'avatar', type: 'String', description: 'Avatar URL (for example a download URL of an uploaded avatar).' },
+    params: (v) => ({ avatar: v }),
+  }),
+  setter({
+    name: 'setMobile',
+    endpoint: 'PUT /user/mobile',
+    description: "Set the acting user's mobile number (also usable as a login name).",
+    arg: { name: 'mobile', type: 'String', description: 'The new mobile number.' },
+    params: (v) => ({ mobile: v }),
+  }),
+  setter({
+    name: 'setUsername',
+    endpoint: 'PUT /user/username',
+    description: "Set the acting user's user name.",
+    arg: { name: 'username', type: 'String', description: 'The new user name (unique).' },
+    params: (v) => ({ username: v }),
+    check: (v, field) => nonBlank(field, v),
+  }),
+  setter({
+    name: 'setPrivateInfo',
+    endpoint: 'PUT /user/private',
+    description: "Set the acting user's private extension information (visible only to the user).",
+    arg: { name: 'info', type: 'String', description: 'The private extension information.' },
+    params: (v) => ({ info: v }),
+  }),
+  setter({
+    name: 'setPublicInfo',
+    endpoint: 'PUT /user/public',
+    description: "Set the acting user's public extension information (visible to friends and strangers).",
+    arg: { name: 'info', type: 'String', description: 'The public extension information.' },
+    params: (v) => ({ info: v }),
+  }),
+]);
+
+const UpdateProfileInput = builder.inputType('UpdateProfileInput', {
+  description: 'Profile fields to set; absent fields keep their value.',
+  fields: (t) => ({
+    description: t.string({ required: false, description: 'Self description.' }),
+    nickName: t.string({ required: false, description: 'Nickname.' }),
+    privateInfo: t.string({ required: false, description: 'Private extension information, visible only to the user.' }),
+    publicInfo: t.string({ required: false, description: 'Public extension information, visible to friends and strangers.' }),
+  }),
+});
+
+/** The editable profile fields as REST params (shared by updateProfile and the admin batch). */
+export function profileParams(p: { description?: string | null; nickName?: string | null; privateInfo?: string | null; publicInfo?: string | null }) {
+  return {
+    description: orUndefined(p.description),
+    nick_name: orUndefined(p.nickName),
+    private_info: orUndefined(p.privateInfo),
+    public_info: orUndefined(p.publicInfo),
+  };
+}
+
+builder.mutationField('updateProfile', (t) =>
+  t.field({
+    type: UserPayloadRef,
+    description: "Set several of the acting user's profile fields at once.",
+    extensions: reaches('PUT /user/profile'),
+    args: { input: t.arg({ type: UpdateProfileInput, required: true, description: 'The fields to set.' }) },
+    resolve: async (_root, { input }, ctx) => changed((await ctx.rest.call('PUT /user/profile', profileParams(input))).data, actingUser(ctx)),
+  }),
+);
