@@ -4,9 +4,9 @@ import type { Caller } from './rest/caller';
 import type { RestClient } from './rest/client';
 import { endpoints } from './rest/endpoints';
 import { UpstreamError } from './rest/errors';
+import { toGraphQLError } from './rest/graphql-error';
 import type { Int64 } from './rest/json';
 import { bindClient, type RequestClient } from './rest/request-client';
-import { upstreamGraphQLError } from './schema/core/errors';
 import type { SubscriptionHub } from './subscriptions/hub';
 
 /** What resolvers need of the configuration. */
@@ -73,7 +73,7 @@ export function paramsLookup(params: Readonly<Record<string, unknown>> | undefin
 // Upstream failures become GraphQL errors here, at the boundary: they are expected outcomes
 // (a missing group, a bad token), reported on the field, not logged as crashes.
 function asGraphQLError(err: unknown): never {
-  throw err instanceof UpstreamError ? upstreamGraphQLError(err) : err;
+  throw err instanceof UpstreamError ? toGraphQLError(err) : err;
 }
 
 export function createContext(
