@@ -4,9 +4,9 @@ import type { Caller } from './rest/caller';
 import type { RestClient } from './rest/client';
 import { endpoints } from './rest/endpoints';
 import { UpstreamError } from './rest/errors';
+import { toGraphQLError } from './rest/graphql-error';
 import type { Int64 } from './rest/json';
 import { bindClient, type RequestClient } from './rest/request-client';
-import { upstreamGraphQLError } from './schema/core/errors';
 import type { SubscriptionHub } from './subscriptions/hub';
 
 /** What resolvers need of the configuration. */
@@ -25,8 +25,13 @@ export interface GatewayContext {
   readonly rest: RequestClient;
   /** REST calls acting as another user: the caller's token with that user_id header (admin). */
   restAs(userId: Int64): RequestClient;
-  /** The request's DataLoaders, by definition (schema/loader.ts); emptied after every write. */
+  /** The request's DataLoaders, by definition (schema/core/loader.ts); emptied by `invalidate`. */
   readonly loaders: Map<unknown, unknown>;
+  /**
+   * Forgets every read this request remembered (the GETs of `rest` and of every `restAs` client,
+   * and the loaders). Called after each write, and before each subscription event is resolved.
+   */
+  invalidate(): void;
   /** The gateway's shared pollers, for subscription fields. */
   readonly subscriptions: SubscriptionHub;
 }
@@ -73,7 +78,7 @@ export function paramsLookup(params: Readonly<Record<string, unknown>> | undefin
 // Upstream failures become GraphQL errors here, at the boundary: they are expected outcomes
 // (a missing group, a bad token), reported on the field, not logged as crashes.
 function asGraphQLError(err: unknown): never {
-  throw err instanceof UpstreamError ? upstreamGraphQLError(err) : err;
+  throw err instanceof UpstreamError ? toGraphQLError(err) : err;
 }
 
 export function createContext(
@@ -85,7 +90,7 @@ export function createContext(
   const bound = new Map<string, RequestClient>();
   const loaders = new Map<unknown, unknown>();
   // A write through any of this request's clients may change what any read answers.
-  const afterWrite = () => {
+  const invalidate = () => {
     for (const c of bound.values()) c.clear();
     loaders.clear();
   };
@@ -100,8 +105,8 @@ export function createContext(
       call: (name, params, opts) => {
         const reply = inner.call(name, params, opts).catch(asGraphQLError);
         if (endpoints[name].effect === 'write') {
-          afterWrite();
-          reply.then(afterWrite, afterWrite);
+          invalidate();
+          reply.then(invalidate, invalidate);
         }
         return reply;
       },
@@ -118,6 +123,7 @@ export function createContext(
     rest,
     restAs: (userId) => (caller.userId === String(userId) ? rest : clientFor(String(userId), { ...caller, userId: String(userId) })),
     loaders,
+    invalidate,
     subscriptions,
   };
 }

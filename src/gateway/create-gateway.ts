@@ -9,8 +9,8 @@ import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
+import { toGraphQLError, upstreamCause } from '../rest/graphql-error';
 import { pingUpstream } from '../rest/ping';
-import { upstreamCause, upstreamGraphQLError } from '../schema/core/errors';
 import { ScalarInputError } from '../schema/core/scalars';
 import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
@@ -96,7 +96,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         // A variable refused by our scalars is the client's mistake, not an internal error.
         if (causedByScalarInput(error)) return error as GraphQLError;
         const upstream = upstreamCause(error instanceof GraphQLError ? error.originalError ?? error : error);
-        if (upstream) return upstreamGraphQLError(upstream, error instanceof GraphQLError ? error : undefined);
+        if (upstream) return toGraphQLError(upstream, error instanceof GraphQLError ? error : undefined);
         return maskError(error, message, isDev);
       },
     },

@@ -7,50 +7,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { callerFrom } from '../context';
-import type { Caller } from '../rest/caller';
-import type { DownloadName, RestClient } from '../rest/client';
+import type { RestClient } from '../rest/client';
 import { classifyUpstreamError, type ErrorCode, UpstreamError } from '../rest/errors';
-import { upstreamGraphQLError } from '../schema/core/errors';
-
-interface DownloadRoute {
-  endpoint: DownloadName;
-  /** The parameter naming the file. */
-  key: string;
-  /** URL parameter → the endpoint's parameter. */
-  params: Readonly<Record<string, string>>;
-}
-
-const IMAGE_PARAMS = { imageType: 'image_type', w: 'w', h: 'h', sdkSign: 'sdk_sign', storeToken: 'store_token', thumbnailStrategy: 'thumbnail_strategy' };
-
-export const DOWNLOAD_ROUTES = {
-  '/files/avatar': { endpoint: 'GET /file/download/avatar', key: 'objectName', params: { objectName: 'object_name', ...IMAGE_PARAMS } },
-  '/files/chat': {
-    endpoint: 'GET /file/download/chat',
-    key: 'fileSign',
-    params: { fileSign: 'file_sign', format: 'format', source: 'source', ...IMAGE_PARAMS },
-  },
-} as const satisfies Record<string, DownloadRoute>;
-
-export type DownloadPath = keyof typeof DOWNLOAD_ROUTES;
-
-/** The identity query parameters, named as the IM service's headers. */
-const IDENTITY = { token: 'access-token', appId: 'app_id', userId: 'user_id' } as const;
-
-/**
- * The route's URL (a path on the gateway) for these parameters; with `identity`, the caller's
- * token, app_id and user_id ride along as query parameters (for image tags: the URL is then a secret).
- */
-export function downloadPath(path: DownloadPath, params: Readonly<Record<string, string | number | null | undefined>>, identity?: Caller): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params) as [string, unknown][]) {
-    if (value !== undefined && value !== null) search.set(name, String(value));
-  }
-  for (const [field, name] of Object.entries(IDENTITY) as [keyof typeof IDENTITY, string][]) {
-    const value = identity?.[field];
-    if (value !== undefined) search.set(name, value);
-  }
-  return `${path}?${search.toString()}`;
-}
+import { toGraphQLError } from '../rest/graphql-error';
+import { DOWNLOAD_ROUTES, type DownloadPath, type DownloadRoute } from '../files/download-paths';
 
 // Headers of the file worth passing on; hop-by-hop ones (connection, transfer-encoding) are not.
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-disposition', 'cache-control', 'etag', 'last-modified', 'location'];
@@ -134,7 +94,7 @@ async function serve(rest: RestClient, route: DownloadRoute, url: URL, req: Inco
     res.writeHead(file.status, headers);
     await pipeline(file.body, res);
   } catch (err) {
-    if (err instanceof UpstreamError) return sendError(res, statusOf(err), upstreamGraphQLError(err).toJSON());
+    if (err instanceof UpstreamError) return sendError(res, statusOf(err), toGraphQLError(err).toJSON());
     if (abort.signal.aborted) return;
     sendError(res, 500, { message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   }

@@ -1,6 +1,6 @@
 // What can go wrong with an upstream call, as one error class, and the pure mapping of such an
-// error onto the gateway's small fixed set of error codes. Nothing here knows GraphQL: the schema
-// layer turns an UpstreamError into a GraphQLError with `extensions.code = classifyUpstreamError(e)`.
+// error onto the gateway's small fixed set of error codes. Nothing here knows GraphQL: toGraphQLError
+// (graphql-error.ts) turns an UpstreamError into a GraphQLError with `extensions.code = classifyUpstreamError(e)`.
 
 /**
  * - envelope: HTTP 2xx, but the envelope's `code` is not 200 (the usual business error);

@@ -2,8 +2,8 @@
 // data, so that one replica can hand it to another (int64-exact JSON on the wire).
 import { GraphQLError } from 'graphql';
 import { classifyUpstreamError, type ErrorCode, UpstreamError } from '../rest/errors';
+import { toGraphQLError } from '../rest/graphql-error';
 import { parseJson, stringifyJson } from '../rest/json';
-import { upstreamGraphQLError } from '../schema/core/errors';
 
 /** A GraphQL error as data: what a subscriber receives, whichever replica polled. */
 export interface WireError {
@@ -40,7 +40,7 @@ export function isTerminal(err: unknown): boolean {
 
 export function toWireError(err: unknown): WireError {
   if (!(err instanceof UpstreamError)) return UNEXPECTED;
-  const gql = upstreamGraphQLError(err);
+  const gql = toGraphQLError(err);
   return { message: gql.message, extensions: { ...gql.extensions } };
 }
 

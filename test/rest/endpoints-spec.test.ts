@@ -1,27 +1,17 @@
-// The endpoint table against the spec: the list of endpoints (endpoints.tsv) and the parameter
-// columns of the three markdown documents. Each test collects every offending endpoint and
-// compares the list with [], so one run names all of them.
+// The endpoint table against the spec facts in test/fixtures/spec-endpoints.json (written from the
+// REST spec by `npm run spec:extract`): the list of endpoints and, per endpoint, its parameters'
+// places, types and required/optional markers, and the group_id header rule. Each test collects
+// every offending endpoint and compares the list with [], so one run names all of them.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { endpoints } from '../../src/rest/endpoints';
 import type { BareStringBody, EndpointDef } from '../../src/rest/table';
-import {
-  GROUP_DOC,
-  groupIdRequiredInGroupDoc,
-  pagingOptionalInGroupDoc,
-  pushBodyFields,
-  readEndpointsTsv,
-  readSpecEndpoints,
-  parseParamCell,
-  type SpecEndpoint,
-  type SpecParam,
-  sendBodyFields,
-} from './spec-tables';
+import { readSpecFixture, type FixtureEndpoint, type FixtureParam } from '../fixtures/spec-fixture';
 
 const table: Readonly<Record<string, EndpointDef>> = endpoints;
 const entries = Object.entries(table);
-const tsv = readEndpointsTsv();
-const spec = readSpecEndpoints();
+const fixture = readSpecFixture();
+const spec = fixture.endpoints;
 
 const label = (e: { no: string; methods: readonly string[]; path: string }) => `${e.no} ${e.methods.join(',')} ${e.path}`;
 const sameMethods = (a: readonly string[], b: readonly string[]) => a.join(',') === b.join(',');
@@ -35,20 +25,10 @@ function isBareString(body: EndpointDef['body']): body is BareStringBody {
   return body !== undefined && 'kind' in body && body.kind === 'bare-string';
 }
 
-/** The spec's parameters of one endpoint, with the cell references and document rules applied. */
-function expectedOf(e: SpecEndpoint): { query: SpecParam[]; body: SpecParam[] | 'bare-string' } {
-  const body =
-    e.body === 'send-body' ? sendBodyFields() : e.body === 'push-body' ? pushBodyFields().topLevel : e.body;
-  if (e.doc !== GROUP_DOC) return { query: [...e.query], body: body === 'bare-string' ? body : [...body] };
-  // Document 3 states two rules once for all its rows: group_id is a required int64 everywhere,
-  // the paging parameters are optional (and typed in the same sentence).
-  const paging = pagingOptionalInGroupDoc();
-  const withRules = (p: SpecParam): SpecParam => {
-    if (p.name === 'group_id') return { ...p, required: true, type: 'int64' };
-    const page = paging.find((q) => q.name === p.name);
-    return page ? { ...p, required: p.required ?? false, type: p.type ?? page.type } : p;
-  };
-  return { query: e.query.map(withRules), body: body === 'bare-string' ? body : body.map(withRules) };
+/** The spec's parameters of one endpoint by place. */
+function expectedOf(e: FixtureEndpoint): { query: FixtureParam[]; body: FixtureParam[] | 'bare-string' } {
+  const query = e.params.filter((p) => p.place === 'query');
+  return { query, body: e.bareStringBody ? 'bare-string' : e.params.filter((p) => p.place === 'body') };
 }
 
 /** Keys a parse of {} complains about: the required ones. */
@@ -78,8 +58,8 @@ const TYPE_PROBES: Readonly<Record<string, { accepts: readonly unknown[]; refuse
   'array of object': { accepts: [[]], refuses: [[5], 'a'] },
 };
 
-function typeProblem(field: z.core.$ZodType, type: string | undefined): string | undefined {
-  const probe = type === undefined ? undefined : TYPE_PROBES[type];
+function typeProblem(field: z.core.$ZodType, type: string | null | undefined): string | undefined {
+  const probe = type === undefined || type === null ? undefined : TYPE_PROBES[type];
   if (!probe) return undefined;
   const accepts = (v: unknown) => z.safeParse(field, v).success;
   const show = (v: unknown) => JSON.stringify(v);
@@ -95,7 +75,7 @@ function typeProblem(field: z.core.$ZodType, type: string | undefined): string |
  */
 function compareParams(
   where: string,
-  specParams: readonly SpecParam[],
+  specParams: readonly FixtureParam[],
   schema: z.ZodObject | undefined,
   otherPlace: ReadonlySet<string> = new Set(),
 ) {
@@ -161,12 +141,12 @@ const comparisons = spec.map((e) => {
 const collect = (pick: (c: (typeof comparisons)[number]) => string[]) => comparisons.flatMap(pick);
 
 describe('the endpoint table lists exactly the endpoints of endpoints.tsv', () => {
-  it('reads 113 rows from endpoints.tsv', () => {
-    expect(tsv).toHaveLength(113);
+  it('reads 113 endpoints from the fixture', () => {
+    expect(spec).toHaveLength(113);
   });
 
   it('has one entry per row, with the same path and the same methods in the same order', () => {
-    const problems = tsv.flatMap((row) => {
+    const problems = spec.flatMap((row) => {
       const matches = entries.filter(([, def]) => def.path === row.path && sameMethods(def.methods, row.methods));
       return matches.length === 1 ? [] : [`${label(row)}: ${matches.length} entries`];
     });
@@ -175,7 +155,7 @@ describe('the endpoint table lists exactly the endpoints of endpoints.tsv', () =
 
   it('has no entry beyond those rows (113 entries)', () => {
     const invented = entries
-      .filter(([, def]) => !tsv.some((row) => row.path === def.path && sameMethods(row.methods, def.methods)))
+      .filter(([, def]) => !spec.some((row) => row.path === def.path && sameMethods(row.methods, def.methods)))
       .map(([key]) => key);
     expect(invented).toEqual([]);
     expect(entries).toHaveLength(113);
@@ -196,7 +176,7 @@ describe('the endpoint table lists exactly the endpoints of endpoints.tsv', () =
   });
 
   it('gives each entry the section number of its endpoints.tsv row', () => {
-    const wrong = tsv.flatMap((row) => {
+    const wrong = spec.flatMap((row) => {
       const def = entryOf(row)?.[1];
       return def && def.no !== row.no ? [`${label(row)}: table says ${def.no}`] : [];
     });
@@ -205,11 +185,6 @@ describe('the endpoint table lists exactly the endpoints of endpoints.tsv', () =
 });
 
 describe('parameter places follow the spec tables', () => {
-  it('finds every endpoints.tsv row, and only those, in the endpoint tables of the three documents', () => {
-    // Guards the parser: an endpoint it missed would escape every check below.
-    expect(spec.map(label).sort()).toEqual(tsv.map(label).sort());
-  });
-
   it('puts every query parameter of the spec into the query, and every body parameter into the body', () => {
     expect(collect((c) => [...c.query.missing, ...c.body.missing])).toEqual([]);
   });
@@ -219,23 +194,24 @@ describe('parameter places follow the spec tables', () => {
   });
 
   it('sends the bodies of /user/private and /user/public as a bare required string, and no other', () => {
-    const bare = spec.filter((e) => e.body === 'bare-string').map((e) => e.path);
+    const bare = spec.filter((e) => e.bareStringBody).map((e) => e.path);
     expect(bare).toEqual(['/user/private', '/user/public']);
     expect(collect((c) => c.bareString)).toEqual([]);
   });
 
   it('gives 5.4 and 5.6 the fields of the send-body table, and 7.2 the top-level fields of the push-body table', () => {
-    const refs = spec.filter((e) => e.body === 'send-body' || e.body === 'push-body').map((e) => `${e.no} ${String(e.body)}`);
+    const refs = spec.filter((e) => e.bodyFrom).map((e) => `${e.no} ${e.bodyFrom ?? ''}`);
     expect(refs).toEqual(['5.4 send-body', '5.6 send-body', '7.2 push-body']);
     // The fields themselves are compared by the place and marker tests; here: the tables were read.
-    expect(sendBodyFields().map((p) => p.name)).toContain('transaction_id');
-    expect(pushBodyFields().topLevel.map((p) => p.name)).toEqual(['audience', 'setting', 'message']);
+    const bodyNames = (no: string) => spec.find((e) => e.no === no)?.params.filter((p) => p.place === 'body').map((p) => p.name);
+    expect(bodyNames('5.4')).toContain('transaction_id');
+    expect(bodyNames('7.2')).toEqual(['audience', 'setting', 'message']);
   });
 
   it('gives the setting and message objects of the push body exactly the fields the push-body table lists', () => {
     const def = table['POST /push/notify'];
     const body = def?.body && !isBareString(def.body) ? def.body : undefined;
-    const problems = [...pushBodyFields().children].flatMap(([parent, children]) => {
+    const problems = Object.entries(fixture.pushBodyChildren).flatMap(([parent, children]) => {
       const field = body?.shape[parent];
       const inner = field instanceof z.ZodOptional ? field.unwrap() : field;
       if (!(inner instanceof z.ZodObject)) return [`push body: '${parent}' is not an object`];
@@ -259,8 +235,8 @@ describe('parameter places follow the spec tables', () => {
 
   it("omits the group_id header exactly on the endpoints marked 'no group_id header'", () => {
     const wrong = comparisons
-      .filter((c) => c.def && c.def.groupIdHeader === c.e.noGroupIdHeader)
-      .map((c) => `${label(c.e)}: spec ${c.e.noGroupIdHeader ? 'omits' : 'allows'} the header, table says groupIdHeader: ${String(c.def?.groupIdHeader)}`);
+      .filter((c) => c.def && c.def.groupIdHeader !== c.e.groupIdHeader)
+      .map((c) => `${label(c.e)}: spec ${c.e.groupIdHeader ? 'allows' : 'omits'} the header, table says groupIdHeader: ${String(c.def?.groupIdHeader)}`);
     expect(wrong).toEqual([]);
   });
 });
@@ -274,7 +250,7 @@ describe('parameter types follow the spec', () => {
     const untyped = comparisons.flatMap((c) => {
       const { query, body } = expectedOf(c.e);
       return [...query, ...(body === 'bare-string' ? [] : body)]
-        .filter((p) => p.type === undefined)
+        .filter((p) => p.type === null)
         .map((p) => `${c.e.no} ${p.name}`);
     });
     // Document 3 reuses names without repeating their type ("user_list", "announcement_id").
@@ -284,52 +260,15 @@ describe('parameter types follow the spec', () => {
 
 describe('required and optional markers follow the spec', () => {
   it('requires every parameter the spec marks required (in document 3: group_id everywhere)', () => {
-    expect(groupIdRequiredInGroupDoc()).toBe(true);
+    // Document 3's rule, applied by the extraction: its group_id is a required int64 wherever listed.
+    const groupIdNotRequired = spec
+      .filter((e) => e.no.startsWith('4.'))
+      .flatMap((e) => e.params.filter((p) => p.name === 'group_id' && !(p.required === true && p.type === 'int64')).map(() => label(e)));
+    expect(groupIdNotRequired).toEqual([]);
     expect(collect((c) => [...c.query.wrongRequired, ...c.body.wrongRequired])).toEqual([]);
   });
 
   it('leaves optional every parameter the spec marks opt or optional (in document 3: the paging parameters)', () => {
-    expect(pagingOptionalInGroupDoc()).toEqual([
-      { name: 'cursor', type: 'string' },
-      { name: 'limit', type: 'int32' },
-      { name: 'version', type: 'int64' },
-    ]);
     expect(collect((c) => [...c.query.wrongOptional, ...c.body.wrongOptional])).toEqual([]);
-  });
-});
-
-describe('the spec cell parser', () => {
-  const brief = (cell: string) =>
-    parseParamCell(cell).map((p) => `${p.name}${p.required === true ? '!' : p.required === false ? '?' : ''}`);
-
-  it('reads names and markers, dropping commentary in parentheses and code lists', () => {
-    expect(brief('value int32 required: 0,1,2,3 as auth_mode')).toEqual(['value!']);
-    expect(brief('format string opt (audio format amr or mp3; default amr); source string opt')).toEqual(['format?', 'source?']);
-    expect(brief('password string optional (required with a user token, not needed with an admin token)')).toEqual(['password?']);
-    expect(brief('group_id; user_list array of int64 (required)')).toEqual(['group_id', 'user_list!']);
-    expect(brief('none')).toEqual([]);
-    expect(brief('-')).toEqual([]);
-  });
-
-  it('applies "all required" and "all optional" to the whole cell', () => {
-    expect(brief('content string, group_id, title string (all required)')).toEqual(['content!', 'group_id!', 'title!']);
-    expect(brief('all optional: avatar, name (strings); type int32')).toEqual(['avatar?', 'name?', 'type?']);
-  });
-
-  it('lets bare names share the marker of a following "... strings" piece', () => {
-    expect(brief('username string required; alias, sign: optional strings')).toEqual(['username!', 'alias?', 'sign?']);
-  });
-
-  it('reads the fields of array elements from braces', () => {
-    const [list] = parseParamCell('list array optional of {avatar string required, user_id int64 optional}');
-    expect(list?.required).toBe(false);
-    expect(list?.items).toEqual([
-      { name: 'avatar', required: true, type: 'string' },
-      { name: 'user_id', required: false, type: 'int64' },
-    ]);
-  });
-
-  it('refuses cell text it cannot classify instead of skipping it', () => {
-    expect(() => parseParamCell('something new here')).toThrow(/cannot read 'something new here'/);
   });
 });

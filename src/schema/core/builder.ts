@@ -2,7 +2,7 @@
 // adds its own, and schema/index.ts assembles them.
 import SchemaBuilder from '@pothos/core';
 import type { GatewayContext } from '../../context';
-import type { IncomingFile } from '../../gateway/multipart';
+import type { IncomingFile } from '../../files/incoming-file';
 import type { Int64 } from '../../rest/json';
 import { DateTimeScalar, SafeIntScalar } from './scalars';
 

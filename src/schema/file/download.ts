@@ -1,7 +1,7 @@
 // Download URLs (6.1, 6.2) as the gateway serves them: paths of its download route, which fetches
 // the file with the requester's identity and streams it through. The fields themselves make no
 // REST call; the route makes the one named in `reaches` when the URL is fetched.
-import { type DownloadPath, downloadPath } from '../../gateway/downloads';
+import { type DownloadPath, downloadPath } from '../../files/download-paths';
 import type { GatewayContext } from '../../context';
 import { builder, reaches } from '../core/builder';
 import { badUserInput } from '../core/inputs';

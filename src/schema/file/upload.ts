@@ -5,7 +5,7 @@
 import type { FieldMap } from '@pothos/core';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
 import type { GatewayContext } from '../../context';
-import { type FilePart, IncomingFile } from '../../gateway/multipart';
+import { type FilePart, IncomingFile } from '../../files/incoming-file';
 import type { Int64 } from '../../rest/json';
 import type { SharedFile, UploadTarget } from '../../rest/records';
 import { UploadHostRefused, UploadTooLarge, uploadToTarget } from '../../rest/upload';

@@ -1,6 +1,6 @@
 // Group announcements: the Announcement type, a group's announcements, and publishing and
 // deleting them (admins).
-import { GraphQLError } from 'graphql';
+import { upstreamCodeOf } from '../../rest/graphql-error';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
@@ -40,7 +40,7 @@ builder.objectFields(GroupRef, (t) => ({
         return (await ctx.rest.call('GET /group/announcement/last', { group_id: g.id })).data;
       } catch (err) {
         // "No such announcement" is the service's answer for a group without any.
-        if (err instanceof GraphQLError && err.extensions.upstreamCode === ANNOUNCEMENT_NOT_FOUND) return null;
+        if (upstreamCodeOf(err) === ANNOUNCEMENT_NOT_FOUND) return null;
         throw err;
       }
     },

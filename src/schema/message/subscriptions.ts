@@ -13,8 +13,7 @@ import { UnreadConversationRef } from '../core/refs';
  * (a conversation's user or group) read the service afresh, not what an earlier event cached.
  */
 function valueOf<T>(event: SubscriptionEvent<T>, ctx: GatewayContext): T {
-  ctx.rest.clear();
-  ctx.loaders.clear();
+  ctx.invalidate();
   if ('error' in event) throw event.error;
   return event.value;
 }

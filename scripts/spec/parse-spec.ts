@@ -1,23 +1,28 @@
-// Reads the REST spec (../shared/spec beside the repository) into plain data for the endpoint
-// table test: the endpoints.tsv rows, and per endpoint the parameters its markdown row lists, with
+// Reads the REST spec (a directory holding endpoints.tsv and the three markdown documents) into
+// plain data: the endpoints.tsv rows, and per endpoint the parameters its markdown row lists, with
 // their place (query or body), type and the required/optional markers the spec gives them.
+// Used by scripts/extract-spec-endpoints.ts, which writes the test fixture; no test reads the spec.
 // The parser is deliberately strict: cell text it cannot classify throws, so a spec edit that the
 // rules below do not cover fails loudly instead of silently dropping parameters.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const SPEC_DIR = path.resolve(repoRoot, '../shared/spec');
 const DOCS = [
   'rest-1-conventions-tokens-messages-files-push.md',
   'rest-2-users.md',
   'rest-3-groups.md',
 ] as const;
 
+/** The spec directory every reader below takes its documents from (set by `useSpecDir`). */
+let specDir = '';
+
+export function useSpecDir(dir: string): void {
+  specDir = dir;
+}
+
 function readSpec(file: string): string {
-  const full = path.join(SPEC_DIR, file);
-  if (!existsSync(full)) throw new Error(`spec file missing: ${full} (the spec lives in ../shared/spec beside the repository)`);
+  const full = path.join(specDir, file);
+  if (!existsSync(full)) throw new Error(`spec file missing: ${full}`);
   return readFileSync(full, 'utf8');
 }
 

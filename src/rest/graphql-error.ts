@@ -3,9 +3,14 @@
 // so one failing field yields one error and its siblings keep their data. No originalError: yoga
 // treats an error wrapping a non-GraphQL error as unexpected, and logs and masks it.
 import { GraphQLError } from 'graphql';
-import { classifyUpstreamError, UpstreamError } from '../../rest/errors';
+import { classifyUpstreamError, UpstreamError } from './errors';
 
-export function upstreamGraphQLError(err: UpstreamError, from?: GraphQLError): GraphQLError {
+/**
+ * The one place an upstream failure becomes a GraphQL error (as RESTDataSource's errorFromResponse):
+ * the request's REST clients, the error masking, the download route and the subscriptions call it.
+ * `from` lends it the location and path of the field that failed.
+ */
+export function toGraphQLError(err: UpstreamError, from?: GraphQLError): GraphQLError {
   return new GraphQLError(err.message, {
     ...(from ? { nodes: from.nodes, source: from.source, positions: from.positions, path: from.path } : {}),
     extensions: {
@@ -23,4 +28,10 @@ export function upstreamCause(error: unknown): UpstreamError | undefined {
   if (error instanceof UpstreamError) return error;
   if (error instanceof GraphQLError && error.originalError instanceof UpstreamError) return error.originalError;
   return undefined;
+}
+
+/** The upstream's envelope code behind an error: of an UpstreamError, or of one toGraphQLError made. */
+export function upstreamCodeOf(error: unknown): number | undefined {
+  const code = upstreamCause(error)?.code ?? (error instanceof GraphQLError ? error.extensions.upstreamCode : undefined);
+  return typeof code === 'number' ? code : undefined;
 }
