@@ -33,6 +33,11 @@ export interface Config {
   maxAliases: number;
   /** Serve Prometheus metrics at GET /metrics. */
   metrics: boolean;
+  /**
+   * Serve GraphiQL to browsers at GET /graphql. Default: on with the in-process emulator, off
+   * against a real service and whenever NODE_ENV=production; GRAPHIQL=true/false decides alone.
+   */
+  graphiql: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -109,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxDepth: int(env, 'MAX_QUERY_DEPTH', 12, 2, 100),
     maxAliases: int(env, 'MAX_QUERY_ALIASES', 50, 1, 10_000),
     metrics: flag(env, 'METRICS', true),
+    graphiql: flag(env, 'GRAPHIQL', !imBaseUrl && env.NODE_ENV !== 'production'),
   };
 }
 

@@ -14,7 +14,8 @@ import { upstreamCause, upstreamGraphQLError } from '../schema/errors';
 import { ScalarInputError } from '../schema/scalars';
 import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
-import { graphiqlOptions, renderGraphiQL } from './graphiql';
+import { graphiqlOptions } from './graphiql';
+import { createGraphiQLPage } from './graphiql-page';
 import { createDownloadRoute } from './downloads';
 import { createGatewayMetrics } from './metrics';
 import { useStreamingMultipart } from './multipart';
@@ -26,8 +27,9 @@ export interface GatewayOptions {
     Config,
     'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes' | 'maxDepth' | 'maxAliases' | 'pollIntervalMs' | 'redisUrl'
   > &
-    // Optional for callers that build the config by hand: metrics are on unless turned off.
-    Partial<Pick<Config, 'metrics'>>;
+    // Optional for callers that build the config by hand: metrics are on unless turned off,
+    // GraphiQL is off unless turned on.
+    Partial<Pick<Config, 'metrics' | 'graphiql'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -89,8 +91,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       const lookup = connectionParams ? paramsLookup(connectionParams) : headersLookup(request?.headers ?? new Headers());
       return createContext(rest, callerFrom(lookup), settings, subscriptions);
     },
-    graphiql: graphiqlOptions(options.graphiqlHeaders),
-    renderGraphiQL,
+    // Served ahead of yoga by createGraphiQLPage (rendered once, not per request).
+    graphiql: false,
     maskedErrors: {
       maskError(error, message, isDev) {
         // A variable refused by our scalars is the client's mistake, not an internal error.
@@ -125,8 +127,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     async start() {
       await subscriptions.start();
       const downloads = createDownloadRoute(rest);
+      const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer((req, res) => {
-        if (!downloads(req, res)) void yoga(req, res);
+        if (!graphiql(req, res) && !downloads(req, res)) void yoga(req, res);
       });
       ws = mountWebSocket(server, yoga, { verify: subscriptions.verify });
       await new Promise<void>((resolve, reject) => {
