@@ -9,7 +9,6 @@ import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
-import { pingUpstream } from '../rest/ping';
 import { upstreamCause, upstreamGraphQLError } from '../schema/errors';
 import { ScalarInputError } from '../schema/scalars';
 import { schema } from '../schema';
@@ -18,6 +17,7 @@ import { graphiqlOptions } from './graphiql';
 import { createGraphiQLPage } from './graphiql-page';
 import { createDownloadRoute } from './downloads';
 import { createGatewayMetrics } from './metrics';
+import { createReadiness } from './readiness';
 import { useStreamingMultipart } from './multipart';
 import { upstreamLog } from './upstream-log';
 import { mountWebSocket } from './websocket';
@@ -28,8 +28,8 @@ export interface GatewayOptions {
     'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes' | 'maxDepth' | 'maxAliases' | 'pollIntervalMs' | 'redisUrl'
   > &
     // Optional for callers that build the config by hand: metrics are on unless turned off,
-    // GraphiQL is off unless turned on.
-    Partial<Pick<Config, 'metrics' | 'graphiql'>>;
+    // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
+    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -60,6 +60,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // The hub is read only at scrape time, after it exists.
   const metrics = config.metrics === false ? undefined : createGatewayMetrics({ subscriptions: () => subscriptions.stats() });
   const logTrouble = upstreamLog();
+  const readiness = createReadiness({ failedCalls: config.readyFailedCalls ?? 20, windowMs: config.readyWindowMs ?? 60_000 });
   const rest = createRestClient({
     baseUrl: imBaseUrl,
     appId: config.imAppId,
@@ -69,6 +70,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     connections: config.connections,
     onCall: (info) => {
       logTrouble(info);
+      readiness.record(info);
       metrics?.restCall(info);
     },
   });
@@ -109,8 +111,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       maxAliasesPlugin({ n: config.maxAliases }),
       useReadinessCheck({
         endpoint: '/ready',
-        check: async () => {
-          await pingUpstream(imBaseUrl, Math.min(config.connectTimeoutMs, 3_000));
+        check: () => {
+          const problem = readiness.problem();
+          if (problem) throw new Error(problem);
           return true;
         },
       }),
