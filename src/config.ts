@@ -33,6 +33,15 @@ export interface Config {
   maxAliases: number;
   /** Serve Prometheus metrics at GET /metrics. */
   metrics: boolean;
+  /**
+   * Serve GraphiQL to browsers at GET /graphql. Default: on with the in-process emulator, off
+   * against a real service and whenever NODE_ENV=production; GRAPHIQL=true/false decides alone.
+   */
+  graphiql: boolean;
+  /** /ready answers 503 when this many REST calls in a row failed (5xx or unreachable)... */
+  readyFailedCalls: number;
+  /** ...all within this window (older failures are stale). */
+  readyWindowMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -109,6 +118,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxDepth: int(env, 'MAX_QUERY_DEPTH', 12, 2, 100),
     maxAliases: int(env, 'MAX_QUERY_ALIASES', 50, 1, 10_000),
     metrics: flag(env, 'METRICS', true),
+    graphiql: flag(env, 'GRAPHIQL', !imBaseUrl && env.NODE_ENV !== 'production'),
+    readyFailedCalls: int(env, 'READY_FAILED_CALLS', 20, 1, 10_000),
+    readyWindowMs: int(env, 'READY_WINDOW_MS', 60_000, 1_000, 3_600_000),
   };
 }
 

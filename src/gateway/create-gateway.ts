@@ -10,13 +10,14 @@ import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLo
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
 import { toGraphQLError, upstreamCause } from '../rest/graphql-error';
-import { pingUpstream } from '../rest/ping';
 import { ScalarInputError } from '../schema/core/scalars';
 import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
-import { graphiqlOptions, renderGraphiQL } from './graphiql';
+import { graphiqlOptions } from './graphiql';
+import { createGraphiQLPage } from './graphiql-page';
 import { createDownloadRoute } from './downloads';
 import { createGatewayMetrics } from './metrics';
+import { createReadiness } from './readiness';
 import { useStreamingMultipart } from './multipart';
 import { upstreamLog } from './upstream-log';
 import { mountWebSocket } from './websocket';
@@ -26,8 +27,9 @@ export interface GatewayOptions {
     Config,
     'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes' | 'maxDepth' | 'maxAliases' | 'pollIntervalMs' | 'redisUrl'
   > &
-    // Optional for callers that build the config by hand: metrics are on unless turned off.
-    Partial<Pick<Config, 'metrics'>>;
+    // Optional for callers that build the config by hand: metrics are on unless turned off,
+    // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
+    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -58,6 +60,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // The hub is read only at scrape time, after it exists.
   const metrics = config.metrics === false ? undefined : createGatewayMetrics({ subscriptions: () => subscriptions.stats() });
   const logTrouble = upstreamLog();
+  const readiness = createReadiness({ failedCalls: config.readyFailedCalls ?? 20, windowMs: config.readyWindowMs ?? 60_000 });
   const rest = createRestClient({
     baseUrl: imBaseUrl,
     appId: config.imAppId,
@@ -67,6 +70,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     connections: config.connections,
     onCall: (info) => {
       logTrouble(info);
+      readiness.record(info);
       metrics?.restCall(info);
     },
   });
@@ -89,8 +93,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       const lookup = connectionParams ? paramsLookup(connectionParams) : headersLookup(request?.headers ?? new Headers());
       return createContext(rest, callerFrom(lookup), settings, subscriptions);
     },
-    graphiql: graphiqlOptions(options.graphiqlHeaders),
-    renderGraphiQL,
+    // Served ahead of yoga by createGraphiQLPage (rendered once, not per request).
+    graphiql: false,
     maskedErrors: {
       maskError(error, message, isDev) {
         // A variable refused by our scalars is the client's mistake, not an internal error.
@@ -107,8 +111,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       maxAliasesPlugin({ n: config.maxAliases }),
       useReadinessCheck({
         endpoint: '/ready',
-        check: async () => {
-          await pingUpstream(imBaseUrl, Math.min(config.connectTimeoutMs, 3_000));
+        check: () => {
+          const problem = readiness.problem();
+          if (problem) throw new Error(problem);
           return true;
         },
       }),
@@ -125,8 +130,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     async start() {
       await subscriptions.start();
       const downloads = createDownloadRoute(rest);
+      const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer((req, res) => {
-        if (!downloads(req, res)) void yoga(req, res);
+        if (!graphiql(req, res) && !downloads(req, res)) void yoga(req, res);
       });
       ws = mountWebSocket(server, yoga, { verify: subscriptions.verify });
       await new Promise<void>((resolve, reject) => {

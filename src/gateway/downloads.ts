@@ -4,6 +4,9 @@
 // Identity comes from the usual headers or, for image tags, from the access-token, app_id and
 // user_id query parameters (as the official SDK passes them). Failures answer a JSON body shaped
 // like a GraphQL error, with the matching HTTP status.
+// The files are the users' own: they must never run as pages of the gateway's origin (where
+// GraphiQL keeps a token). So every answer is `nosniff` and sandboxed, and only the image types
+// a browser cannot run may show inline; everything else downloads as an attachment.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { callerFrom } from '../context';
@@ -14,6 +17,21 @@ import { DOWNLOAD_ROUTES, type DownloadPath, type DownloadRoute } from '../files
 
 // Headers of the file worth passing on; hop-by-hop ones (connection, transfer-encoding) are not.
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-disposition', 'cache-control', 'etag', 'last-modified', 'location'];
+
+/** Shown inline (an <img>, a preview); SVG is not among them, it can hold script. */
+const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** Headers on every answer of the route: the browser neither guesses a type nor runs anything. */
+const CONTAINED = { 'x-content-type-options': 'nosniff', 'content-security-policy': 'sandbox' } as const;
+
+/** The upstream's disposition, made `attachment` unless the type is an inline-safe image (keeps a filename). */
+function disposition(type: string | string[] | undefined, given: string | string[] | undefined): string | undefined {
+  const media = String(type ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  const upstream = Array.isArray(given) ? given[0] : given;
+  if (INLINE_TYPES.has(media)) return upstream;
+  const params = upstream?.replace(/^\s*[^;]*/, '') ?? '';
+  return `attachment${params}`;
+}
 
 const STATUS_OF: Record<ErrorCode, number> = {
   BAD_USER_INPUT: 400,
@@ -32,7 +50,7 @@ function sendError(res: ServerResponse, status: number, error: { message: string
     return;
   }
   const text = JSON.stringify({ errors: [error] });
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...CONTAINED, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
@@ -86,11 +104,14 @@ async function serve(rest: RestClient, route: DownloadRoute, url: URL, req: Inco
     // The values are URL text: the client normalizes them to the table's types and passes what it
     // cannot on unchanged, so the service's own 10002 names a bad one. Hence the cast from strings.
     const file = await rest.download(route.endpoint, params as never, caller, { signal: abort.signal });
-    const headers: Record<string, string | string[]> = {};
+    const headers: Record<string, string | string[]> = { ...CONTAINED };
     for (const name of PASSED_HEADERS) {
       const value = file.headers[name];
       if (value !== undefined) headers[name] = value;
     }
+    const shown = disposition(file.headers['content-type'], file.headers['content-disposition']);
+    if (shown === undefined) delete headers['content-disposition'];
+    else headers['content-disposition'] = shown;
     res.writeHead(file.status, headers);
     await pipeline(file.body, res);
   } catch (err) {

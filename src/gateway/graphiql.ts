@@ -2,10 +2,7 @@
 // ready-made operations of examples/ as its default document, the identity headers pre-filled,
 // subscriptions over WebSocket.
 import { readFileSync } from 'node:fs';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
-
-export { renderGraphiQL };
 
 /** The examples GraphiQL opens with, in the order a newcomer tries them. */
 const EXAMPLES = ['me', 'groups', 'messages', 'login', 'subscriptions'];

@@ -6,9 +6,9 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
-import type { UploadTarget } from '../../src/rest/records';
 import { failure, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
 import { startStack, type Stack } from '../helpers/stack';
+import { storedFile } from '../helpers/stored-file';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -18,18 +18,7 @@ afterAll(() => stack.stop());
 
 type User = Awaited<ReturnType<Stack['emu']['user']>>;
 
-/** Stores `bytes` through an upload target of the service; answers the key (file_sign or object_name). */
-async function stored(u: User, kind: 'chat' | 'avatar', bytes: Buffer, type: string): Promise<string> {
-  const target =
-    kind === 'chat'
-      ? await stack.emu.ok<UploadTarget>('GET', '/file/upload/chat', { token: u.token, query: { file_type: 102, to_id: u.id } })
-      : await stack.emu.ok<UploadTarget>('GET', '/file/upload/avatar/user', { token: u.token });
-  const form = new FormData();
-  for (const [k, v] of Object.entries(target.oss_body_param)) form.append(k, v);
-  form.append('file', new Blob([new Uint8Array(bytes)], { type }), 'f');
-  expect((await fetch(target.upload_url, { method: 'POST', body: form })).status).toBe(200);
-  return target.oss_body_param.key!;
-}
+const stored = (u: User, kind: 'chat' | 'avatar', bytes: Buffer, type: string) => storedFile(stack.emu, u, kind, bytes, type);
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${stack.url}${path}`, { headers, redirect: 'manual' });
 const identity = (u: User) => ({ app_id: stack.emu.appId, 'access-token': u.token });

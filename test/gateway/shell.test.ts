@@ -21,11 +21,12 @@ describe('gateway endpoints', () => {
     expect((await fetch(`${stack.url}/ready`)).status).toBe(200);
   });
 
-  it('answers /ready with an error when the IM service is down', async () => {
-    const config = { ...loadConfig({}), port: 0 };
+  it('answers /ready with an error once calls to the IM service fail because it is down', async () => {
+    const config = { ...loadConfig({ READY_FAILED_CALLS: '2', IM_RETRIES: '0' }), port: 0 };
     const orphan = createGateway({ config, imBaseUrl: 'http://127.0.0.1:9' });
     const url = await orphan.start();
     try {
+      for (let i = 0; i < 2; i++) await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ me { id } }"}' });
       expect((await fetch(`${url}/ready`)).status).toBeGreaterThanOrEqual(500);
     } finally {
       await orphan.stop();
