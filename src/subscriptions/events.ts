@@ -12,8 +12,12 @@ export interface WireError {
 }
 
 export type TopicEvent<P> =
-  /** A new value; `seq` grows by one with each, across replicas, so a value is never delivered twice. */
-  | { type: 'value'; seq: number; payload: P }
+  /**
+   * A round that moved the source's state from `after` (absent: a poll that started afresh) to
+   * `state`, with what subscribers receive (absent: the state moved, nothing to deliver, as on a
+   * stream's first round). `seq` orders the values of state sources across pollers (poller.ts).
+   */
+  | { type: 'value'; seq: number; state: string; after?: string; payload?: P }
   /** A failed round: the poll goes on, backing off. */
   | { type: 'error'; error: WireError }
   /** A failure no retry can mend (a rejected token): the subscriptions end with it. */
@@ -27,6 +31,15 @@ export interface Snapshot<P> {
   /** The latest payload, for sources that replay it to new subscribers. */
   latest?: P;
 }
+
+/**
+ * The end of a stream whose continuity cannot be vouched for (too much came in at once, or
+ * catching up after an outage failed): the client refetches and subscribes again.
+ */
+export const GAP: WireError = {
+  message: 'Some updates may have been missed: fetch the conversation again and subscribe anew.',
+  extensions: { code: 'UPSTREAM_UNAVAILABLE' },
+};
 
 // Unexpected failures (bugs) stay masked, as they are for queries.
 const UNEXPECTED: WireError = { message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } };

@@ -3,6 +3,12 @@
 // topic's lease it takes it and polls, publishing through Redis to every replica (itself
 // included). Holders renew their leases every tick; the others try to take them, so a dead
 // holder's topics move to a live replica within two intervals, resuming from the snapshot.
+//
+// When Redis goes away (a connection closes, a command times out) every replica polls its own
+// topics itself, from where its subscribers stand (topic.ts), until Redis is back. Then each
+// topic rejoins: it replays the snapshot if there is one (a stream behind it catches up), else one
+// replica takes the lease and resumes from its own position, announcing it; the others keep
+// polling for themselves until that announcement is in Redis.
 import { randomBytes } from 'node:crypto';
 import type { Redis, RedisOptions } from 'ioredis';
 import { decodeEvent, decodeSnapshot, encode } from './events';
@@ -31,6 +37,8 @@ interface Entry {
   acquiring?: Promise<void>;
   /** While this replica holds the lease. */
   held?: { token: string; poller: Poller<unknown> };
+  /** While the topic is not fed through Redis (Redis away, or back without this poll): our own. */
+  local?: Poller<unknown>;
 }
 
 const warn = warner('subscriptions (Redis)');
@@ -39,7 +47,10 @@ const warn = warner('subscriptions (Redis)');
 export async function redisFleet(options: RedisFleetOptions): Promise<Fleet> {
   // Loaded only in this mode: without REDIS_URL the gateway never needs the package.
   const { Redis } = await import('ioredis');
-  const connection: RedisOptions = { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5_000 };
+  // No offline queue and a command timeout: while Redis is away, commands fail at once rather
+  // than wait, and the fleet polls in process (a timeout also catches a silent partition).
+  const commandTimeout = Math.max(1_000, leaseTimings(options.intervalMs).leaseMs);
+  const connection: RedisOptions = { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5_000, enableOfflineQueue: false, commandTimeout };
   const cmd = new Redis(options.url, { ...connection, connectionName: 'im-gateway' });
   const sub = new Redis(options.url, { ...connection, connectionName: 'im-gateway-sub' });
   let connecting = true;
@@ -68,6 +79,9 @@ class RedisFleet implements Fleet {
   private tokens = 0;
   private readonly timer: NodeJS.Timeout;
   private ticking = false;
+  /** Both connections up (as far as we know): topics are fed through Redis. */
+  private online = true;
+  private closing = false;
 
   constructor(
     private readonly cmd: Redis,
@@ -84,6 +98,10 @@ class RedisFleet implements Fleet {
       }
       this.entries.get(channel)?.topic.receive(event);
     });
+    for (const client of [cmd, sub]) {
+      client.on('close', () => this.goOffline());
+      client.on('ready', () => this.comeBack());
+    }
     this.timer = setInterval(() => void this.tick(), this.timings.tickMs);
     this.timer.unref();
   }
@@ -92,7 +110,59 @@ class RedisFleet implements Fleet {
     const keys = topicKeys(this.options.prefix, topic.key);
     const entry: Entry = { topic, keys, ready: Promise.resolve(), settingUp: false, joined: false, left: false };
     this.entries.set(keys.channel, entry);
-    this.startSetUp(entry, this.leaving.get(topic.key) ?? Promise.resolve());
+    // Offline: polled here from its first round, so a new subscriber gets fresh values.
+    if (!this.online) this.pollHere(entry);
+    else this.startSetUp(entry, this.leaving.get(topic.key) ?? Promise.resolve());
+  }
+
+  private get reachable(): boolean {
+    return this.cmd.status === 'ready' && this.sub.status === 'ready';
+  }
+
+  /** Redis is away: every topic is polled here until it returns. */
+  private goOffline(): void {
+    if (!this.online || this.closing) return;
+    this.online = false;
+    warn('Redis is unreachable: each replica polls its own subscriptions until it returns');
+    for (const entry of this.entries.values()) this.pollHere(entry);
+  }
+
+  private comeBack(): void {
+    if (this.online || this.closing || !this.reachable) return;
+    this.online = true;
+    warn('Redis is back: subscriptions share their pollers again');
+    void this.tick();
+  }
+
+  /** Feeds the topic from a poller of this replica's, from where its subscribers stand. */
+  private pollHere(entry: Entry): void {
+    entry.joined = false;
+    const held = entry.held;
+    entry.held = undefined;
+    void held?.poller.stop();
+    if (entry.local || entry.left) return;
+    const { topic } = entry;
+    const from = topic.position();
+    entry.local = new Poller({
+      ...this.pollSettings,
+      source: topic.source,
+      caller: topic.caller,
+      ...(from ? { from } : {}),
+      publish: async ({ event }) => {
+        if (event) topic.receive(event);
+        return true;
+      },
+    });
+    entry.local.start();
+  }
+
+  private stopPollingHere(entry: Entry): void {
+    void entry.local?.stop();
+    entry.local = undefined;
+  }
+
+  private get pollSettings() {
+    return { rest: this.options.rest, intervalMs: this.options.intervalMs };
   }
 
   private startSetUp(entry: Entry, after: Promise<void>): void {
@@ -106,15 +176,28 @@ class RedisFleet implements Fleet {
   }
 
   private async setUp(entry: Entry): Promise<void> {
-    if (entry.left) return;
+    if (entry.left || !this.online) return;
     await this.sub.subscribe(entry.keys.channel);
     if (entry.left) return;
     const text = await this.cmd.get(entry.keys.snapshot);
-    if (text && !entry.left) entry.topic.restore(decodeSnapshot(text));
-    entry.joined = true;
+    if (entry.left || !this.online) return;
+    if (text) {
+      // The shared poll's position: replayed (a stream behind it catches up by itself).
+      entry.topic.restore(decodeSnapshot(text));
+      this.stopPollingHere(entry);
+      entry.joined = true;
+    }
     // Whoever comes first polls; the others wait for the tick.
     const token = this.newToken();
-    if ((await this.cmd.set(entry.keys.lease, token, 'PX', this.timings.leaseMs, 'NX')) === 'OK') this.startHolding(entry, token);
+    if ((await this.cmd.set(entry.keys.lease, token, 'PX', this.timings.leaseMs, 'NX')) === 'OK') {
+      entry.joined = true;
+      this.startHolding(entry, token);
+    } else if (!entry.local) {
+      // A holder's first publication is on its way through the channel.
+      entry.joined = true;
+    }
+    // Else Redis came back empty and another replica took the lease: this one polls for itself
+    // until the holder's announcement is in Redis (the next tick looks again).
   }
 
   private newToken(): string {
@@ -129,20 +212,24 @@ class RedisFleet implements Fleet {
       });
   }
 
-  /** Starts polling under the lease just taken, from the snapshot the last holder left. */
+  /**
+   * Starts polling under the lease just taken, from the snapshot the last holder left, or when
+   * Redis has none (it came back empty) from this topic's own position, announced at once.
+   */
   private async hold(entry: Entry, token: string): Promise<void> {
     const { keys, topic } = entry;
     const text = entry.left ? null : await this.cmd.get(keys.snapshot);
-    if (entry.left) {
+    if (entry.left || !this.online) {
       await this.cmd.leaseRelease(keys.lease, token);
       return;
     }
+    const from = text ? decodeSnapshot(text) : topic.position();
     const poller = new Poller({
-      rest: this.options.rest,
-      intervalMs: this.options.intervalMs,
+      ...this.pollSettings,
       source: topic.source,
       caller: topic.caller,
-      ...(text ? { from: decodeSnapshot(text) } : {}),
+      ...(from ? { from } : {}),
+      announce: !text && from !== undefined,
       publish: async ({ snapshot, event }) => {
         const done = await this.cmd.leasePublish(
           keys.lease,
@@ -160,12 +247,14 @@ class RedisFleet implements Fleet {
       onPublishError: (err) => warn(`publishing failed: ${(err as Error).message}`),
     });
     entry.held = { token, poller };
+    this.stopPollingHere(entry);
     poller.start();
   }
 
   /** Holders renew their leases; the others try to take free ones: one round trip for all. */
   private async tick(): Promise<void> {
-    if (this.ticking) return;
+    if (this.ticking || this.closing) return;
+    if (!this.online) return this.comeBack();
     this.ticking = true;
     try {
       const pipeline = this.cmd.pipeline();
@@ -198,6 +287,8 @@ class RedisFleet implements Fleet {
       });
     } catch (err) {
       warn(`lease tick failed: ${(err as Error).message}`);
+      // No answer in time: treat the connection as lost (it reconnects; we poll here meanwhile).
+      if (/timed? ?out/i.test((err as Error).message)) this.cmd.disconnect(true);
     } finally {
       this.ticking = false;
     }
@@ -218,6 +309,7 @@ class RedisFleet implements Fleet {
   private async tearDown(entry: Entry): Promise<void> {
     await entry.ready;
     await entry.acquiring;
+    this.stopPollingHere(entry);
     const held = entry.held;
     entry.held = undefined;
     if (held) {
@@ -229,6 +321,7 @@ class RedisFleet implements Fleet {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     clearInterval(this.timer);
     await Promise.all([...this.entries.values()].map((e) => this.leave(e.topic)));
     await Promise.all(this.leaving.values());

@@ -102,7 +102,7 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     const known = topics.get(key);
     // One key, one source: the names differ for every source and argument.
     if (known?.open) return known as Topic<P>;
-    const topic: Topic<P> = new Topic<P>(key, counted(source), caller, () => release(topic));
+    const topic: Topic<P> = new Topic<P>(key, counted(source), caller, options.rest, () => release(topic));
     topics.set(key, topic);
     fleet.join(topic);
     return topic;

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Caller } from '../rest/caller';
 import type { RestClient } from '../rest/client';
 import { UpstreamError } from '../rest/errors';
-import { isTerminal, type Snapshot, type TopicEvent, toWireError } from './events';
+import { GAP, isTerminal, type Snapshot, type TopicEvent, toWireError } from './events';
 import type { Source } from './source';
 import { warner } from './warn';
 
@@ -22,8 +22,13 @@ export interface PollerOptions<P> {
   caller: Caller;
   rest: RestClient;
   intervalMs: number;
-  /** Where a previous poller of the same topic stopped (another replica's). */
+  /** Where a previous poller of the same topic stopped (another replica's, or this topic's). */
   from?: Snapshot<P>;
+  /**
+   * Publish the first round even when nothing changed: a poller that resumes from this replica's
+   * own position (Redis came back empty) tells the others where the poll stands.
+   */
+  announce?: boolean;
   /** Answers false when this poller may publish no more (its lease is gone): it stops. */
   publish(publication: Publication<P>): Promise<boolean>;
   /** A publication failed for a reason of its own (Redis unreachable): reported, the poll goes on. */
@@ -42,10 +47,15 @@ export class Poller<P> {
   private running: Promise<void> | undefined;
   private seq: number;
   private state: string | undefined;
+  /** The latest payload of a source that replays it (it goes into every snapshot). */
+  private latest: P | undefined;
+  private announce: boolean;
 
   constructor(private readonly options: PollerOptions<P>) {
     this.seq = options.from?.seq ?? 0;
     this.state = options.from?.state;
+    this.latest = options.from?.latest;
+    this.announce = options.announce ?? false;
   }
 
   start(): void {
@@ -100,21 +110,36 @@ export class Poller<P> {
     const { source, rest, caller } = this.options;
     const result = await source.poll(rest, caller, this.state, this.abort.signal);
     if (this.stopped) return false;
-    if (result.state === this.state) return true;
-    const publication: Publication<P> = {};
-    if (result.payload !== undefined) {
-      this.seq++;
-      publication.event = { type: 'value', seq: this.seq, payload: result.payload };
+    if (result.incomplete) {
+      await this.send({ event: { type: 'end', error: GAP } });
+      return false;
     }
-    publication.snapshot = {
-      seq: this.seq,
-      state: result.state,
-      ...(source.replay && result.payload !== undefined ? { latest: result.payload } : {}),
+    if (result.state === this.state && !this.announce) return true;
+    // Time-based, never backwards: pollers that took over from one another (or polled side by
+    // side while Redis was away) order their values by when they were polled.
+    const seq = Math.max(this.seq + 1, Date.now());
+    const latest = source.replay ? result.payload ?? this.latest : undefined;
+    // A state source sends its whole state each time (also when only announcing it).
+    const payload = source.replay ? latest : result.payload;
+    const publication: Publication<P> = {
+      event: {
+        type: 'value',
+        seq,
+        state: result.state,
+        ...(this.state !== undefined ? { after: this.state } : {}),
+        ...(payload !== undefined ? { payload } : {}),
+      },
+      snapshot: { seq, state: result.state, ...(latest !== undefined ? { latest } : {}) },
     };
     const sent = await this.send(publication);
     if (sent === 'refused') return false;
     // Not published: the state stays, so the next round finds the change again and retries.
-    if (sent === 'sent') this.state = result.state;
+    if (sent === 'sent') {
+      this.seq = seq;
+      this.state = result.state;
+      this.latest = latest;
+      this.announce = false;
+    }
     return true;
   }
 

@@ -73,3 +73,26 @@ describe('shutdown', () => {
     }
   });
 });
+
+describe('more than one round can read', () => {
+  it('ends conversationMessages with UPSTREAM_UNAVAILABLE rather than skip messages', { timeout: 20_000 }, async () => {
+    const stack = await startStack({ POLL_INTERVAL_MS: '4000' });
+    const me = await stack.emu.user();
+    const peer = await stack.emu.user();
+    const client = wsClient(stack.url, identity(stack.emu, me));
+    try {
+      const messages = client.feed('subscription($p: ID!) { conversationMessages(with: $p) { id } }', { p: String(peer.id) });
+      for (let i = 0; i < 100 && callsOf(stack.emu, 'GET /message/conversation') === 0; i++) await sleep(20);
+      // 130 messages before the next round: one round reads at most 100 of them.
+      await Promise.all(Array.from({ length: 130 }, (_, i) => sendText(stack.emu, peer, me, `m${i}`)));
+      const ended = await messages.next(10_000);
+      expect(ended.data ?? null).toBeNull();
+      expect(ended.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+      expect(await messages.ending).toEqual({ complete: true });
+    } finally {
+      await client.dispose();
+      await stack.gateway.stop();
+      await stack.emu.stop();
+    }
+  });
+});
