@@ -8,15 +8,10 @@ import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import type { UploadTarget } from '../../src/rest/records';
 import { failure, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
-import { startStack, type Stack } from '../helpers/stack';
+import type { TestUser as User } from '../helpers/emulator';
+import { useStack } from '../helpers/stack';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
-
-type User = Awaited<ReturnType<Stack['emu']['user']>>;
+const stack = useStack();
 
 /** Stores `bytes` through an upload target of the service; answers the key (file_sign or object_name). */
 async function stored(u: User, kind: 'chat' | 'avatar', bytes: Buffer, type: string): Promise<string> {

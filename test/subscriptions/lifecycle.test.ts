@@ -6,7 +6,7 @@ import { createGateway } from '../../src/gateway/create-gateway';
 import { envelope, failure, startScriptedServer } from '../helpers/scripted-server';
 import { startStack } from '../helpers/stack';
 import { sleep, sseFeed, wsClient } from './clients';
-import { callsOf, identity, sendText, UNREAD, type UnreadData } from './fixtures';
+import { identity, sendText, UNREAD, type UnreadData } from './fixtures';
 
 const INTERVAL = 100;
 
@@ -64,9 +64,9 @@ describe('shutdown', () => {
 
       await stack.gateway.stop();
       for (const feed of [unread, messages, sse]) expect(await feed.ending).toEqual({ complete: true });
-      stack.emu.server.resetCalls();
+      stack.emu.mark();
       await sleep(INTERVAL * 4);
-      expect(callsOf(stack.emu, 'GET /message/unread') + callsOf(stack.emu, 'GET /message/conversation')).toBe(0);
+      expect(stack.emu.calls('GET /message/unread').length + stack.emu.calls('GET /message/conversation').length).toBe(0);
     } finally {
       await client.dispose();
       await stack.emu.stop();
