@@ -1,12 +1,8 @@
 // The emulator's shared machinery: routing by the table, validation, auth and the envelope.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.stop());
+const emu = useEmulator();
 
 describe('emulator routing and envelope', () => {
   it('answers an unknown path with an error envelope, not an HTML page', async () => {

@@ -3,18 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadTarget } from '../../src/rest/records';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { startEmulator, type TestEmulator, type TestUser, useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
 let now = Date.now();
-beforeAll(async () => {
-  emu = await startEmulator({ clock: () => now });
-});
-afterAll(() => emu.stop());
+const emu = useEmulator({ clock: () => now });
 
-type User = Awaited<ReturnType<TestEmulator['user']>>;
-
-function chatTarget(u: User, toId: number): Promise<UploadTarget> {
+function chatTarget(u: TestUser, toId: number): Promise<UploadTarget> {
   return emu.ok<UploadTarget>('GET', '/file/upload/chat', { token: u.token, query: { file_type: 100, to_id: toId } });
 }
 
@@ -31,7 +25,7 @@ async function download(url: string): Promise<{ status: number; type: string | n
   return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-function chatDownloadUrl(fileSign: string, u: User): string {
+function chatDownloadUrl(fileSign: string, u: TestUser): string {
   const url = new URL('/file/download/chat', emu.url);
   url.search = new URLSearchParams({ file_sign: fileSign, app_id: emu.appId, 'access-token': u.token }).toString();
   return url.toString();

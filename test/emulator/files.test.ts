@@ -1,18 +1,12 @@
 // 6.1–6.6: upload targets of avatars and chat files, downloads by object_name and file_sign,
 // and forwarding a chat file to another target.
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { UploadTarget } from '../../src/rest/records';
 import type { Actor } from '../../src/emulator/auth/actor';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { type TestUser, useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.stop());
-
-type User = Awaited<ReturnType<TestEmulator['user']>>;
+const emu = useEmulator();
 
 async function upload(target: UploadTarget, bytes: Buffer, type: string): Promise<void> {
   const form = new FormData();
@@ -34,7 +28,7 @@ async function get(path: string, query: Record<string, string>, token?: string) 
   return { status: res.status, type, bytes, envelope };
 }
 
-async function chatFile(u: User, toId: number, bytes: Buffer): Promise<string> {
+async function chatFile(u: TestUser, toId: number, bytes: Buffer): Promise<string> {
   const target = await emu.ok<UploadTarget>('GET', '/file/upload/chat', { token: u.token, query: { file_type: 102, to_id: toId } });
   await upload(target, bytes, 'image/jpeg');
   return target.oss_body_param.key!;

@@ -1,10 +1,11 @@
 // Shared set-up of the group tests: an emulator with a frozen clock the tests move by hand, users
 // (optionally asking to confirm invitations), and groups with members and admins in place.
 import type { Group } from '../../src/rest/records';
-import { startEmulator, type RestRequest, type TestEmulator } from '../helpers/emulator';
+import { startEmulator, type RestRequest, type TestEmulator, type TestUser } from '../helpers/emulator';
+import { createGroup, type GroupSetup } from '../helpers/groups';
 import type { CreateEmulatorOptions } from '../../src/emulator';
 
-export type TestUser = Awaited<ReturnType<TestEmulator['user']>>;
+export type { TestUser };
 
 export interface GroupsWorld {
   emu: TestEmulator;
@@ -14,7 +15,7 @@ export interface GroupsWorld {
   /** A registered, logged-in user; `confirm` sets settings.group_confirm through PUT /user/settings. */
   user(opts?: { confirm?: boolean }): Promise<TestUser>;
   /** A group owned by `owner` with `members` joined and `admins` joined and promoted. */
-  group(owner: TestUser, opts?: { members?: TestUser[]; admins?: TestUser[]; type?: 0 | 2; name?: string }): Promise<number>;
+  group(owner: TestUser, opts?: GroupSetup): Promise<number>;
   /** The Group record, read with the admin token. */
   info(groupId: number): Promise<Group>;
   /** The envelope code of a call. */
@@ -38,18 +39,7 @@ export async function startGroupsWorld(options: Partial<CreateEmulatorOptions> =
       }
       return u;
     },
-    group: async (owner, opts = {}) => {
-      const joining = [...(opts.members ?? []), ...(opts.admins ?? [])];
-      const group = await emu.ok<Group>('POST', '/group/create', {
-        token: owner.token,
-        body: { name: opts.name ?? 'a group', type: opts.type ?? 0, user_list: joining.map((u) => u.id) },
-      });
-      const id = Number(group.group_id);
-      if (opts.admins?.length) {
-        await emu.ok('POST', '/group/admin/add', { token: owner.token, body: { group_id: id, user_list: opts.admins.map((u) => u.id) } });
-      }
-      return id;
-    },
+    group: (owner, opts) => createGroup(emu, owner, opts),
     info: (groupId) => emu.ok<Group>('GET', '/group/info', { token: emu.adminToken, query: { group_id: groupId } }),
     code: async (method, path, req) => (await emu.rest(method, path, req)).code,
   };

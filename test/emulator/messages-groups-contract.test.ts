@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/emulator/auth/actor';
 import { Code, ImError } from '../../src/emulator/errors';
 import type { ConversationPage, UnreadEntry } from '../../src/rest/records';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { startEmulator, type TestEmulator, type TestUser } from '../helpers/emulator';
 
 interface FakeGroup {
   members: Map<number, number>; // user → join time
@@ -40,19 +40,17 @@ beforeAll(async () => {
 });
 afterAll(() => emu.stop());
 
-type User = Awaited<ReturnType<TestEmulator['user']>>;
-
-function group(members: User[], history = false): number {
+function group(members: TestUser[], history = false): number {
   const id = nextGroup++;
   groups.set(id, { members: new Map(members.map((m) => [m.id, now])), history });
   return id;
 }
 
-const sendTo = (from: User, groupIds: number[], content = 'hi') =>
+const sendTo = (from: TestUser, groupIds: number[], content = 'hi') =>
   emu.rest('POST', '/message/send', { token: from.token, body: { content_type: 0, content, attachment: '', targets: groupIds, type: 2 } });
-const page = (reader: User, groupId: number) =>
+const page = (reader: TestUser, groupId: number) =>
   emu.rest<ConversationPage>('GET', '/message/conversation', { token: reader.token, query: { limit: 50, msg_id_start: 0, opposite_id: groupId } });
-const unread = (u: User) => emu.ok<UnreadEntry[]>('GET', '/message/unread', { token: u.token });
+const unread = (u: TestUser) => emu.ok<UnreadEntry[]>('GET', '/message/unread', { token: u.token });
 
 describe('messages to groups', () => {
   it('fans a message out to every member; the sender is checked and counts nothing unread', async () => {

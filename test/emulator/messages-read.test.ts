@@ -1,19 +1,13 @@
 // 5.1 ack, 5.2 conversation pages, 5.3 delete conversation, 5.5 recall, 5.7 unread: what each
 // reader sees, and that every refusal leaves the state as it was.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConversationPage, MessageRecord, UnreadEntry } from '../../src/rest/records';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { type TestUser, useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.stop());
-
-type User = Awaited<ReturnType<TestEmulator['user']>>;
+const emu = useEmulator();
 
 /** Sends texts from one user to another; answers their IDs, oldest first. */
-async function sendTexts(from: User, to: User, contents: string[]): Promise<bigint[]> {
+async function sendTexts(from: TestUser, to: TestUser, contents: string[]): Promise<bigint[]> {
   const ids: bigint[] = [];
   for (const content of contents) {
     const reply = await emu.rest('POST', '/message/send', {
@@ -26,7 +20,7 @@ async function sendTexts(from: User, to: User, contents: string[]): Promise<bigi
   return ids;
 }
 
-const page = (reader: User, opposite: number, limit: number, start: bigint | number = 0) =>
+const page = (reader: TestUser, opposite: number, limit: number, start: bigint | number = 0) =>
   emu.ok<ConversationPage>('GET', '/message/conversation', {
     token: reader.token,
     query: { limit, msg_id_start: start, opposite_id: opposite },
@@ -34,7 +28,7 @@ const page = (reader: User, opposite: number, limit: number, start: bigint | num
 
 const contents = (messages: MessageRecord[]) => messages.map((m) => m.content);
 const statuses = (messages: MessageRecord[]) => messages.map((m) => m.status);
-const unread = (reader: User) => emu.ok<UnreadEntry[]>('GET', '/message/unread', { token: reader.token });
+const unread = (reader: TestUser) => emu.ok<UnreadEntry[]>('GET', '/message/unread', { token: reader.token });
 
 describe('5.2 GET /message/conversation', () => {
   it('pages backwards, newest first, from each side, until is_last', async () => {

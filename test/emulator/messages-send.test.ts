@@ -1,15 +1,11 @@
 // 5.4 system notifications and 5.6 send: senders, targets, content types, attachments and
 // transaction_id de-duplication, each write checked by reading the conversation back.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConversationPage, MessageRecord, UnreadEntry } from '../../src/rest/records';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
 let now = Date.now();
-beforeAll(async () => {
-  emu = await startEmulator({ clock: () => now, dedupWindowMs: 60_000 });
-});
-afterAll(() => emu.stop());
+const emu = useEmulator({ clock: () => now, dedupWindowMs: 60_000 });
 
 const FILE = JSON.stringify({ url: 'http://files.example/a.png', dName: 'a.png', fLen: 10, width: 4, height: 3 });
 const text = (targets: number[], more: Record<string, unknown> = {}) => ({

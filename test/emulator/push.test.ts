@@ -2,21 +2,15 @@
 // statistics. Devices are made by logging in with a device_guid; what no REST call of this area
 // sets (platform, online state, bound vendor token, tags, alias, no_push) is set on the user
 // records, which the users domain owns.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PUSH_CHANNELS, type PushCertificate, type PushTaskStats } from '../../src/rest/records';
 import type { DeviceRecord } from '../../src/emulator/users/model';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { startEmulator, type TestEmulator, type TestUser, useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.stop());
-
-type User = Awaited<ReturnType<TestEmulator['user']>>;
+const emu = useEmulator();
 
 /** Logs the user in on a new device and shapes it. */
-async function device(e: TestEmulator, u: User, shape: Partial<Pick<DeviceRecord, 'platform' | 'online' | 'deviceToken' | 'notifierName'>>) {
+async function device(e: TestEmulator, u: TestUser, shape: Partial<Pick<DeviceRecord, 'platform' | 'online' | 'deviceToken' | 'notifierName'>>) {
   const guid = `guid-${Math.random().toString(36).slice(2)}`;
   const grant = await e.ok<{ push_token: string }>('POST', '/token/user', { body: { name: u.name, password: u.password, device_guid: guid } });
   const record = [...e.server.state.users.get(u.id)!.devices.values()].find((d) => d.guid === guid)!;

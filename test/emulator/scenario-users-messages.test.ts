@@ -1,14 +1,10 @@
 // A whole conversation between two users over real HTTP: register, log in, exchange messages of
 // several types, page the history from both sides, unread counts, ack, recall, delete.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ConversationPage, MessageRecord, UnreadEntry } from '../../src/rest/records';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.stop());
+const emu = useEmulator();
 
 interface Account {
   id: number;

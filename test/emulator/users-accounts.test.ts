@@ -1,12 +1,8 @@
 // Passwords and deletion (1.4, 1.5, 1.6).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.stop());
+const emu = useEmulator();
 
 const login = (name: string, password: string) => emu.rest('POST', '/token/user', { body: { name, password } });
 

@@ -1,13 +1,9 @@
 // Who may call the user endpoints: every one of document 2 (1.1–1.41) checked from the table.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/rest/endpoints';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.stop());
+const emu = useEmulator();
 
 const userEndpoints = Object.values(endpoints).filter((def) => def.no.startsWith('1.'));
 const calls = userEndpoints.flatMap((def) => def.methods.map((method) => ({ method, path: def.path, def })));

@@ -1,13 +1,9 @@
 // Devices, sessions and device tokens (1.7, 1.8, 1.12, 1.16, 1.38, 1.39). A device is registered
 // when a token is issued with a device_guid.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { describe, expect, it } from 'vitest';
+import { startEmulator, useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.stop());
+const emu = useEmulator();
 
 interface Device {
   device_sn: number;

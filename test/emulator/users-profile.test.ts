@@ -1,13 +1,9 @@
 // Profile, avatar, nickname, mobile, user name and extension information (1.2, 1.3, 1.14, 1.15,
 // 1.17–1.21, 1.40).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.stop());
+const emu = useEmulator();
 
 interface Profile {
   avatar: string;

@@ -1,13 +1,9 @@
 // Push preferences of the acting user: alias, badge and tags (1.23, 1.24, 1.28–1.31). Alias and
 // badge have no read endpoint, so they are checked in the emulator's state.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.stop());
+const emu = useEmulator();
 
 const stored = (id: number) => emu.server.state.users.get(id);
 const tags = (token: string) => emu.ok<string[]>('GET', '/user/push/tag', { token });

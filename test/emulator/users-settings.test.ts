@@ -1,13 +1,9 @@
 // The settings object (1.35, 1.36) and every single-setting endpoint (1.1, 1.10, 1.22, 1.25,
 // 1.26, 1.27, 1.37, 1.41), each read back through GET /user/settings.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator';
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.stop());
+const emu = useEmulator();
 
 type Settings = Record<string, unknown> & { id: number; user_id: number };
 const settings = (token: string) => emu.ok<Settings>('GET', '/user/settings', { token });

@@ -7,16 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { failure, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
-import { startStack, type Stack } from '../helpers/stack';
+import type { TestUser as User } from '../helpers/emulator';
+import { useStack } from '../helpers/stack';
 import { storedFile } from '../helpers/stored-file';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
-
-type User = Awaited<ReturnType<Stack['emu']['user']>>;
+const stack = useStack();
 
 const stored = (u: User, kind: 'chat' | 'avatar', bytes: Buffer, type: string) => storedFile(stack.emu, u, kind, bytes, type);
 

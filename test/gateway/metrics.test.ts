@@ -7,7 +7,7 @@ import { upstreamLog } from '../../src/gateway/upstream-log';
 import type { CallInfo } from '../../src/rest/client';
 import { startStack, type Stack } from '../helpers/stack';
 import { sseFeed } from '../subscriptions/clients';
-import { callsOf, identity, UNREAD } from '../subscriptions/fixtures';
+import { identity, UNREAD } from '../subscriptions/fixtures';
 
 /** The value of the sample of `name` whose labels are exactly `labels` (undefined: none). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -40,7 +40,7 @@ describe('GET /metrics', () => {
   it('counts an operation by name and type, and its REST calls by endpoint, as many as the service received', async () => {
     const user = await stack.emu.user();
     const before = await scrape(stack.url);
-    stack.emu.server.resetCalls();
+    stack.emu.mark();
     const reply = await stack.gql('query MetricsProbe { me { id username settings { noPush } } }', {}, stack.asUser(user.id));
     expect(reply.errors).toBeUndefined();
     const after = await scrape(stack.url);
@@ -50,7 +50,7 @@ describe('GET /metrics', () => {
     expect(sample(after, 'graphql_envelop_request_duration_count', operation)).toBe(1);
     expect(sample(after, 'graphql_yoga_http_duration_count', { ...operation, method: 'POST', statusCode: '200' })).toBe(1);
     for (const endpoint of ['GET /user/profile', 'GET /user/settings'] as const) {
-      expect(callsOf(stack.emu, endpoint)).toBe(1);
+      expect(stack.emu.calls(endpoint).length).toBe(1);
       expect(restCount(after, endpoint, '2xx') - restCount(before, endpoint, '2xx')).toBe(1);
     }
   });

@@ -1,15 +1,11 @@
 // The gateway shell: endpoints, identity forwarding, error mapping, ID validation, start-up.
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway';
 import { loadConfig } from '../../src/config';
-import { startStack, type Stack } from '../helpers/stack';
+import { startStack, useStack } from '../helpers/stack';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 
 describe('gateway endpoints', () => {
   it('answers /health while the process is up', async () => {
@@ -43,12 +39,12 @@ describe('gateway endpoints', () => {
 describe('caller identity', () => {
   it('reads the acting user through the REST service with the admin token and user_id header', async () => {
     const user = await stack.emu.user();
-    stack.emu.server.resetCalls();
+    stack.emu.mark();
     const reply = await stack.gql<{ me: { id: string; username: string } }>('{ me { id username } }', {}, stack.asUser(user.id));
     expect(reply.errors).toBeUndefined();
     expect(reply.data?.me).toEqual({ id: String(user.id), username: user.name });
     // Two fields of the profile, one REST call.
-    expect(stack.emu.server.calls.map((c) => c.endpoint)).toEqual(['GET /user/profile']);
+    expect(stack.emu.calls().map((c) => c.endpoint)).toEqual(['GET /user/profile']);
   });
 
   it('accepts Authorization: Bearer as the access-token', async () => {
@@ -101,12 +97,12 @@ describe('query limits', () => {
     const shallow = await startStack({ MAX_QUERY_DEPTH: '2' });
     try {
       const user = await shallow.emu.user();
-      shallow.emu.server.resetCalls();
+      shallow.emu.mark();
       const ok = await shallow.gql('{ me { id } }', {}, shallow.asUser(user.id));
       expect(ok.errors).toBeUndefined();
       const tooDeep = await shallow.gql('{ me { settings { noPush } } }', {}, shallow.asUser(user.id));
       expect(tooDeep.errors?.[0]?.message).toMatch(/depth/i);
-      expect(shallow.emu.server.calls).toHaveLength(1);
+      expect(shallow.emu.calls()).toHaveLength(1);
     } finally {
       await shallow.stop();
     }
@@ -115,10 +111,10 @@ describe('query limits', () => {
   it('refuses more aliases than MAX_QUERY_ALIASES before any REST call', async () => {
     const few = await startStack({ MAX_QUERY_ALIASES: '2' });
     try {
-      few.emu.server.resetCalls();
+      few.emu.mark();
       const reply = await few.gql('{ a: me { id } b: me { id } c: me { id } }');
       expect(reply.errors?.[0]?.message).toMatch(/alias/i);
-      expect(few.emu.server.calls).toHaveLength(0);
+      expect(few.emu.calls()).toHaveLength(0);
     } finally {
       await few.stop();
     }

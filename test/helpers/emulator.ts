@@ -1,7 +1,19 @@
 // Starts an emulator on a free port and speaks raw REST to it, for tests of the service itself.
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { createEmulator, type CreateEmulatorOptions, type EmulatorServer } from '../../src/emulator';
+import type { RecordedCall } from '../../src/emulator/server';
+import type { EndpointName } from '../../src/rest/endpoints';
 import { parseJson, stringifyJson } from '../../src/rest/json';
+import { lateBound } from './late-bound';
+
+/** A registered, logged-in user of the emulator. */
+export interface TestUser {
+  id: number;
+  token: string;
+  name: string;
+  password: string;
+}
 
 export interface Envelope<T = unknown> {
   code: number;
@@ -36,7 +48,11 @@ export interface TestEmulator {
   /** Like rest, but fails the test unless the envelope code is 200; answers data. */
   ok<T = unknown>(method: string, path: string, req?: RestRequest): Promise<T>;
   /** Registers a user and logs in; answers its ID and token. */
-  user(name?: string, password?: string): Promise<{ id: number; token: string; name: string; password: string }>;
+  user(name?: string, password?: string): Promise<TestUser>;
+  /** Sets the mark `calls` counts from: forgets the REST calls recorded so far. */
+  mark(): void;
+  /** The REST calls the emulator received since the mark (of one endpoint, if named), oldest first. */
+  calls(endpoint?: EndpointName): RecordedCall[];
   stop(): Promise<void>;
 }
 
@@ -79,5 +95,26 @@ export async function startEmulator(options: Partial<CreateEmulatorOptions> = {}
     return { id: grant.user_id, token: grant.token, name, password };
   }
 
-  return { server, url, adminToken, appId, rest, ok, user, stop: () => server.stop() };
+  return {
+    server,
+    url,
+    adminToken,
+    appId,
+    rest,
+    ok,
+    user,
+    mark: () => server.resetCalls(),
+    calls: (endpoint) => (endpoint === undefined ? [...server.calls] : server.calls.filter((c) => c.endpoint === endpoint)),
+    stop: () => server.stop(),
+  };
+}
+
+/** One emulator for the test file: started before its tests, stopped after; usable from beforeAll on. */
+export function useEmulator(options: Partial<CreateEmulatorOptions> = {}): TestEmulator {
+  let emu: TestEmulator | undefined;
+  beforeAll(async () => {
+    emu = await startEmulator(options);
+  });
+  afterAll(() => emu?.stop());
+  return lateBound(() => emu, 'the emulator');
 }

@@ -1,7 +1,12 @@
 // The whole product on free ports: an emulator and a gateway pointed at it.
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { loadConfig } from '../../src/config';
-import { startEmulator, type TestEmulator } from './emulator';
+import { startEmulator, type TestEmulator, type TestUser } from './emulator';
+import { lateBound } from './late-bound';
+
+/** Who sends a GraphQL request: a user with their own token, or the app backend's admin token. */
+export type Caller = TestUser | 'admin';
 
 export interface GqlReply<T = Record<string, unknown>> {
   data?: T | null;
@@ -15,6 +20,8 @@ export interface Stack {
   url: string;
   /** POSTs a GraphQL operation over real HTTP. */
   gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GqlReply<T>>;
+  /** A GraphQL operation with the user's own token (or the bare admin token). */
+  gqlAs<T = Record<string, unknown>>(as: Caller, query: string, variables?: Record<string, unknown>): Promise<GqlReply<T>>;
   /** Headers acting as a user through the admin token. */
   asUser(id: number | bigint | string): Record<string, string>;
   stop(): Promise<void>;
@@ -25,7 +32,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
   const config = { ...loadConfig({ PORT: '1', ...env }), port: 0 };
   const gateway = createGateway({ config, imBaseUrl: emu.url });
   const url = await gateway.start();
-  return {
+  const stack: Stack = {
     emu,
     gateway,
     url,
@@ -37,10 +44,28 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
       });
       return (await res.json()) as GqlReply<never>;
     },
+    gqlAs: (as, query, variables) => stack.gql(query, variables, { 'access-token': as === 'admin' ? emu.adminToken : as.token }),
     asUser: (id) => ({ 'access-token': emu.adminToken, user_id: String(id) }),
     async stop() {
       await gateway.stop();
       await emu.stop();
     },
   };
+  return stack;
+}
+
+/** One stack for the test file: started before its tests, stopped after; usable from beforeAll on. */
+export function useStack(env: Record<string, string> = {}): Stack {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    stack = await startStack(env);
+  });
+  afterAll(() => stack?.stop());
+  return lateBound(() => stack, 'the stack');
+}
+
+/** The reply's one error (the test fails when there is none, or more than one). */
+export function onlyError(reply: GqlReply<unknown>): NonNullable<GqlReply['errors']>[number] {
+  expect(reply.errors).toHaveLength(1);
+  return reply.errors![0]!;
 }

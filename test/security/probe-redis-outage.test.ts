@@ -8,10 +8,10 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { startEmulator, type TestEmulator, type TestUser } from '../helpers/emulator';
 import { startRedisServer, type TestRedis } from '../helpers/redis-server';
 import { type Feed, sleep, wsClient } from '../subscriptions/clients';
-import { callsOf, identity, sendText, type TestUser, UNREAD, type UnreadData } from '../subscriptions/fixtures';
+import { identity, sendText, UNREAD, type UnreadData } from '../subscriptions/fixtures';
 
 const INTERVAL = 200;
 const MESSAGES = 'subscription($with: ID!) { conversationMessages(with: $with) { id content } }';
@@ -88,7 +88,7 @@ describe('two replicas through a Redis outage', () => {
       await until('unread counts during the outage', () => unread.every((f) => lastCount(f) === 7), 2_000);
       // A subscriber joining now gets the counts as they are, on a topic the replica has (same
       // token) and on one it opens during the outage (a second login).
-      const second: TestUser = { id: me.id, token: await login(me) };
+      const second: TestUser = { ...me, token: await login(me) };
       joiners.push(wsClient(replicas[1]!.url, identity(emu, me)), wsClient(replicas[0]!.url, identity(emu, second)));
       for (const joiner of joiners) expect(lastCount(await started(joiner.feed<UnreadData>(UNREAD)))).toBe(7);
       await send(5, 100);
@@ -103,10 +103,10 @@ describe('two replicas through a Redis outage', () => {
       for (const feed of messages) expect(ids(feed)).toEqual(sent);
 
       // One poller per topic again: two identities' unread counts polled once per interval each.
-      emu.server.resetCalls();
+      emu.mark();
       await sleep(10 * INTERVAL);
-      expect(callsOf(emu, 'GET /message/unread')).toBeLessThanOrEqual(2 * 11);
-      expect(callsOf(emu, 'GET /message/unread')).toBeGreaterThanOrEqual(2 * 8);
+      expect(emu.calls('GET /message/unread').length).toBeLessThanOrEqual(2 * 11);
+      expect(emu.calls('GET /message/unread').length).toBeGreaterThanOrEqual(2 * 8);
     } finally {
       await Promise.all([...clients, ...joiners].map((c) => c.dispose()));
     }

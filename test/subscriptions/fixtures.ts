@@ -1,12 +1,6 @@
-// What the subscription tests share: sending messages through the emulator, and counting the
-// polls it received.
-import type { EndpointName } from '../../src/rest/endpoints';
-import type { TestEmulator } from '../helpers/emulator';
-
-export interface TestUser {
-  id: number;
-  token: string;
-}
+// What the subscription tests share: sending messages through the emulator, the identity of a
+// user token, and the unreadCounts operation.
+import type { TestEmulator, TestUser } from '../helpers/emulator';
 
 /** Sends a text from one user to another through the emulator; answers the new message's ID. */
 export async function sendText(emu: TestEmulator, from: TestUser, to: TestUser, content: string): Promise<string> {
@@ -16,11 +10,6 @@ export async function sendText(emu: TestEmulator, from: TestUser, to: TestUser, 
   });
   if (reply.code !== 200) throw new Error(`send failed: ${reply.code} ${reply.message}`);
   return String(reply.msg_ids![0]);
-}
-
-/** Calls of one endpoint the emulator recorded (optionally: acting as one user_id). */
-export function callsOf(emu: TestEmulator, endpoint: EndpointName): number {
-  return emu.server.calls.filter((c) => c.endpoint === endpoint).length;
 }
 
 /** The identity headers (and connectionParams) of a user token. */

@@ -1,15 +1,11 @@
 // Each subscription event is resolved afresh: nested fields read the service again instead of
 // what an earlier event of the same subscription remembered (ctx.invalidate per event).
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/stack';
+import { expect, it } from 'vitest';
+import { useStack } from '../helpers/stack';
 import { sseFeed } from './clients';
 import { sendText } from './fixtures';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ POLL_INTERVAL_MS: '100' });
-});
-afterAll(() => stack.stop());
+const stack = useStack({ POLL_INTERVAL_MS: '100' });
 
 interface PeerNames {
   unreadCounts: { unreadCount: number; user: { nickName: string | null } | null }[];

@@ -6,7 +6,7 @@ import { createGateway } from '../../src/gateway/create-gateway';
 import { envelope, failure, startScriptedServer } from '../helpers/scripted-server';
 import { startStack } from '../helpers/stack';
 import { sleep, sseFeed, wsClient } from './clients';
-import { callsOf, identity, sendText, UNREAD, type UnreadData } from './fixtures';
+import { identity, sendText, UNREAD, type UnreadData } from './fixtures';
 
 const INTERVAL = 100;
 
@@ -64,9 +64,9 @@ describe('shutdown', () => {
 
       await stack.gateway.stop();
       for (const feed of [unread, messages, sse]) expect(await feed.ending).toEqual({ complete: true });
-      stack.emu.server.resetCalls();
+      stack.emu.mark();
       await sleep(INTERVAL * 4);
-      expect(callsOf(stack.emu, 'GET /message/unread') + callsOf(stack.emu, 'GET /message/conversation')).toBe(0);
+      expect(stack.emu.calls('GET /message/unread').length + stack.emu.calls('GET /message/conversation').length).toBe(0);
     } finally {
       await client.dispose();
       await stack.emu.stop();
@@ -82,7 +82,7 @@ describe('more than one round can read', () => {
     const client = wsClient(stack.url, identity(stack.emu, me));
     try {
       const messages = client.feed('subscription($p: ID!) { conversationMessages(with: $p) { id } }', { p: String(peer.id) });
-      for (let i = 0; i < 100 && callsOf(stack.emu, 'GET /message/conversation') === 0; i++) await sleep(20);
+      for (let i = 0; i < 100 && stack.emu.calls('GET /message/conversation').length === 0; i++) await sleep(20);
       // 130 messages before the next round: one round reads at most 100 of them.
       await Promise.all(Array.from({ length: 130 }, (_, i) => sendText(stack.emu, peer, me, `m${i}`)));
       const ended = await messages.next(10_000);

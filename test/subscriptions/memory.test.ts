@@ -1,17 +1,14 @@
 // Subscriptions in one gateway process, over real sockets: graphql-ws and SSE clients, one poller
 // per identity (polls counted at the emulator), change detection, stop on the last unsubscribe,
 // refusal of a bad token at connect, new messages of a conversation, and clean shutdown.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/stack';
+import { describe, expect, it } from 'vitest';
+import { useStack } from '../helpers/stack';
 import { type Feed, sleep, sseFeed, wsClient } from './clients';
-import { callsOf, identity, sendText, type TestUser, UNREAD, type UnreadData } from './fixtures';
+import type { TestUser } from '../helpers/emulator';
+import { identity, sendText, UNREAD, type UnreadData } from './fixtures';
 
 const INTERVAL = 100;
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ POLL_INTERVAL_MS: String(INTERVAL) });
-});
-afterAll(() => stack.stop());
+const stack = useStack({ POLL_INTERVAL_MS: String(INTERVAL) });
 
 async function pair(): Promise<[TestUser, TestUser]> {
   return [await stack.emu.user(), await stack.emu.user()];
@@ -67,10 +64,10 @@ describe('unreadCounts', () => {
       const feeds = clients.map((c) => c.feed<UnreadData>(UNREAD));
       for (const feed of feeds) expectCounts(await feed.next(), peer, 1);
 
-      stack.emu.server.resetCalls();
+      stack.emu.mark();
       const window = 2_000;
       await sleep(window);
-      const polls = callsOf(stack.emu, 'GET /message/unread');
+      const polls = stack.emu.calls('GET /message/unread').length;
       expect(polls).toBeGreaterThanOrEqual(window / INTERVAL - 3);
       expect(polls).toBeLessThanOrEqual(window / INTERVAL + 1);
 
@@ -80,9 +77,9 @@ describe('unreadCounts', () => {
 
       for (const feed of feeds) await feed.close();
       await sleep(INTERVAL * 2);
-      stack.emu.server.resetCalls();
+      stack.emu.mark();
       await sleep(INTERVAL * 5);
-      expect(callsOf(stack.emu, 'GET /message/unread')).toBe(0);
+      expect(stack.emu.calls('GET /message/unread').length).toBe(0);
     } finally {
       await Promise.all(clients.map((c) => c.dispose()));
     }
@@ -90,12 +87,12 @@ describe('unreadCounts', () => {
 
   it('verifies a connecting identity once for many connections', async () => {
     const [me] = await pair();
-    stack.emu.server.resetCalls();
+    stack.emu.mark();
     const clients = Array.from({ length: 20 }, () => wsClient(stack.url, identity(stack.emu, me)));
     try {
       const feeds = clients.map((c) => c.feed<UnreadData>(UNREAD));
       for (const feed of feeds) await feed.next();
-      expect(callsOf(stack.emu, 'GET /user/profile')).toBe(1);
+      expect(stack.emu.calls('GET /user/profile').length).toBe(1);
     } finally {
       await Promise.all(clients.map((c) => c.dispose()));
     }
@@ -114,13 +111,13 @@ describe('unreadCounts', () => {
   });
 
   it('refuses an invalid token at connect (close code 4401), before any subscription runs', async () => {
-    stack.emu.server.resetCalls();
+    stack.emu.mark();
     const client = wsClient(stack.url, { app_id: stack.emu.appId, 'access-token': 'not-a-token' });
     try {
       const ending = await client.feed(UNREAD).ending;
       expect(ending).toMatchObject({ error: { code: 4401 } });
       // (The emulator records only calls that pass its token check: the refused profile read is not listed.)
-      expect(stack.emu.server.calls).toEqual([]);
+      expect(stack.emu.calls()).toEqual([]);
     } finally {
       await client.dispose();
     }
@@ -141,9 +138,9 @@ describe('unreadCounts', () => {
         expect(await f.ending).toEqual({ complete: true });
       }
       // The poller is gone too.
-      stack.emu.server.resetCalls();
+      stack.emu.mark();
       await sleep(INTERVAL * 4);
-      expect(callsOf(stack.emu, 'GET /message/unread')).toBe(0);
+      expect(stack.emu.calls('GET /message/unread').length).toBe(0);
       void peer;
     } finally {
       await client.dispose();

@@ -10,7 +10,8 @@ import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { type Feed, sleep, wsClient } from './clients';
-import { callsOf, identity, sendText, type TestUser, UNREAD, type UnreadData } from './fixtures';
+import type { TestUser } from '../helpers/emulator';
+import { identity, sendText, UNREAD, type UnreadData } from './fixtures';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const INTERVAL = 200;
@@ -64,9 +65,9 @@ afterAll(async () => {
 });
 
 async function pollsDuring(ms: number): Promise<number> {
-  emu.server.resetCalls();
+  emu.mark();
   await sleep(ms);
-  return callsOf(emu, 'GET /message/unread');
+  return emu.calls('GET /message/unread').length;
 }
 
 function expectCount(result: { data?: UnreadData | null }, peer: TestUser, count: number) {
