@@ -24,3 +24,25 @@ export function upstreamCause(error: unknown): UpstreamError | undefined {
   if (error instanceof GraphQLError && error.originalError instanceof UpstreamError) return error.originalError;
   return undefined;
 }
+
+/**
+ * Awaits a write whose retry is made safe by a de-duplication key (transactionId, requestId). Its
+ * failure carries that key in `extensions`: when the answer was lost (UPSTREAM_UNAVAILABLE after
+ * the request was sent) the write may have happened, and sending again with the same key cannot
+ * do it twice.
+ */
+export async function withRetryKey<T>(key: Record<string, string>, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (!(err instanceof GraphQLError)) throw err;
+    throw new GraphQLError(err.message, {
+      nodes: err.nodes,
+      source: err.source,
+      positions: err.positions,
+      path: err.path,
+      ...(err.originalError ? { originalError: err.originalError } : {}),
+      extensions: { ...err.extensions, ...key },
+    });
+  }
+}
