@@ -57,9 +57,13 @@ async function scannedJson(request: Request, fetchAPI: FetchAPI): Promise<Reques
   return new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body: text });
 }
 
-export function bodyTooLarge(limit: number, what: string): Error {
+/**
+ * The rest of the body is not read: the connection closes after the answer, or a client reusing
+ * it would send its next request into the unread remainder (and see a reset).
+ */
+function bodyTooLarge(limit: number, what: string): Error {
   return createGraphQLError(`${what} is larger than the limit of ${limit} bytes`, {
-    extensions: { http: { status: 413 }, code: 'REQUEST_ENTITY_TOO_LARGE', limit },
+    extensions: { http: { status: 413, headers: { connection: 'close' } }, code: 'REQUEST_ENTITY_TOO_LARGE', limit },
   });
 }
 

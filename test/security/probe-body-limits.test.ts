@@ -29,6 +29,7 @@ afterEach(() => {
 
 interface Reply {
   status: number;
+  connection: string | undefined;
   body: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] };
 }
 
@@ -42,7 +43,7 @@ function send(contentType: string, parts: (string | number)[], chunked = false):
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Reply['body'] }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) as Reply['body'] }));
     });
     // The server may answer (413) and close before everything is sent.
     req.on('error', reject);
@@ -70,6 +71,8 @@ describe('JSON bodies', () => {
     expect(reply.status).toBe(413);
     expect(reply.body.errors?.[0]?.extensions).toMatchObject({ code: 'REQUEST_ENTITY_TOO_LARGE', limit: 2 * MiB });
     expect(reply.body.errors?.[0]?.message).toContain(String(2 * MiB));
+    // The unread rest of the body must not meet the client's next request on this connection.
+    expect(reply.connection).toBe('close');
   });
 
   it('cuts a chunked body (no Content-Length) where it passes the limit', async () => {
@@ -104,6 +107,7 @@ describe('multipart bodies', () => {
   it('takes an upload of exactly MAX_UPLOAD_BYTES, past the old 25 MB body limit', async () => {
     const reply = await multipart([head(), UPLOAD_LIMIT, '\r\n--b--\r\n'], true);
     expect(reply.body.errors).toBeUndefined();
+    expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({ uploadChatFile: { file: { size: UPLOAD_LIMIT } } });
   }, 20_000);
 
