@@ -31,6 +31,14 @@ export interface Config {
   maxDepth: number;
   /** Most aliases in one operation: each may cost REST calls that de-duplication cannot save. */
   maxAliases: number;
+  /** Most lexical tokens in one GraphQL document: bounds the parser's work and recursion. */
+  maxTokens: number;
+  /** Largest request body that is not multipart (multipart may reach maxUploadBytes plus its fields). */
+  maxBodyBytes: number;
+  /** Largest WebSocket message once the connection is acknowledged. */
+  maxWsPayloadBytes: number;
+  /** Largest WebSocket message before `connection_init` is acknowledged (no identity checked yet). */
+  maxWsInitBytes: number;
   /** Serve Prometheus metrics at GET /metrics. */
   metrics: boolean;
   /**
@@ -117,6 +125,10 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024, 1, 10 * 1024 ** 3),
     maxDepth: int(env, 'MAX_QUERY_DEPTH', 12, 2, 100),
     maxAliases: int(env, 'MAX_QUERY_ALIASES', 50, 1, 10_000),
+    maxTokens: int(env, 'MAX_QUERY_TOKENS', 2_000, 100, 100_000),
+    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024, 1024, 1024 ** 3),
+    maxWsPayloadBytes: int(env, 'MAX_WS_PAYLOAD_BYTES', 1024 * 1024, 1024, 1024 ** 3),
+    maxWsInitBytes: int(env, 'MAX_WS_INIT_BYTES', 16 * 1024, 256, 1024 ** 3),
     metrics: flag(env, 'METRICS', true),
     graphiql: flag(env, 'GRAPHIQL', !imBaseUrl && env.NODE_ENV !== 'production'),
     readyFailedCalls: int(env, 'READY_FAILED_CALLS', 20, 1, 10_000),

@@ -3,8 +3,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
-import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
@@ -15,6 +13,8 @@ import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
 import { graphiqlOptions } from './graphiql';
 import { createGraphiQLPage } from './graphiql-page';
+import { useBodyLimits } from './body-limits';
+import { useDocumentLimits } from './document-limits';
 import { createDownloadRoute } from './downloads';
 import { createGatewayMetrics } from './metrics';
 import { createReadiness } from './readiness';
@@ -27,6 +27,7 @@ export interface GatewayOptions {
     Config,
     'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes' | 'maxDepth' | 'maxAliases' | 'pollIntervalMs' | 'redisUrl'
   > &
+    Pick<Config, 'maxTokens' | 'maxBodyBytes' | 'maxWsPayloadBytes' | 'maxWsInitBytes'> &
     // Optional for callers that build the config by hand: metrics are on unless turned off,
     // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
     Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs'>>;
@@ -54,6 +55,9 @@ function causedByScalarInput(error: unknown): boolean {
   }
   return false;
 }
+
+/** Largest `operations` or `map` field of a multipart request. */
+const MULTIPART_FIELD_BYTES = 1024 * 1024;
 
 export function createGateway(options: GatewayOptions): Gateway {
   const { config, imBaseUrl } = options;
@@ -89,6 +93,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/health',
     landingPage: false,
+    // Replaced by useBodyLimits (a limit per kind of body).
+    maxRequestBodySize: false,
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : headersLookup(request?.headers ?? new Headers());
       return createContext(rest, callerFrom(lookup), settings, subscriptions);
@@ -106,9 +112,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     plugins: [
       // File uploads reach resolvers as streams of the request body (yoga's own parser buffers them).
-      useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: 1024 * 1024 }),
-      maxDepthPlugin({ n: config.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
-      maxAliasesPlugin({ n: config.maxAliases }),
+      useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: MULTIPART_FIELD_BYTES }),
+      useBodyLimits({ maxBodyBytes: config.maxBodyBytes, maxUploadBytes: config.maxUploadBytes, maxFieldBytes: MULTIPART_FIELD_BYTES }),
+      useDocumentLimits(config),
       useReadinessCheck({
         endpoint: '/ready',
         check: () => {
@@ -134,7 +140,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       server = createServer((req, res) => {
         if (!graphiql(req, res) && !downloads(req, res)) void yoga(req, res);
       });
-      ws = mountWebSocket(server, yoga, { verify: subscriptions.verify });
+      ws = mountWebSocket(server, yoga, { verify: subscriptions.verify, maxPayloadBytes: config.maxWsPayloadBytes, maxInitBytes: config.maxWsInitBytes });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(config.port, config.host, () => resolve());

@@ -17,6 +17,33 @@ import { GraphQLError } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { fileError, IncomingFile } from '../files/incoming-file';
 
+/** The body broke off (truncated, malformed) while a file was awaited or read: the request is bad. */
+const brokeOff = (err: Error) =>
+  err instanceof GraphQLError
+    ? err
+    : createGraphQLError(`the multipart request broke off: ${err.message}`, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+
+/**
+ * The file's bytes as its reader sees them. busboy fails a file stream with its own bare error
+ * (say, "Unexpected end of form" for a truncated body), which would reach the client as an
+ * internal error with a stack trace logged: it is replaced by a BAD_REQUEST. A reader that stops
+ * early destroys this stream and, through the generator's return, busboy's.
+ */
+function readable(stream: Readable): Readable {
+  // Until the reader starts, nothing else listens: an error then must not crash the process (the
+  // reader still sees it, as the stream's recorded error).
+  stream.on('error', () => undefined);
+  async function* bytes(): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
+    } catch (err) {
+      throw brokeOff(err as Error);
+    }
+  }
+  return Readable.from(bytes(), { objectMode: false });
+}
+
+
 export interface MultipartLimits {
   /** Largest file; busboy cuts a file there (the upload then reports it too large). */
   maxFileBytes: number;
@@ -85,7 +112,7 @@ export class UploadSession {
           this.resolved = true;
           reject(err);
         }
-        for (const file of this.files.values()) file.fail(fileError(`the multipart request broke off: ${err.message}`));
+        for (const file of this.files.values()) file.fail(brokeOff(err));
         body.resume();
       };
 
@@ -105,7 +132,7 @@ export class UploadSession {
           stream.resume();
           return;
         }
-        file.attach({ filename: info.filename ?? '', mimeType: info.mimeType, stream });
+        file.attach({ filename: info.filename ?? '', mimeType: info.mimeType, stream: readable(stream) });
         // Someone waits for a later file: this one is in the way.
         if (!file.isClaimed && [...this.files.values()].some((f) => f.isClaimed && !f.isArrived)) file.skip();
       });
@@ -119,7 +146,8 @@ export class UploadSession {
         }
         for (const file of this.files.values()) if (!file.isArrived) file.fail(fileError(`file ${file.field} was not sent`));
       });
-      body.on('error', (err) => fail(badRequest(`the request broke off: ${err.message}`)));
+      // A body over its limit fails with the limit's own error (413 naming the limit).
+      body.on('error', (err) => fail(err instanceof GraphQLError ? err : badRequest(`the request broke off: ${err.message}`)));
       body.pipe(parser);
     });
   }

@@ -4,15 +4,18 @@
 // closes the socket with 4401 (4403 for a refused user), which graphql-ws clients do not retry.
 // GraphiQL sends no connectionParams but puts its headers in each operation's
 // `extensions.headers`: those, when present, name the operation's identity (as HTTP headers do).
+// An operation the gateway refuses (syntax, validation, a document limit) ends with an `error`
+// message for that operation alone: the socket and its other subscriptions live on.
 import type { Server } from 'node:http';
-import type { ExecutionArgs } from 'graphql';
-import { CloseCode } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
+import { type ExecutionArgs, GraphQLError } from 'graphql';
+import { CloseCode, type Context, type SubscribePayload } from 'graphql-ws';
+import { type Extra, useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { callerFrom, paramsLookup } from '../context';
 import type { Verdict } from '../subscriptions/hub';
 import type { Caller } from '../rest/caller';
+import { limitMessages, quietClientFaults } from './ws-limits';
 
 interface EnvelopedRoot {
   execute: (args: ExecutionArgs) => unknown;
@@ -22,6 +25,16 @@ interface EnvelopedRoot {
 export interface WebSocketOptions {
   /** Checks the identity a connection presents. */
   verify?: (caller: Caller) => Promise<Verdict>;
+  /** Largest message once the connection is acknowledged. */
+  maxPayloadBytes: number;
+  /** Largest message before `connection_init` is acknowledged. */
+  maxInitBytes: number;
+}
+
+/** The error as a graphql-ws client sees it: yoga's HTTP status hint means nothing here. */
+function forSocket(error: GraphQLError): GraphQLError {
+  const { http: _http, ...extensions } = error.extensions;
+  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions });
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -30,8 +43,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const COMPLETE_WAIT_MS = 2_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yoga's server and user context generics vary per gateway
-export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any>, options: WebSocketOptions = {}) {
-  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any>, options: WebSocketOptions) {
+  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: options.maxPayloadBytes });
+  // Before graphql-ws sees the socket: no frame over the small limit until the identity is checked.
+  wss.on('connection', (socket) => limitMessages(socket, Math.min(options.maxInitBytes, options.maxPayloadBytes)));
   // Subscriptions running, per connection, so that close() can let them send `complete` first.
   const running = new Map<object, Set<string>>();
   const untrack = (ctx: object, id?: string) => {
@@ -41,38 +56,52 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
     if (ids?.size === 0) running.delete(ctx);
   };
 
+  /** The operation's execution args, or the errors that refuse it (thrown errors included). */
+  const prepare = async (ctx: Context<Record<string, unknown> | undefined, Extra>, payload: SubscribePayload) => {
+    const headers = payload.extensions?.headers;
+    const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+      ...ctx,
+      req: ctx.extra.request,
+      socket: ctx.extra.socket,
+      params: payload,
+      connectionParams: isRecord(headers) ? { ...ctx.connectionParams, ...headers } : ctx.connectionParams,
+    });
+    const args = {
+      schema,
+      operationName: payload.operationName,
+      document: parse(payload.query),
+      variableValues: payload.variables,
+      contextValue: await contextFactory(),
+      rootValue: { execute, subscribe },
+    };
+    const errors = validate(args.schema, args.document);
+    if (errors.length) return errors.map(forSocket);
+    return args;
+  };
+
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
       subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
       onConnect: async (ctx) => {
-        if (!options.verify) return true;
+        const accept = () => {
+          limitMessages(ctx.extra.socket, options.maxPayloadBytes);
+          return true;
+        };
+        if (!options.verify) return accept();
         const verdict = await options.verify(callerFrom(paramsLookup(ctx.connectionParams)));
-        if (verdict === 'ok') return true;
+        if (verdict === 'ok') return accept();
         // graphql-ws closes with 4403 on `false`; a rejected token is 4401.
         if (verdict === 'unauthenticated') ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized: access-token rejected');
         return false;
       },
       onSubscribe: async (ctx, _id, payload) => {
-        const headers = payload.extensions?.headers;
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: ctx.extra.request,
-          socket: ctx.extra.socket,
-          params: payload,
-          connectionParams: isRecord(headers) ? { ...ctx.connectionParams, ...headers } : ctx.connectionParams,
-        });
-        const args = {
-          schema,
-          operationName: payload.operationName,
-          document: parse(payload.query),
-          variableValues: payload.variables,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
-        };
-        const errors = validate(args.schema, args.document);
-        if (errors.length) return errors;
-        return args;
+        try {
+          return await prepare(ctx, payload);
+        } catch (err) {
+          if (err instanceof GraphQLError) return [forSocket(err)];
+          throw err;
+        }
       },
       onOperation: (ctx, id, _payload, _args, result) => {
         if (!(typeof result === 'object' && result !== null && Symbol.asyncIterator in result)) return;
@@ -85,6 +114,8 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
     },
     wss,
   );
+  // After graphql-ws's own listener is on each socket.
+  wss.on('connection', quietClientFaults);
   return {
     /** Closes every connection; subscriptions already ended get to send `complete` first. */
     async close() {

@@ -76,7 +76,7 @@ function describe(init: UpstreamErrorInit): string {
  * | 20011 / 20012 / 20013 | member / admin / owner permission needed| FORBIDDEN       | the acting user lacks the role                    |
  * | 20018                 | user is on the group blacklist          | FORBIDDEN       | the acting user is refused by the group           |
  * | 20023                 | no permission on the shared file        | FORBIDDEN       |                                                   |
- * | 10000                 | user does not exist                     | NOT_FOUND       |                                                   |
+ * | 10000                 | user does not exist                     | NOT_FOUND       | at /token/*: UNAUTHENTICATED (see below)          |
  * | 20001                 | group does not exist                    | NOT_FOUND       |                                                   |
  * | 20020                 | announcement does not exist             | NOT_FOUND       |                                                   |
  * | 20022                 | shared file does not exist              | NOT_FOUND       |                                                   |
@@ -96,7 +96,12 @@ function describe(init: UpstreamErrorInit): string {
  * | 20017                 | already a member                        | CONFLICT        |                                                   |
  *
  * No code is documented for rate limiting; HTTP 429 covers it. Any other code → UPSTREAM_ERROR.
+ *
+ * The /token/* endpoints answer 10000 for an unknown user and for a wrong password alike (so that
+ * names cannot be probed): a failed login, reported as UNAUTHENTICATED there.
  */
+const LOGIN_ENDPOINT = /^POST \/token\//;
+
 const BY_UPSTREAM_CODE: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCode>([
   [402, 'UNAUTHENTICATED'],
   [10003, 'UNAUTHENTICATED'],
@@ -144,6 +149,7 @@ const BY_HTTP_STATUS: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCode
 /** The gateway's error code for an upstream failure. Pure; a known envelope code wins over the HTTP status. */
 export function classifyUpstreamError(err: UpstreamError): ErrorCode {
   if (err.kind === 'unavailable' || err.kind === 'timeout') return 'UPSTREAM_UNAVAILABLE';
+  if (err.code === 10000 && LOGIN_ENDPOINT.test(err.endpoint)) return 'UNAUTHENTICATED';
   const byCode = err.code === undefined ? undefined : BY_UPSTREAM_CODE.get(err.code);
   if (byCode) return byCode;
   if (err.kind === 'http' && err.httpStatus !== undefined) {

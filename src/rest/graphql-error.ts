@@ -35,3 +35,25 @@ export function upstreamCodeOf(error: unknown): number | undefined {
   const code = upstreamCause(error)?.code ?? (error instanceof GraphQLError ? error.extensions.upstreamCode : undefined);
   return typeof code === 'number' ? code : undefined;
 }
+
+/**
+ * Awaits a write whose retry is made safe by a de-duplication key (transactionId, requestId). Its
+ * failure carries that key in `extensions`: when the answer was lost (UPSTREAM_UNAVAILABLE after
+ * the request was sent) the write may have happened, and sending again with the same key cannot
+ * do it twice.
+ */
+export async function withRetryKey<T>(key: Record<string, string>, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (!(err instanceof GraphQLError)) throw err;
+    throw new GraphQLError(err.message, {
+      nodes: err.nodes,
+      source: err.source,
+      positions: err.positions,
+      path: err.path,
+      ...(err.originalError ? { originalError: err.originalError } : {}),
+      extensions: { ...err.extensions, ...key },
+    });
+  }
+}

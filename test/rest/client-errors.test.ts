@@ -44,6 +44,12 @@ describe('classifyUpstreamError', () => {
     expect(classifyUpstreamError(httpStatus(status))).toBe(expected);
   });
 
+  it('maps 10000 at a /token/* endpoint (a wrong password or an unknown user) to UNAUTHENTICATED', () => {
+    for (const login of ['POST /token/id', 'POST /token/login', 'POST /token/user']) {
+      expect(classifyUpstreamError(new UpstreamError({ endpoint: login, kind: 'envelope', httpStatus: 200, code: 10000 }))).toBe('UNAUTHENTICATED');
+    }
+  });
+
   it('lets a known envelope code win over the HTTP status', () => {
     expect(classifyUpstreamError(httpStatus(400, 20001))).toBe('NOT_FOUND');
     expect(classifyUpstreamError(httpStatus(401, 10008))).toBe('UNAUTHENTICATED');

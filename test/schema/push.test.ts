@@ -12,6 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
+/** The request_id the gateway makes up when the client gives none (so that a lost answer can be retried). */
+const GENERATED_ID = expect.stringMatching(/^gw-[0-9a-f-]{36}$/);
 const endpoints = () => stack.emu.server.calls.map((c) => c.endpoint);
 
 /** A user with one device (logged in with a device_guid), so that pushes have a target. */
@@ -98,7 +100,7 @@ describe('sendPush', () => {
     expect(ok).toBe(true);
     expect(taskId).toMatch(/^\d+$/);
     expect(stack.emu.server.calls.map((c) => [c.endpoint, c.body])).toEqual([
-      ['POST /push/notify', { audience: { user_id: [a.id, b.id] }, message: { title: 'Hello', body: 'World' } }],
+      ['POST /push/notify', { audience: { user_id: [a.id, b.id] }, setting: { request_id: GENERATED_ID }, message: { title: 'Hello', body: 'World' } }],
       ['POST /push/task/detail', { list: [Number(taskId)] }],
     ]);
     expect(task).toEqual(await serviceStats(taskId));
@@ -109,7 +111,7 @@ describe('sendPush', () => {
     stack.emu.server.resetCalls();
     const reply = await stack.gql<{ sendPush: { ok: boolean } }>(SEND_OK, { input: { audience: { all: true }, message: { body: 'x' } } }, admin);
     expect(reply.data?.sendPush.ok).toBe(true);
-    expect(stack.emu.server.calls.map((c) => [c.endpoint, c.body])).toEqual([['POST /push/notify', { audience: 'all', message: { body: 'x' } }]]);
+    expect(stack.emu.server.calls.map((c) => [c.endpoint, c.body])).toEqual([['POST /push/notify', { audience: 'all', setting: { request_id: GENERATED_ID }, message: { body: 'x' } }]]);
   });
 
   it('translates settings, times, ext and every vendor object into the spec body', async () => {

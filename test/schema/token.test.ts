@@ -53,11 +53,11 @@ describe('login mutations', () => {
     expect(stack.emu.server.calls.map((c) => c.endpoint)).toEqual(['POST /token/login']);
   });
 
-  it('reports a wrong password as NOT_FOUND with the upstream code, and no token', async () => {
+  it('reports a wrong password as UNAUTHENTICATED with the upstream code, and no token', async () => {
     const user = await stack.emu.user();
     const reply = await stack.gql(`mutation($u: String!) { loginByName(username: $u, password: "wrong") { token } }`, { u: user.name });
     expect(reply.data?.loginByName ?? null).toBeNull();
-    expect(reply.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', upstreamCode: 10000, endpoint: 'POST /token/user' });
+    expect(reply.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstreamCode: 10000, endpoint: 'POST /token/user' });
     expect(JSON.stringify(reply)).not.toContain('wrong');
   });
 

@@ -8,6 +8,7 @@ import { type Int64, stringifyJson, toInt64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { CONVERSATION_ID, ConversationPayloadRef } from './conversation';
 import { MessageType, TargetType } from './enums';
+import { withRetryKey } from '../../rest/graphql-error';
 import { badUserInput } from '../core/inputs';
 import { MessageRef } from './message';
 
@@ -185,7 +186,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SendMessageInput, required: true, description: 'The message and its targets.' }) },
     resolve: async (_root, { input }, ctx) => {
       const body = sendBody(input);
-      const reply = await ctx.rest.call('PUT /message/send', body);
+      const reply = await withRetryKey({ transactionId: String(body.transaction_id) }, ctx.rest.call('PUT /message/send', body));
       return { input, transactionId: body.transaction_id, messageIds: reply.msg_ids ?? null };
     },
   }),
@@ -196,7 +197,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SendNotificationInput, required: true, description: 'The notification and its targets.' }) },
     resolve: async (_root, { input }, ctx) => {
       const body = sendBody(input);
-      await ctx.rest.call('PUT /message/notify', body);
+      await withRetryKey({ transactionId: String(body.transaction_id) }, ctx.rest.call('PUT /message/notify', body));
       return { transactionId: body.transaction_id };
     },
   }),

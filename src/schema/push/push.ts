@@ -1,11 +1,13 @@
 // Push (section 7, admin token): certificates, sending a push notification, and the delivery
 // statistics of push tasks. Task statistics go through one loader, so any number of tasks in a
 // request is one POST /push/task/detail.
+import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import type { Int64 } from '../../rest/json';
 import { PUSH_CHANNELS, type PushCertificate, type PushTaskStats } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { PushChannel, PushEnvironment, PushProvider } from './enums';
+import { withRetryKey } from '../../rest/graphql-error';
 import { defineLoader } from '../core/loader';
 import { pushBodyOf, SendPushInput } from './input';
 
@@ -145,8 +147,12 @@ builder.mutationField('sendPush', (t) =>
     extensions: reaches('POST /push/notify'),
     args: { input: t.arg({ type: SendPushInput, required: true, description: 'Audience, settings and message.' }) },
     resolve: async (_root, a, ctx) => {
-      const body = pushBodyOf(a.input);
-      return { taskId: (await ctx.rest.call('POST /push/notify', body)).data.task_id };
+      const given = pushBodyOf(a.input);
+      // Without a requestId of the client's, one of ours: a push whose answer was lost can then be
+      // sent again with it (the error names it) and is not pushed twice.
+      const requestId = given.setting?.request_id || `gw-${randomUUID()}`;
+      const body = { ...given, setting: { ...given.setting, request_id: requestId } };
+      return { taskId: (await withRetryKey({ requestId }, ctx.rest.call('POST /push/notify', body))).data.task_id };
     },
   }),
 );

@@ -1,0 +1,112 @@
+// Request body limits, by kind of body. Yoga's own limit (25 MB for every body) is turned off in
+// create-gateway: it let a JSON body of 25 MB in (parsed in full, seconds of event loop for its
+// unused variables) and cut multipart uploads well below MAX_UPLOAD_BYTES.
+// - multipart (uploads): the largest upload plus room for the operations and map fields;
+// - anything else (JSON, GraphQL strings, forms): maxBodyBytes.
+// A Content-Length over the limit is refused before a byte is read; a body without one (chunked)
+// is cut where it passes the limit. Either way: HTTP 413, code REQUEST_ENTITY_TOO_LARGE, and the
+// message names the limit.
+//
+// Size alone does not bound JSON.parse: 2 MB of distinct object keys (unused variables, say) take
+// it about a second (V8's slow path for objects with very many keys). A JSON body is scanned
+// first (a few ms for 2 MB), and one with more than MAX_JSON_MEMBERS object members is refused
+// with 400 BAD_REQUEST.
+import { createGraphQLError, type FetchAPI, type Plugin } from 'graphql-yoga';
+
+export interface BodyLimits {
+  /** Largest body that is not multipart. */
+  maxBodyBytes: number;
+  /** Largest file of a multipart request. */
+  maxUploadBytes: number;
+  /** Largest `operations` or `map` field of a multipart request. */
+  maxFieldBytes: number;
+}
+
+/** Object members (`"key": value`) a JSON body may hold; GraphQL requests need a few dozen. */
+export const MAX_JSON_MEMBERS = 10_000;
+
+/** Multipart part headers and boundaries: generous for the handful of parts a request has. */
+const PART_FRAMING_BYTES = 64 * 1024;
+
+const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '');
+const isJson = (request: Request) => /^application\/(graphql\+)?json\b/i.test(request.headers.get('content-type') ?? '');
+
+/** Whether a JSON text has more than `max` object members (colons outside strings). */
+function membersOver(text: string, max: number): boolean {
+  let members = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x3a && ++members > max) return true;
+  }
+  return false;
+}
+
+/** The JSON body read (within its limit) and scanned, then handed on as text. */
+async function scannedJson(request: Request, fetchAPI: FetchAPI): Promise<Request> {
+  const text = await request.text();
+  if (membersOver(text, MAX_JSON_MEMBERS)) {
+    throw createGraphQLError(`the JSON body has more than ${MAX_JSON_MEMBERS} object members`, {
+      extensions: { http: { status: 400 }, code: 'BAD_REQUEST', limit: MAX_JSON_MEMBERS },
+    });
+  }
+  return new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body: text });
+}
+
+/**
+ * The rest of the body is not read: the connection closes after the answer, or a client reusing
+ * it would send its next request into the unread remainder (and see a reset).
+ */
+function bodyTooLarge(limit: number, what: string): Error {
+  return createGraphQLError(`${what} is larger than the limit of ${limit} bytes`, {
+    extensions: { http: { status: 413, headers: { connection: 'close' } }, code: 'REQUEST_ENTITY_TOO_LARGE', limit },
+  });
+}
+
+function badContentLength() {
+  return createGraphQLError('Content-Length header is invalid', { extensions: { http: { status: 400 }, code: 'BAD_REQUEST' } });
+}
+
+/** The same request, with a body that fails once more than `limit` bytes went through. */
+function capped(request: Request, limit: number, what: string, fetchAPI: FetchAPI): Request {
+  if (!request.body) return request;
+  let seen = 0;
+  // The body may be Node's own stream or the fetch ponyfill's: each pipes only into its own kind.
+  const Transform = request.body instanceof ReadableStream ? TransformStream : fetchAPI.TransformStream;
+  const body = request.body.pipeThrough(
+    new Transform<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit) controller.error(bodyTooLarge(limit, what));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  // `duplex` is required by Node's fetch for a streamed body, and missing from the DOM typings.
+  return new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body, duplex: 'half' } as RequestInit);
+}
+
+/** Must come after every plugin that picks a request parser, so that it wraps the one chosen. */
+export function useBodyLimits(limits: BodyLimits): Plugin {
+  const multipartBytes = limits.maxUploadBytes + 2 * limits.maxFieldBytes + PART_FRAMING_BYTES;
+  return {
+    onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
+      const [limit, what] = isMultipart(request) ? [multipartBytes, 'the multipart request body'] : [limits.maxBodyBytes, 'the request body'];
+      const length = request.headers.get('content-length');
+      if (length !== null) {
+        if (!/^\d+$/.test(length)) throw badContentLength();
+        if (Number(length) > limit) throw bodyTooLarge(limit, what);
+      }
+      if (!requestParser || !request.body) return;
+      const json = isJson(request);
+      setRequestParser(async (req) => {
+        const limited = capped(req, limit, what, fetchAPI);
+        return requestParser(json ? await scannedJson(limited, fetchAPI) : limited);
+      });
+    },
+  };
+}
