@@ -15,6 +15,8 @@ import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
 import { graphiqlOptions } from './graphiql';
 import { createGraphiQLPage } from './graphiql-page';
+import { corsFor } from './cors';
+import { useCsrfPrevention } from './csrf';
 import { createDownloadRoute } from './downloads';
 import { createGatewayMetrics } from './metrics';
 import { createReadiness } from './readiness';
@@ -29,7 +31,8 @@ export interface GatewayOptions {
   > &
     // Optional for callers that build the config by hand: metrics are on unless turned off,
     // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
-    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs'>>;
+    // No CORS unless origins are listed.
+    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs' | 'corsOrigins'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -89,6 +92,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/health',
     landingPage: false,
+    cors: corsFor(config.corsOrigins ?? []),
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : headersLookup(request?.headers ?? new Headers());
       return createContext(rest, callerFrom(lookup), settings, subscriptions);
@@ -105,6 +109,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       },
     },
     plugins: [
+      useCsrfPrevention(),
       // File uploads reach resolvers as streams of the request body (yoga's own parser buffers them).
       useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: 1024 * 1024 }),
       maxDepthPlugin({ n: config.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
