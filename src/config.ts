@@ -50,6 +50,8 @@ export interface Config {
   readyFailedCalls: number;
   /** ...all within this window (older failures are stale). */
   readyWindowMs: number;
+  /** Web origins that may read answers with credentials (CORS); `*`: any origin, without credentials. Empty: no CORS. */
+  corsOrigins: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -107,6 +109,15 @@ export function loadConfig(env: Env = process.env): Config {
   for (const host of uploadHosts) {
     if (!/^[a-z0-9.-]+(:\d{1,5})?$/i.test(host)) throw new ConfigError(`UPLOAD_HOSTS: ${JSON.stringify(host)} is not host[:port]`);
   }
+  const corsOrigins = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(origin)) {
+      throw new ConfigError(`CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin such as https://app.example or *`);
+    }
+  }
   return {
     port,
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -133,6 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     graphiql: flag(env, 'GRAPHIQL', !imBaseUrl && env.NODE_ENV !== 'production'),
     readyFailedCalls: int(env, 'READY_FAILED_CALLS', 20, 1, 10_000),
     readyWindowMs: int(env, 'READY_WINDOW_MS', 60_000, 1_000, 3_600_000),
+    corsOrigins,
   };
 }
 

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const gateway = createGateway({ config, imBaseUrl, graphiqlHeaders });
   const url = await gateway.start();
   stops.unshift(() => gateway.stop());
-  console.log(`GraphQL       ${url}/graphql   (GraphiQL in a browser; WebSocket on the same path)`);
+  console.log(`GraphQL       ${url}/graphql   (${config.graphiql ? 'GraphiQL in a browser; ' : ''}WebSocket on the same path)`);
   if (config.imBaseUrl) console.log(`IM service    ${config.imBaseUrl}`);
 
   let stopping = false;

@@ -15,6 +15,8 @@ import { graphiqlOptions } from './graphiql';
 import { createGraphiQLPage } from './graphiql-page';
 import { useBodyLimits } from './body-limits';
 import { useDocumentLimits } from './document-limits';
+import { corsFor } from './cors';
+import { useCsrfPrevention } from './csrf';
 import { createDownloadRoute } from './downloads';
 import { createGatewayMetrics } from './metrics';
 import { createReadiness } from './readiness';
@@ -30,7 +32,8 @@ export interface GatewayOptions {
     Pick<Config, 'maxTokens' | 'maxBodyBytes' | 'maxWsPayloadBytes' | 'maxWsInitBytes'> &
     // Optional for callers that build the config by hand: metrics are on unless turned off,
     // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
-    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs'>>;
+    // No CORS unless origins are listed.
+    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs' | 'corsOrigins'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -95,6 +98,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     landingPage: false,
     // Replaced by useBodyLimits (a limit per kind of body).
     maxRequestBodySize: false,
+    cors: corsFor(config.corsOrigins ?? []),
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : headersLookup(request?.headers ?? new Headers());
       return createContext(rest, callerFrom(lookup), settings, subscriptions);
@@ -111,6 +115,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       },
     },
     plugins: [
+      useCsrfPrevention(),
       // File uploads reach resolvers as streams of the request body (yoga's own parser buffers them).
       useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: MULTIPART_FIELD_BYTES }),
       useBodyLimits({ maxBodyBytes: config.maxBodyBytes, maxUploadBytes: config.maxUploadBytes, maxFieldBytes: MULTIPART_FIELD_BYTES }),

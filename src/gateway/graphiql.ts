@@ -1,7 +1,7 @@
 // GraphiQL as the gateway serves it: assets inlined (no CDN, so it works offline), the
 // ready-made operations of examples/ as its default document, the identity headers pre-filled,
 // subscriptions over WebSocket.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 /** The examples GraphiQL opens with, in the order a newcomer tries them. */
@@ -12,11 +12,16 @@ const INTRO = `# The IM GraphQL gateway. Press the run button and pick an operat
 # Operations that take variables (SendText, History...) read them from the Variables tab.
 `;
 
+/** examples/ sits at the package root: two levels above this file in src/, one above the bundle in dist/. */
+function examplesDir(): URL {
+  const dir = ['../../examples/', '../examples/'].map((up) => new URL(up, import.meta.url)).find((url) => existsSync(url));
+  if (!dir) throw new Error(`examples/ not found beside ${import.meta.url}`);
+  return dir;
+}
+
 /** Read once at start: examples/ ships with the gateway, and codegen checks it against the schema. */
-export const DEFAULT_DOCUMENT = [
-  INTRO,
-  ...EXAMPLES.map((name) => readFileSync(new URL(`../../examples/${name}.graphql`, import.meta.url), 'utf8')),
-].join('\n');
+const dir = examplesDir();
+export const DEFAULT_DOCUMENT = [INTRO, ...EXAMPLES.map((name) => readFileSync(new URL(`${name}.graphql`, dir), 'utf8'))].join('\n');
 
 export function graphiqlOptions(headers: Record<string, string> | undefined): GraphiQLOptions {
   return {

@@ -6,26 +6,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { freePort } from '../helpers/free-port';
+import { waitForLine } from '../helpers/wait-for-line';
 
 const CHROMIUM = '/usr/bin/chromium';
 let gateway: ChildProcess;
 let url: string;
 let browser: Browser;
-
-function waitForLine(child: ChildProcess, pattern: RegExp, ms: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start in time:\n${out}`)), ms);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (pattern.test(out)) {
-        clearTimeout(timer);
-        resolve(out);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
-  });
-}
 
 beforeAll(async () => {
   const [port, emulatorPort] = [await freePort(), await freePort()];

@@ -42,7 +42,7 @@ export async function gqlUpload<T = Record<string, unknown>>(
   const boundary = `test-${randomBytes(8).toString('hex')}`;
   const res = await fetch(`${gatewayUrl}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, accept: 'application/graphql-response+json', ...headers },
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': 'upload', accept: 'application/graphql-response+json', ...headers },
     body: multipart(boundary, query, variables, files) as unknown as BodyInit,
     duplex: 'half',
   } as RequestInit & { duplex: 'half' });

@@ -17,7 +17,7 @@ afterAll(() => stack.stop());
 async function postRaw(parts: string, boundary = 'b0undary', url = stack.url) {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, app_id: stack.emu.appId },
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': 'upload', app_id: stack.emu.appId },
     body: parts,
   });
   return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
@@ -64,7 +64,7 @@ describe('multipart requests', () => {
     const operations = JSON.stringify({ query: UPLOAD, variables: { file: null, to: 'not-an-id' } });
     const req = request(`${stack.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, app_id: stack.emu.appId, 'access-token': u.token },
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': 'upload', app_id: stack.emu.appId, 'access-token': u.token },
     });
     const answer = new Promise<string>((resolve) => {
       req.on('response', (res) => {
@@ -127,7 +127,7 @@ describe('multipart requests', () => {
       const boundary = 'abortb0undary';
       const req = request(`${url}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, app_id: stack.emu.appId, 'access-token': a.token },
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': 'upload', app_id: stack.emu.appId, 'access-token': a.token },
       });
       req.on('error', () => undefined);
       const operations = JSON.stringify({ query: UPLOAD, variables: { file: null, to: String(b.id) } });

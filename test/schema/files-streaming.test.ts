@@ -60,7 +60,7 @@ const hash = crypto.createHash('sha256');
 let size = 0;
 const headers = JSON.parse(headersJson);
 const boundary = 'child-' + crypto.randomBytes(8).toString('hex');
-if (mode === 'upload') headers['content-type'] = 'multipart/form-data; boundary=' + boundary;
+if (mode === 'upload') Object.assign(headers, { 'content-type': 'multipart/form-data; boundary=' + boundary, 'x-graphql-yoga-csrf': 'upload' });
 const req = http.request(target, { method: mode === 'upload' ? 'POST' : 'GET', headers }, (res) => {
   const chunks = [];
   res.on('data', (c) => { if (mode === 'download') { size += c.length; hash.update(c); } else chunks.push(c); });

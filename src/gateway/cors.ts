@@ -1,0 +1,21 @@
+// Which web origins may read the gateway's answers (CORS_ORIGINS). By default none: no CORS
+// headers at all, so only same-origin pages (GraphiQL) and non-browser clients use it. Listed
+// origins are answered with credentials; `*` lets any other origin read without credentials.
+import type { YogaServerOptions } from 'graphql-yoga';
+
+type CorsSetting = NonNullable<YogaServerOptions<Record<string, unknown>, Record<string, unknown>>['cors']>;
+
+export function corsFor(origins: readonly string[]): CorsSetting {
+  const listed = new Set(origins.filter((o) => o !== '*'));
+  const anyOrigin = origins.includes('*');
+  if (listed.size === 0 && !anyOrigin) return false;
+  return (request: Request) => {
+    const origin = request.headers.get('origin');
+    if (origin === null) return false;
+    // One origin in the list: the header names exactly it.
+    if (listed.has(origin)) return { origin: [origin], credentials: true, maxAge: 600 };
+    // '*' in whatwg-node's sense echoes the origin (with Vary: Origin); no credentials.
+    if (anyOrigin) return { origin: '*', credentials: false, maxAge: 600 };
+    return false;
+  };
+}

@@ -1,0 +1,48 @@
+// Production mode: the bundle `npm run build` makes (dist/main.js) runs under plain Node, with no
+// npm or tsx between the signal and the server: it starts, answers, and stops on SIGTERM.
+// (The build's type check is `npm run typecheck`'s job; this runs only its bundling step.)
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port';
+import { waitForLine } from '../helpers/wait-for-line';
+
+let child: ChildProcess;
+let origin: string;
+let output = '';
+
+beforeAll(async () => {
+  execFileSync('npm', ['run', '--silent', 'bundle', '--', '--log-level=warning'], { stdio: 'inherit', timeout: 60_000 });
+  const [port, emulatorPort] = [await freePort(), await freePort()];
+  origin = `http://127.0.0.1:${port}`;
+  child = spawn(process.execPath, ['dist/main.js'], {
+    env: { ...process.env, PORT: String(port), EMULATOR_PORT: String(emulatorPort), IM_BASE_URL: '', IM_ADMIN_TOKEN: '', NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.pipe(process.stderr);
+  await waitForLine(child, /GraphQL\s+http/, 30_000);
+}, 90_000);
+
+afterAll(() => {
+  if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('node dist/main.js', () => {
+  it('answers /health and GraphQL, with GraphiQL off in production', async () => {
+    expect((await fetch(`${origin}/health`)).status).toBe(200);
+    const res = await fetch(`${origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    expect(await res.json()).toEqual({ data: { __typename: 'Query' } });
+    const page = await fetch(`${origin}/graphql`, { headers: { accept: 'text/html' } });
+    expect(page.headers.get('content-type') ?? '').not.toContain('text/html');
+    await page.arrayBuffer();
+  });
+
+  it('stops within a few seconds of SIGTERM, exit code 0', async () => {
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const sent = performance.now();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(performance.now() - sent).toBeLessThan(5_000);
+    expect(output).toContain('SIGTERM: stopping');
+  });
+});
