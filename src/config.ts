@@ -33,6 +33,8 @@ export interface Config {
   maxAliases: number;
   /** Serve Prometheus metrics at GET /metrics. */
   metrics: boolean;
+  /** Answer plain JSON GraphQL requests without yoga's fetch-API layer (src/gateway/fast-path.ts). */
+  fastPath: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -109,6 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxDepth: int(env, 'MAX_QUERY_DEPTH', 12, 2, 100),
     maxAliases: int(env, 'MAX_QUERY_ALIASES', 50, 1, 10_000),
     metrics: flag(env, 'METRICS', true),
+    fastPath: flag(env, 'FAST_PATH', true),
   };
 }
 

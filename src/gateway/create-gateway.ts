@@ -16,6 +16,7 @@ import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
 import { graphiqlOptions, renderGraphiQL } from './graphiql';
 import { createDownloadRoute } from './downloads';
+import { createFastPath } from './fast-path';
 import { createGatewayMetrics } from './metrics';
 import { useStreamingMultipart } from './multipart';
 import { upstreamLog } from './upstream-log';
@@ -26,8 +27,8 @@ export interface GatewayOptions {
     Config,
     'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes' | 'maxDepth' | 'maxAliases' | 'pollIntervalMs' | 'redisUrl'
   > &
-    // Optional for callers that build the config by hand: metrics are on unless turned off.
-    Partial<Pick<Config, 'metrics'>>;
+    // Optional for callers that build the config by hand: metrics and the fast path are on unless turned off.
+    Partial<Pick<Config, 'metrics' | 'fastPath'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -43,6 +44,8 @@ export interface Gateway {
   /** In-process requests without a socket (tests). */
   fetch: (path: string, init?: RequestInit) => Promise<Response>;
   readonly rest: RestClient;
+  /** Requests the fast path answered (0 when it is off). */
+  fastPathAnswers(): number;
 }
 
 /** graphql-js wraps a scalar's refusal once or twice (type, then variable) before reporting it. */
@@ -79,6 +82,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
   });
 
+  // Plain JSON queries skip yoga's fetch-API layer (the same hooks and plugins run): see fast-path.ts.
+  const fastPath = config.fastPath === false ? undefined : createFastPath({ endpoint: '/graphql', fallback: (req, res) => void yoga(req, res) });
   const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -113,6 +118,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       }),
       ...(metrics ? [metrics.plugin] : []),
+      ...(fastPath ? [fastPath.plugin] : []),
     ],
   });
 
@@ -121,12 +127,13 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   return {
     rest,
+    fastPathAnswers: () => fastPath?.answered() ?? 0,
     fetch: async (path, init = {}) => yoga.fetch(new URL(path, 'http://gateway.local'), init),
     async start() {
       await subscriptions.start();
       const downloads = createDownloadRoute(rest);
       server = createServer((req, res) => {
-        if (!downloads(req, res)) void yoga(req, res);
+        if (!downloads(req, res) && !fastPath?.handle(req, res)) void yoga(req, res);
       });
       ws = mountWebSocket(server, yoga, { verify: subscriptions.verify });
       await new Promise<void>((resolve, reject) => {
