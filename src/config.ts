@@ -35,6 +35,8 @@ export interface Config {
   metrics: boolean;
   /** Answer plain JSON GraphQL requests without yoga's fetch-API layer (src/gateway/fast-path.ts). */
   fastPath: boolean;
+  /** Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts). */
+  coalesce: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxAliases: int(env, 'MAX_QUERY_ALIASES', 50, 1, 10_000),
     metrics: flag(env, 'METRICS', true),
     fastPath: flag(env, 'FAST_PATH', true),
+    coalesce: flag(env, 'IM_COALESCE', true),
   };
 }
 

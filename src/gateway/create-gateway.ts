@@ -9,6 +9,7 @@ import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
+import { coalescing } from '../rest/coalesce';
 import { pingUpstream } from '../rest/ping';
 import { upstreamCause, upstreamGraphQLError } from '../schema/errors';
 import { ScalarInputError } from '../schema/scalars';
@@ -28,7 +29,7 @@ export interface GatewayOptions {
     'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes' | 'maxDepth' | 'maxAliases' | 'pollIntervalMs' | 'redisUrl'
   > &
     // Optional for callers that build the config by hand: metrics and the fast path are on unless turned off.
-    Partial<Pick<Config, 'metrics' | 'fastPath'>>;
+    Partial<Pick<Config, 'metrics' | 'fastPath' | 'coalesce'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -61,7 +62,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // The hub is read only at scrape time, after it exists.
   const metrics = config.metrics === false ? undefined : createGatewayMetrics({ subscriptions: () => subscriptions.stats() });
   const logTrouble = upstreamLog();
-  const rest = createRestClient({
+  const client = createRestClient({
     baseUrl: imBaseUrl,
     appId: config.imAppId,
     connectTimeoutMs: config.connectTimeoutMs,
@@ -73,6 +74,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       metrics?.restCall(info);
     },
   });
+  // Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts).
+  const rest = config.coalesce === false ? client : coalescing(client);
 
   const subscriptions = createSubscriptionHub({
     rest,
