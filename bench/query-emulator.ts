@@ -16,6 +16,9 @@ export interface EmulatorSetup {
   /** A group of `bigGroupSize` members (the owner and the others), for members(first:). */
   bigGroupId: number;
   bigGroupSize: number;
+  /** A group of `midGroupSize` members (the owner and the first others), for members' profiles (bench/peers.ts). */
+  midGroupId: number;
+  midGroupSize: number;
 }
 
 export type ToEmulator = { type: 'mark' } | { type: 'stop' };
@@ -24,8 +27,10 @@ export type FromEmulator =
   | { type: 'marked'; calls: number; byEndpoint: Record<string, number>; cpuMicros: number }
   | { type: 'failed'; error: string };
 
-const GROUPS = 50;
+// The owner's groups of one member; bench/peers.ts asks for 48, so that the owner has joined 50 in all.
+const GROUPS = Number(process.env.BENCH_SMALL_GROUPS ?? 50);
 const BIG_GROUP = 100;
+const MID_GROUP = 20;
 
 function post(message: FromEmulator) {
   process.send!(message);
@@ -54,8 +59,9 @@ async function seed(): Promise<EmulatorSetup> {
   const groupIds: number[] = [];
   for (let i = 0; i < GROUPS; i++) groupIds.push((await rest<{ group_id: number }>('/group/create', { name: `bench group ${i}`, type: 0 }, ownerId)).group_id);
   const big = await rest<{ group_id: number }>('/group/create', { name: 'bench big group', type: 0, user_list: members }, ownerId);
+  const mid = await rest<{ group_id: number }>('/group/create', { name: 'bench mid group', type: 0, user_list: members.slice(0, MID_GROUP - 1) }, ownerId);
   emulator.resetCalls();
-  return { url, appId, adminToken, ownerId, groupIds, bigGroupId: big.group_id, bigGroupSize: BIG_GROUP };
+  return { url, appId, adminToken, ownerId, groupIds, bigGroupId: big.group_id, bigGroupSize: BIG_GROUP, midGroupId: mid.group_id, midGroupSize: MID_GROUP };
 }
 
 let cpuMark = process.cpuUsage();

@@ -52,6 +52,10 @@ export interface Config {
   readyWindowMs: number;
   /** Web origins that may read answers with credentials (CORS); `*`: any origin, without credentials. Empty: no CORS. */
   corsOrigins: string[];
+  /** Answer plain JSON GraphQL requests without yoga's fetch-API layer (src/gateway/fast-path.ts). */
+  fastPath: boolean;
+  /** Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts). */
+  coalesce: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -145,6 +149,8 @@ export function loadConfig(env: Env = process.env): Config {
     readyFailedCalls: int(env, 'READY_FAILED_CALLS', 20, 1, 10_000),
     readyWindowMs: int(env, 'READY_WINDOW_MS', 60_000, 1_000, 3_600_000),
     corsOrigins,
+    fastPath: flag(env, 'FAST_PATH', true),
+    coalesce: flag(env, 'IM_COALESCE', true),
   };
 }
 

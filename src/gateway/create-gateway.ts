@@ -9,6 +9,7 @@ import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
 import { toGraphQLError, upstreamCause } from '../rest/graphql-error';
 import { ScalarInputError } from '../schema/core/scalars';
+import { coalescing } from '../rest/coalesce';
 import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
 import { graphiqlOptions } from './graphiql';
@@ -18,6 +19,7 @@ import { useDocumentLimits } from './document-limits';
 import { corsFor } from './cors';
 import { useCsrfPrevention } from './csrf';
 import { createDownloadRoute } from './downloads';
+import { createFastPath } from './fast-path';
 import { createGatewayMetrics } from './metrics';
 import { createReadiness } from './readiness';
 import { useStreamingMultipart } from './multipart';
@@ -32,8 +34,8 @@ export interface GatewayOptions {
     Pick<Config, 'maxTokens' | 'maxBodyBytes' | 'maxWsPayloadBytes' | 'maxWsInitBytes'> &
     // Optional for callers that build the config by hand: metrics are on unless turned off,
     // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
-    // No CORS unless origins are listed.
-    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs' | 'corsOrigins'>>;
+    // No CORS unless origins are listed; the fast path and coalescing are on unless turned off.
+    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs' | 'corsOrigins' | 'fastPath' | 'coalesce'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -49,6 +51,8 @@ export interface Gateway {
   /** In-process requests without a socket (tests). */
   fetch: (path: string, init?: RequestInit) => Promise<Response>;
   readonly rest: RestClient;
+  /** Requests the fast path answered (0 when it is off). */
+  fastPathAnswers(): number;
 }
 
 /** graphql-js wraps a scalar's refusal once or twice (type, then variable) before reporting it. */
@@ -68,7 +72,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const metrics = config.metrics === false ? undefined : createGatewayMetrics({ subscriptions: () => subscriptions.stats() });
   const logTrouble = upstreamLog();
   const readiness = createReadiness({ failedCalls: config.readyFailedCalls ?? 20, windowMs: config.readyWindowMs ?? 60_000 });
-  const rest = createRestClient({
+  const client = createRestClient({
     baseUrl: imBaseUrl,
     appId: config.imAppId,
     connectTimeoutMs: config.connectTimeoutMs,
@@ -81,6 +85,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       metrics?.restCall(info);
     },
   });
+  // Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts).
+  const rest = config.coalesce === false ? client : coalescing(client);
 
   const subscriptions = createSubscriptionHub({
     rest,
@@ -90,6 +96,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
   });
 
+  // Plain JSON queries skip yoga's fetch-API layer (the same hooks and plugins run): see fast-path.ts.
+  const fastPath = config.fastPath === false ? undefined : createFastPath({ endpoint: '/graphql', fallback: (req, res) => void yoga(req, res) });
   const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -129,6 +137,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       }),
       ...(metrics ? [metrics.plugin] : []),
+      ...(fastPath ? [fastPath.plugin] : []),
     ],
   });
 
@@ -137,13 +146,14 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   return {
     rest,
+    fastPathAnswers: () => fastPath?.answered() ?? 0,
     fetch: async (path, init = {}) => yoga.fetch(new URL(path, 'http://gateway.local'), init),
     async start() {
       await subscriptions.start();
       const downloads = createDownloadRoute(rest);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer((req, res) => {
-        if (!graphiql(req, res) && !downloads(req, res)) void yoga(req, res);
+        if (!graphiql(req, res) && !downloads(req, res) && !fastPath?.handle(req, res)) void yoga(req, res);
       });
       ws = mountWebSocket(server, yoga, { verify: subscriptions.verify, maxPayloadBytes: config.maxWsPayloadBytes, maxInitBytes: config.maxWsInitBytes });
       await new Promise<void>((resolve, reject) => {

@@ -114,7 +114,8 @@ export function createRestClient(options: RestClientOptions): RestClient {
   const pool = new Pool(base.origin, {
     connections: options.connections ?? 32,
     connect: { timeout: connectTimeoutMs },
-    // Our own timer bounds each attempt; undici's are a backstop (and, for downloads, the idle limit).
+    // Bound each attempt of a call made without a signal (our own timer bounds the others, and
+    // these are its backstop and, for downloads, the idle limit).
     headersTimeout: callTimeoutMs,
     bodyTimeout: callTimeoutMs,
   });
@@ -219,7 +220,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
   }
 
   /** The UpstreamError (or the caller's abort reason) for an error thrown by undici or a body read. */
-  function failure(prepared: Prepared, err: unknown, attemptSignal: AbortSignal, signal?: AbortSignal): unknown {
+  function failure(prepared: Prepared, err: unknown, attemptSignal?: AbortSignal, signal?: AbortSignal): unknown {
     if (err instanceof UpstreamError) return err;
     const endpoint = prepared.p.name;
     if (signal?.aborted) return signal.reason;
@@ -227,11 +228,43 @@ export function createRestClient(options: RestClientOptions): RestClient {
     const code = (err as { code?: unknown } | null)?.code;
     // undici refusing our request is a bug of ours, not an upstream failure: let it surface as one.
     if (code === 'UND_ERR_INVALID_ARG') return err;
-    if (attemptSignal.reason instanceof AttemptTimedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    if (attemptSignal?.reason instanceof AttemptTimedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return new UpstreamError({ endpoint, kind: 'timeout', detail: `no answer within ${callTimeoutMs} ms`, cause: err });
     }
     const what = code === 'UND_ERR_CONNECT_TIMEOUT' ? `connect timed out after ${connectTimeoutMs} ms` : String(code ?? 'network error');
     return new UpstreamError({ endpoint, kind: 'unavailable', detail: `upstream unreachable (${what})`, cause: err });
+  }
+
+  /**
+   * One attempt of a JSON call. Without a caller's signal (every GraphQL query) undici's own
+   * headersTimeout and bodyTimeout (both callTimeoutMs) bound it: no AbortController, timer or
+   * listener is made per call, and readText reads the body to its end or destroys it on every
+   * path. With a signal, that signal or our timer, whichever fires first, ends it.
+   */
+  async function attemptCall(prepared: Prepared, attempt: number, signal: AbortSignal | undefined) {
+    const started = performance.now();
+    const bound = signal ? attemptSignal(signal) : undefined;
+    let status: number | undefined;
+    try {
+      const res = await pool.request({
+        method: prepared.p.method,
+        path: prepared.path,
+        headers: prepared.headers,
+        body: prepared.body ?? null,
+        ...(bound ? { signal: bound.signal } : {}),
+      });
+      status = res.statusCode;
+      const text = await readText(res.body, res.headers, maxResponseBytes);
+      const opened = openEnvelope({ endpoint: prepared.p.name, status, text, secrets: prepared.secrets });
+      report(prepared, attempt, started, status);
+      return opened;
+    } catch (err) {
+      const failed = failure(prepared, err, bound?.signal, signal);
+      report(prepared, attempt, started, status, failed);
+      throw failed;
+    } finally {
+      bound?.finish();
+    }
   }
 
   async function call<K extends CallName>(
@@ -242,31 +275,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
   ): Promise<Reply<K>> {
     const prepared = prepare(name, params, caller, 'json');
     const { signal } = opts;
-    const envelope = await withRetries(prepared, signal, async (attempt) => {
-      const started = performance.now();
-      const bound = attemptSignal(signal);
-      let status: number | undefined;
-      try {
-        const res = await pool.request({
-          method: prepared.p.method,
-          path: prepared.path,
-          headers: prepared.headers,
-          body: prepared.body ?? null,
-          signal: bound.signal,
-        });
-        status = res.statusCode;
-        const text = await readText(res.body, res.headers, maxResponseBytes);
-        const opened = openEnvelope({ endpoint: name, status, text, secrets: prepared.secrets });
-        report(prepared, attempt, started, status);
-        return opened;
-      } catch (err) {
-        const failed = failure(prepared, err, bound.signal, signal);
-        report(prepared, attempt, started, status, failed);
-        throw failed;
-      } finally {
-        bound.finish();
-      }
-    });
+    const envelope = await withRetries(prepared, signal, (attempt) => attemptCall(prepared, attempt, signal));
     const reply: Record<string, unknown> = { data: envelope.data };
     for (const extra of prepared.p.extras) if (envelope[extra] !== undefined) reply[extra] = envelope[extra];
     return reply as Reply<K>;

@@ -27,9 +27,12 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** FAST_PATH=false in the test run's environment sends every request through yoga (npm run test:yoga-path). */
+export const suiteEnv = (): Record<string, string> => (process.env.FAST_PATH ? { FAST_PATH: process.env.FAST_PATH } : {});
+
 export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
   const emu = await startEmulator();
-  const config = { ...loadConfig({ PORT: '1', ...env }), port: 0 };
+  const config = { ...loadConfig({ PORT: '1', ...suiteEnv(), ...env }), port: 0 };
   const gateway = createGateway({ config, imBaseUrl: emu.url });
   const url = await gateway.start();
   const stack: Stack = {

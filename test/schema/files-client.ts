@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
-import type { GqlReply } from '../helpers/stack';
+import { type GqlReply, suiteEnv } from '../helpers/stack';
 
 export interface FileToSend {
   /** Where the file goes in `variables` (e.g. 'variables.file'). */
@@ -96,6 +96,6 @@ export const close = (server: Server) =>
 
 /** A gateway of its own in front of `imBaseUrl` (the shared stack's gateway talks to the emulator directly). */
 export async function gatewayVia(imBaseUrl: string, env: Record<string, string> = {}): Promise<{ gateway: Gateway; url: string }> {
-  const gateway = createGateway({ config: { ...loadConfig({ PORT: '1', ...env }), port: 0 }, imBaseUrl });
+  const gateway = createGateway({ config: { ...loadConfig({ PORT: '1', ...suiteEnv(), ...env }), port: 0 }, imBaseUrl });
   return { gateway, url: await gateway.start() };
 }

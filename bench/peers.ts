@@ -1,0 +1,374 @@
+// The gateway raced side by side against Tailcall (a Rust GraphQL gateway) and the raw REST call,
+// over the same emulator, on 127.0.0.1 only. Three queries: `me` (1 REST call), a 20-member group's
+// members with each member's nickName (1 + 20 calls), and the names of the 50 groups the user
+// joined (the gateway batches them into 2 calls; Tailcall, which batches GETs by a query parameter
+// only, makes 1 + 50). The peers alternate within one run (ROUNDS rounds of every case and peer),
+// so that a change in the machine's load touches them all alike.
+//
+// Every figure comes from outside the peer: wrk (Debian's `wrk`, `apt-get install -y wrk`) makes
+// the load and measures req/s and latency; the peer's CPU is read from /proc/<pid>/stat (all its
+// threads) around the measured window; the emulator counts the REST calls it receives. The gateway
+// runs as `npm start` does (src/main.ts, metrics on), in a child process with IM_BASE_URL set.
+// Tailcall comes from the optional dependency @tailcallhq/core-linux-x64-gnu (config:
+// bench/tailcall/peers.graphql); without it the bench races the gateway against raw REST alone.
+// Tailcall's usage tracking and update check are turned off (TAILCALL_TRACKER=false, a fresh
+// update-check stamp in a private cache directory): it sends nothing beyond 127.0.0.1.
+//
+//   npm run bench:peers      (BENCH_ROUNDS, BENCH_MEASURE_S, BENCH_WARMUP_S, BENCH_CONCURRENCY,
+//                             BENCH_PEERS=gateway,tailcall,rest; gateway env vars pass through)
+import { type ChildProcess, execFile, fork, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { freePort } from '../test/helpers/free-port';
+import { channel } from './ipc';
+import type { EmulatorSetup, FromEmulator, ToEmulator } from './query-emulator';
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const ROUNDS = env('BENCH_ROUNDS', 2);
+const MEASURE_S = env('BENCH_MEASURE_S', 5);
+const WARMUP_S = env('BENCH_WARMUP_S', 2);
+const CONCURRENCY = env('BENCH_CONCURRENCY', 32);
+const PEERS = (process.env.BENCH_PEERS ?? 'gateway,tailcall,rest').split(',');
+const TIME_LIMIT_MS = 600_000;
+const run = promisify(execFile);
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const repo = here('..');
+
+type PeerName = 'gateway' | 'tailcall' | 'rest';
+
+interface Peer {
+  name: PeerName;
+  origin: string;
+  /** The process whose CPU is the peer's (for raw REST: the emulator's). */
+  pid: number;
+}
+
+interface Request {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+interface Case {
+  label: string;
+  /** How each peer is asked; a peer without an entry sits the case out. */
+  requests: Partial<Record<PeerName, Request>>;
+  /** A reason the answer is wrong, or undefined. */
+  check(peer: PeerName, body: string): string | undefined;
+}
+
+/** CPU time of a process and all its threads so far, ms (Linux: USER_HZ is 100, a tick is 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start at the state, field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const graphql = (query: string): Request => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }) });
+
+function cases(setup: EmulatorSetup): Case[] {
+  const parsed = (body: string) => JSON.parse(body) as { data?: Record<string, unknown>; errors?: unknown };
+  const errorsOf = (body: string) => {
+    const reply = parsed(body);
+    return reply.errors ? JSON.stringify(reply.errors).slice(0, 300) : undefined;
+  };
+  return [
+    {
+      label: 'me { id username nickName } (1 REST call)',
+      requests: {
+        gateway: graphql('{ me { id username nickName } }'),
+        tailcall: graphql('{ me { id username nickName } }'),
+        rest: { method: 'GET', path: '/user/profile' },
+      },
+      check: (peer, body) => {
+        if (peer === 'rest') return body.includes('"username":"bench-owner"') ? undefined : body.slice(0, 200);
+        return errorsOf(body) ?? ((parsed(body).data?.me as { username?: string } | undefined)?.username === 'bench-owner' ? undefined : body.slice(0, 200));
+      },
+    },
+    {
+      label: `group's ${setup.midGroupSize} members' nickName (1 + ${setup.midGroupSize} calls)`,
+      requests: {
+        gateway: graphql(`{ group(id: "${setup.midGroupId}") { members(first: ${setup.midGroupSize}) { nodes { user { nickName } } } } }`),
+        tailcall: graphql(`{ group(id: ${setup.midGroupId}) { members { user { nickName } } } }`),
+      },
+      check: (peer, body) => {
+        const group = parsed(body).data?.group as { members?: { nodes?: unknown[] } | unknown[] } | undefined;
+        const members = peer === 'gateway' ? (group?.members as { nodes?: unknown[] } | undefined)?.nodes : group?.members;
+        const users = Array.isArray(members) ? members.filter((m) => typeof (m as { user?: { nickName?: unknown } }).user?.nickName === 'string') : [];
+        return errorsOf(body) ?? (users.length === setup.midGroupSize ? undefined : `not ${setup.midGroupSize} members with a nickName: ${body.slice(0, 200)}`);
+      },
+    },
+    {
+      label: 'me { joinedGroups { name } } (50 groups)',
+      requests: { gateway: graphql('{ me { joinedGroups { name } } }'), tailcall: graphql('{ me { joinedGroups { name } } }') },
+      check: (_peer, body) => {
+        const groups = (parsed(body).data?.me as { joinedGroups?: { name?: unknown }[] } | undefined)?.joinedGroups;
+        const named = Array.isArray(groups) ? groups.filter((g) => typeof g.name === 'string' && g.name.startsWith('bench ')) : [];
+        return errorsOf(body) ?? (named.length === 50 ? undefined : `not 50 named groups: ${body.slice(0, 200)}`);
+      },
+    },
+  ];
+}
+
+/**
+ * A wrk script sending one request with the identity headers, counting the answers that hold
+ * GraphQL errors (a peer answering errors fast must not pass for a fast peer).
+ */
+function wrkScript(dir: string, request: Request, headers: Record<string, string>): string {
+  const file = join(dir, `req-${Math.random().toString(36).slice(2)}.lua`);
+  const lines = [`wrk.method = "${request.method}"`];
+  // A Lua long string holds the body verbatim.
+  if (request.body !== undefined) lines.push(`wrk.body = [==[${request.body}]==]`);
+  for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers["${name}"] = "${value}"`);
+  lines.push(
+    'local threads = {}',
+    'function setup(thread) table.insert(threads, thread) end',
+    'function response(status, headers, body) if string.find(body, \'"errors"\', 1, true) then errors = (errors or 0) + 1 end end',
+    'function done(summary, latency, requests) local n = 0 for _, t in ipairs(threads) do n = n + (t:get("errors") or 0) end io.write("graphql-errors: " .. n .. "\\n") end',
+  );
+  writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+interface WrkResult {
+  requests: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  bad: number;
+}
+
+function durationMs(text: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
+  if (!m) return NaN;
+  const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as 'us' | 'ms' | 's' | 'm'];
+  return Number(m[1]) * scale;
+}
+
+async function wrk(origin: string, path: string, script: string, seconds: number): Promise<WrkResult> {
+  const { stdout } = await run('wrk', ['-t1', `-c${CONCURRENCY}`, `-d${seconds}s`, '--timeout', '10s', '--latency', '-s', script, origin + path], { timeout: (seconds + 30) * 1000 });
+  const grab = (re: RegExp) => re.exec(stdout)?.[1];
+  const requests = Number(grab(/(\d+) requests in/));
+  const seconds_ = durationMs(grab(/requests in ([\d.]+\w+),/) ?? '') / 1000;
+  const bad =
+    Number(grab(/Non-2xx or 3xx responses: (\d+)/) ?? 0) + Number(grab(/Socket errors: .*?timeout (\d+)/) ?? 0) + Number(grab(/graphql-errors: (\d+)/) ?? 0);
+  return {
+    requests,
+    seconds: seconds_,
+    perSecond: requests / seconds_,
+    p50: durationMs(grab(/\s50%\s+(\S+)/) ?? ''),
+    p99: durationMs(grab(/\s99%\s+(\S+)/) ?? ''),
+    bad,
+  };
+}
+
+/** Starts a child and resolves when its output holds `ready`; rejects when it exits first. */
+function started(child: ChildProcess, name: string, ready: RegExp): Promise<void> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const look = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) resolve();
+    };
+    child.stdout?.on('data', look);
+    child.stderr?.on('data', look);
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready:\n${output.slice(-2000)}`)));
+  });
+}
+
+function tailcallBinary(): string | undefined {
+  try {
+    const pkg = createRequire(import.meta.url).resolve('@tailcallhq/core-linux-x64-gnu/package.json');
+    const bin = join(pkg, '..', 'bin', 'tailcall');
+    return existsSync(bin) ? bin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Row {
+  caseLabel: string;
+  peer: PeerName;
+  requests: number;
+  seconds: number;
+  cpuMs: number;
+  calls: number;
+  p50: number[];
+  p99: number[];
+  /** REST calls of one query, checked alone. */
+  oneQueryCalls: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main() {
+  const watchdog = setTimeout(() => {
+    console.error(`bench: over ${TIME_LIMIT_MS / 1000} s, giving up`);
+    process.exit(1);
+  }, TIME_LIMIT_MS);
+  try {
+    await run('wrk', ['--version']).catch((err: { stdout?: string }) => {
+      // wrk --version exits with 1 after printing its version.
+      if (!err.stdout?.includes('wrk')) throw new Error('wrk not found: apt-get install -y wrk');
+    });
+  } catch (err) {
+    console.error(`bench: ${(err as Error).message}`);
+    process.exit(1);
+  }
+  const children: ChildProcess[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), 'bench-peers-'));
+  const cleanup = () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill();
+    rmSync(scratch, { recursive: true, force: true });
+  };
+  process.on('exit', cleanup);
+
+  const emulatorProcess = fork(here('./query-emulator.ts'), { env: { ...process.env, BENCH_SMALL_GROUPS: '48' } });
+  children.push(emulatorProcess);
+  const emulator = channel<ToEmulator, FromEmulator>(emulatorProcess, 'emulator');
+  const { setup } = await emulator(undefined, 'ready');
+  const peers: Peer[] = [];
+  if (PEERS.includes('rest')) peers.push({ name: 'rest', origin: setup.url, pid: emulatorProcess.pid! });
+
+  if (PEERS.includes('gateway')) {
+    const port = await freePort();
+    const gateway = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/main.ts')], {
+      cwd: repo,
+      env: { ...process.env, PORT: String(port), IM_BASE_URL: setup.url, IM_APP_ID: setup.appId, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(gateway);
+    await started(gateway, 'gateway', /GraphQL\s+http/);
+    peers.push({ name: 'gateway', origin: `http://127.0.0.1:${port}`, pid: gateway.pid! });
+  }
+
+  const binary = tailcallBinary();
+  if (PEERS.includes('tailcall') && !binary) console.warn('bench: @tailcallhq/core-linux-x64-gnu is not installed (optional dependency): racing without Tailcall');
+  if (PEERS.includes('tailcall') && binary) {
+    const port = await freePort();
+    const config = readFileSync(here('./tailcall/peers.graphql'), 'utf8').replace(/port: \d+/, `port: ${port}`);
+    writeFileSync(join(scratch, 'peers.graphql'), config);
+    writeFileSync(join(scratch, 'peers.js'), readFileSync(here('./tailcall/peers.js')));
+    // A fresh stamp: Tailcall then skips its daily update check (a call to GitHub).
+    const cache = join(scratch, 'cache');
+    mkdirSync(join(cache, 'tailcall'), { recursive: true });
+    writeFileSync(join(cache, 'tailcall', '.state'), String(Math.floor(Date.now() / 1000)));
+    const tailcall = spawn(binary, ['start', 'peers.graphql'], {
+      cwd: scratch,
+      env: { PATH: process.env.PATH ?? '', HOME: scratch, XDG_CACHE_HOME: cache, TAILCALL_TRACKER: 'false', TC_TRACKER: 'false', TAILCALL_LOG_LEVEL: 'warn', IM_URL: setup.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(tailcall);
+    const ready = started(tailcall, 'tailcall', /listening|started|running/i);
+    // Tailcall at `warn` prints nothing when it starts: poll the port instead.
+    const polled = (async () => {
+      for (let i = 0; i < 100; i++) {
+        if (await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' }).then(() => true, () => false)) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('tailcall did not answer within 10 s');
+    })();
+    await Promise.race([ready, polled]);
+    peers.push({ name: 'tailcall', origin: `http://127.0.0.1:${port}`, pid: tailcall.pid! });
+  }
+
+  const identity = { app_id: setup.appId, 'access-token': setup.adminToken, user_id: String(setup.ownerId) };
+  const rows = new Map<string, Row>();
+  const all = cases(setup);
+
+  // Each query alone first: its answer checked, its REST calls counted.
+  for (const c of all) {
+    for (const peer of peers) {
+      const request = c.requests[peer.name];
+      if (!request) continue;
+      await emulator({ type: 'mark' }, 'marked');
+      const res = await fetch(peer.origin + request.path, {
+        method: request.method,
+        headers: { ...identity, ...(request.body ? { 'content-type': 'application/json' } : {}) },
+        ...(request.body ? { body: request.body } : {}),
+      });
+      const body = await res.text();
+      const wrong = res.status === 200 ? c.check(peer.name, body) : `HTTP ${res.status}: ${body.slice(0, 200)}`;
+      if (wrong) throw new Error(`${peer.name}, ${c.label}: ${wrong}`);
+      const mark = await emulator({ type: 'mark' }, 'marked');
+      rows.set(`${c.label}|${peer.name}`, { caseLabel: c.label, peer: peer.name, requests: 0, seconds: 0, cpuMs: 0, calls: 0, p50: [], p99: [], oneQueryCalls: mark.calls });
+    }
+  }
+
+  /** Waits until the queries the warm-up left in flight have made their calls (at most 5 s). */
+  async function drained() {
+    for (let i = 0; i < 25; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      if ((await emulator({ type: 'mark' }, 'marked')).calls === 0) return;
+    }
+  }
+
+  const began = performance.now();
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const c of all) {
+      // Alternate the order too: no peer always goes first after another one's load.
+      const order = round % 2 === 1 ? peers : [...peers].reverse();
+      for (const peer of order) {
+        const request = c.requests[peer.name];
+        if (!request) continue;
+        const headers = { ...identity, ...(request.body ? { 'content-type': 'application/json' } : {}) };
+        const script = wrkScript(scratch, request, headers);
+        await wrk(peer.origin, request.path, script, WARMUP_S);
+        await drained();
+        const cpuBefore = cpuMs(peer.pid);
+        const result = await wrk(peer.origin, request.path, script, MEASURE_S);
+        const cpu = cpuMs(peer.pid) - cpuBefore;
+        const mark = await emulator({ type: 'mark' }, 'marked');
+        if (result.bad > 0) throw new Error(`${peer.name}, ${c.label}: ${result.bad} failed requests`);
+        const row = rows.get(`${c.label}|${peer.name}`)!;
+        row.requests += result.requests;
+        row.seconds += result.seconds;
+        row.cpuMs += cpu;
+        row.calls += mark.calls;
+        row.p50.push(result.p50);
+        row.p99.push(result.p99);
+        process.stderr.write(`round ${round}: ${peer.name.padEnd(8)} ${c.label}: ${Math.round(result.perSecond)} req/s\n`);
+      }
+    }
+  }
+  clearTimeout(watchdog);
+
+  const fmt = (n: number, digits = 2) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  console.log(`\npeers bench (Node ${process.version}, wrk -t1 -c${CONCURRENCY}, ${ROUNDS} rounds × ${MEASURE_S} s measured per case and peer after ${WARMUP_S} s warm-up)\n`);
+  const header = ['case', 'peer', 'req/s', 'p50', 'p99', 'CPU ms/req', 'REST calls/query (alone)'];
+  const table = [header];
+  for (const row of rows.values()) {
+    const cpuLabel = row.peer === 'rest' ? `${fmt(row.cpuMs / row.requests, 3)} (emulator)` : fmt(row.cpuMs / row.requests, 3);
+    table.push([row.caseLabel, row.peer, fmt(row.requests / row.seconds, 0), `${fmt(median(row.p50))} ms`, `${fmt(median(row.p99))} ms`, cpuLabel, `${fmt(row.calls / row.requests)} (${row.oneQueryCalls})`]);
+  }
+  const widths = header.map((_, i) => Math.max(...table.map((cells) => cells[i]!.length)));
+  for (const cells of table) console.log(cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+
+  console.log('\nRatios (gateway against each peer; req/s: higher is better for the gateway, CPU: lower):');
+  for (const c of all) {
+    const gw = rows.get(`${c.label}|gateway`);
+    if (!gw) continue;
+    for (const other of ['tailcall', 'rest'] as const) {
+      const o = rows.get(`${c.label}|${other}`);
+      if (!o) continue;
+      const rate = gw.requests / gw.seconds / (o.requests / o.seconds);
+      const cpu = gw.cpuMs / gw.requests / (o.cpuMs / o.requests);
+      console.log(`  ${c.label}: gateway/${other} req/s ${fmt(rate)}×, CPU per request ${fmt(cpu)}×`);
+    }
+  }
+  console.log(`\nmeasured ${((performance.now() - began) / 1000).toFixed(0)} s`);
+  emulatorProcess.send({ type: 'stop' } satisfies ToEmulator);
+  cleanup();
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  console.error('bench failed:', err);
+  process.exit(1);
+});
