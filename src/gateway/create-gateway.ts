@@ -9,6 +9,7 @@ import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
+import { serviceCredential } from '../peers/service-credential';
 import { pingUpstream } from '../rest/ping';
 import { upstreamCause, upstreamGraphQLError } from '../schema/core/errors';
 import { ScalarInputError } from '../schema/core/scalars';
@@ -27,7 +28,7 @@ export interface GatewayOptions {
     'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes' | 'maxDepth' | 'maxAliases' | 'pollIntervalMs' | 'redisUrl'
   > &
     // Optional for callers that build the config by hand: metrics are on unless turned off.
-    Partial<Pick<Config, 'metrics'>>;
+    Partial<Pick<Config, 'metrics' | 'imAdminToken'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -79,6 +80,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
   });
 
+  // The service credential reads peers' public profiles for user-token callers (README: trust model).
+  const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
   const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -87,7 +90,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     landingPage: false,
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : headersLookup(request?.headers ?? new Headers());
-      return createContext(rest, callerFrom(lookup), settings, subscriptions);
+      return createContext(rest, callerFrom(lookup), settings, subscriptions, service);
     },
     graphiql: graphiqlOptions(options.graphiqlHeaders),
     renderGraphiQL,

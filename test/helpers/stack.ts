@@ -20,9 +20,10 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
+/** `serviceCredential`: the gateway holds the emulator's admin token as IM_ADMIN_TOKEN (peer reads). */
+export async function startStack(env: Record<string, string> = {}, opts: { serviceCredential?: boolean } = {}): Promise<Stack> {
   const emu = await startEmulator();
-  const config = { ...loadConfig({ PORT: '1', ...env }), port: 0 };
+  const config = { ...loadConfig({ PORT: '1', ...env }), port: 0, ...(opts.serviceCredential ? { imAdminToken: emu.adminToken } : {}) };
   const gateway = createGateway({ config, imBaseUrl: emu.url });
   const url = await gateway.start();
   return {

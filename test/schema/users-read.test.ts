@@ -121,15 +121,16 @@ describe('user(id)', () => {
     expect(stack.emu.server.calls).toHaveLength(0);
   });
 
-  it("refuses a user token reading another user: FORBIDDEN on that field, the caller's own fields still answer", async () => {
+  it("refuses a user token reading another user's private fields: FORBIDDEN on that field, public ones null without a service credential", async () => {
     const [a, b] = [await stack.emu.user(), await stack.emu.user()];
     const reply = await stack.gql(
-      'query($id: ID!) { user(id: $id) { id nickName } me { username } }',
+      'query($id: ID!) { user(id: $id) { id nickName email } me { username } }',
       { id: String(b.id) },
       tokenOf(a),
     );
-    expect(reply.data).toEqual({ user: { id: String(b.id), nickName: null }, me: { username: a.name } });
-    expectFieldError(reply, ['user', 'nickName'], { code: 'FORBIDDEN', upstreamCode: 10010, endpoint: 'GET /user/profile' });
+    expect(reply.data).toEqual({ user: { id: String(b.id), nickName: null, email: null }, me: { username: a.name } });
+    expect(reply.errors).toHaveLength(1);
+    expectFieldError(reply, ['user', 'email'], { code: 'FORBIDDEN', upstreamCode: 10010, endpoint: 'GET /user/profile' });
   });
 
   it('reports an unknown user as NOT_FOUND on each field read, siblings unaffected', async () => {

@@ -5,7 +5,8 @@ import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
 import { Platform } from './enums';
 import { UserRef } from '../core/refs';
-import { restFor } from './user';
+import { publicOnlineOf } from './peers';
+import { PUBLIC, restFor } from './user';
 import { actingUser, changed, defineSetters, setter, UserPayloadRef } from './writes';
 
 export const DeviceRef = builder.objectRef<Device>('Device').implement({
@@ -28,9 +29,9 @@ builder.objectFields(UserRef, (t) => ({
     resolve: async (u, _a, ctx) => (await restFor(u, ctx).call('GET /user/device/list', {})).data,
   }),
   online: t.boolean({
-    description: 'Whether the user is online.',
+    description: `Whether the user is online. ${PUBLIC}`,
     extensions: reaches('GET /user/online_status'),
-    resolve: async (u, _a, ctx) => (await restFor(u, ctx).call('GET /user/online_status', {})).data.online,
+    resolve: async (u, _a, ctx) => (await publicOnlineOf(u, ctx))?.online ?? null,
   }),
 }));
 
