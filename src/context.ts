@@ -1,5 +1,6 @@
 // Per request: who is calling (from the HTTP headers or the WebSocket connectionParams), REST
 // clients bound to that caller, and the request's loaders. Nothing here is shared between requests.
+import { type PeerAccess, peerAccessFor, type ServiceCredential } from './peers/service-credential';
 import type { Caller } from './rest/caller';
 import type { RestClient } from './rest/client';
 import { endpoints } from './rest/endpoints';
@@ -34,6 +35,11 @@ export interface GatewayContext {
   invalidate(): void;
   /** The gateway's shared pollers, for subscription fields. */
   readonly subscriptions: SubscriptionHub;
+  /** Reads of other users' public profile with the service credential; undefined when it does not serve this caller. */
+  readonly peers?: PeerAccess & {
+    /** REST calls as that user with the service token (reads of public fields only). */
+    as(userId: Int64): RequestClient;
+  };
 }
 
 type Lookup = (name: string) => string | undefined;
@@ -86,6 +92,7 @@ export function createContext(
   caller: Caller,
   settings: GatewaySettings,
   subscriptions: SubscriptionHub,
+  service?: { credential: ServiceCredential | undefined; defaultAppId: string },
 ): GatewayContext {
   const bound = new Map<string, RequestClient>();
   const loaders = new Map<unknown, unknown>();
@@ -117,7 +124,14 @@ export function createContext(
   }
 
   const rest = clientFor('', caller);
+  const access = peerAccessFor(service?.credential, caller, service?.defaultAppId ?? '');
+  const peers = access && {
+    ...access,
+    as: (userId: Int64) =>
+      clientFor(`service:${String(userId)}`, { appId: access.credential.appId, token: access.credential.token, userId: String(userId) }),
+  };
   return {
+    ...(peers ? { peers } : {}),
     caller,
     settings,
     rest,

@@ -9,10 +9,13 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const stops: (() => Promise<void>)[] = [];
   let imBaseUrl = config.imBaseUrl;
+  // The in-process emulator's admin token (given or generated) is the gateway's service credential.
+  let imAdminToken = config.imAdminToken;
   let graphiqlHeaders: Record<string, string> = { app_id: config.imAppId };
 
   if (!imBaseUrl) {
     const adminToken = config.imAdminToken ?? randomBytes(18).toString('base64url');
+    imAdminToken = adminToken;
     const emulator = createEmulator({ adminToken, appId: config.imAppId, port: config.emulatorPort, maxUploadBytes: config.maxUploadBytes });
     imBaseUrl = await emulator.start();
     stops.unshift(() => emulator.stop());
@@ -25,7 +28,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const gateway = createGateway({ config, imBaseUrl, graphiqlHeaders });
+  const gateway = createGateway({ config: { ...config, imAdminToken }, imBaseUrl, graphiqlHeaders });
   const url = await gateway.start();
   stops.unshift(() => gateway.stop());
   console.log(`GraphQL       ${url}/graphql   (${config.graphiql ? 'GraphiQL in a browser; ' : ''}WebSocket on the same path)`);

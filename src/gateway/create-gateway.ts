@@ -8,6 +8,7 @@ import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLo
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
 import { toGraphQLError, upstreamCause } from '../rest/graphql-error';
+import { serviceCredential } from '../peers/service-credential';
 import { ScalarInputError } from '../schema/core/scalars';
 import { coalescing } from '../rest/coalesce';
 import { schema } from '../schema';
@@ -35,7 +36,7 @@ export interface GatewayOptions {
     // Optional for callers that build the config by hand: metrics are on unless turned off,
     // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
     // No CORS unless origins are listed; the fast path and coalescing are on unless turned off.
-    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs' | 'corsOrigins' | 'fastPath' | 'coalesce'>>;
+    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs' | 'corsOrigins' | 'fastPath' | 'coalesce' | 'imAdminToken'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -98,6 +99,8 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // Plain JSON queries skip yoga's fetch-API layer (the same hooks and plugins run): see fast-path.ts.
   const fastPath = config.fastPath === false ? undefined : createFastPath({ endpoint: '/graphql', fallback: (req, res) => void yoga(req, res) });
+  // The service credential reads peers' public profiles for user-token callers (README: trust model).
+  const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
   const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -109,7 +112,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     cors: corsFor(config.corsOrigins ?? []),
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : headersLookup(request?.headers ?? new Headers());
-      return createContext(rest, callerFrom(lookup), settings, subscriptions);
+      return createContext(rest, callerFrom(lookup), settings, subscriptions, service);
     },
     // Served ahead of yoga by createGraphiQLPage (rendered once, not per request).
     graphiql: false,

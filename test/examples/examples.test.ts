@@ -35,7 +35,7 @@ describe('example operations', () => {
     const me = await run(stack, MeDocument, {}, { 'access-token': token! });
     expect(me.errors).toBeUndefined();
     expect(me.data?.me?.username).toBe(alice.name);
-    expect(me.data?.me?.devices?.map((d) => d.deviceSn)).toEqual([1]);
+    expect(me.data?.me?.devices?.nodes.map((d) => d.deviceSn)).toEqual([1]);
   });
 
   it('SetNickname changes the profile and reads it back', async () => {
@@ -48,7 +48,7 @@ describe('example operations', () => {
     const groupId = created.data?.createGroup?.group?.id;
     expect(created.data?.createGroup?.group).toMatchObject({ name: 'Examples', ownerId: String(alice.id), memberCount: 2 });
     const mine = await run(stack, MyGroupsDocument, { firstMembers: 10 }, as(bob));
-    const group = mine.data?.me?.joinedGroups?.find((g) => g.id === groupId);
+    const group = mine.data?.me?.joinedGroups?.nodes.find((g) => g.id === groupId);
     expect(group?.members?.totalCount).toBe(2);
     expect(group?.members?.nodes.map((m) => m.userId).sort()).toEqual([String(alice.id), String(bob.id)].sort());
   });

@@ -30,9 +30,10 @@ export interface Stack {
 /** FAST_PATH=false in the test run's environment sends every request through yoga (npm run test:yoga-path). */
 export const suiteEnv = (): Record<string, string> => (process.env.FAST_PATH ? { FAST_PATH: process.env.FAST_PATH } : {});
 
-export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
+/** `serviceCredential`: the gateway holds the emulator's admin token as IM_ADMIN_TOKEN (peer reads). */
+export async function startStack(env: Record<string, string> = {}, opts: { serviceCredential?: boolean } = {}): Promise<Stack> {
   const emu = await startEmulator();
-  const config = { ...loadConfig({ PORT: '1', ...suiteEnv(), ...env }), port: 0 };
+  const config = { ...loadConfig({ PORT: '1', ...suiteEnv(), ...env }), port: 0, ...(opts.serviceCredential ? { imAdminToken: emu.adminToken } : {}) };
   const gateway = createGateway({ config, imBaseUrl: emu.url });
   const url = await gateway.start();
   const stack: Stack = {

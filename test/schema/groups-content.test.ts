@@ -26,18 +26,18 @@ describe('announcements', () => {
     await publish(groupId, 'second');
     const data = await g.data<{
       group: {
-        announcements: { title: string }[];
+        announcements: { nodes: { title: string }[] };
         latestAnnouncement: { title: string; authorId: string; author: { id: string } };
         announcement: Record<string, unknown>;
       };
     }>(
       member,
       `{ group(id: "${groupId}") {
-          announcements { title }
+          announcements { nodes { title } }
           latestAnnouncement { title authorId author { id } }
           announcement(id: "${first.id}") { id groupId group { id } title content createdAt } } }`,
     );
-    expect(data.group.announcements.map((a) => a.title)).toEqual(['second', 'first']);
+    expect(data.group.announcements.nodes.map((a) => a.title)).toEqual(['second', 'first']);
     expect(data.group.latestAnnouncement).toEqual({ title: 'second', authorId: String(owner.id), author: { id: String(owner.id) } });
     expect(data.group.announcement).toEqual({
       id: String(first.id),
@@ -105,11 +105,11 @@ describe('announcements', () => {
     const groupId = await g.group(owner);
     const gone = await publish(groupId, 'gone');
     await publish(groupId, 'kept');
-    const data = await g.data<{ deleteAnnouncement: { ok: boolean; group: { announcements: { title: string }[] } } }>(
+    const data = await g.data<{ deleteAnnouncement: { ok: boolean; group: { announcements: { nodes: { title: string }[] } } } }>(
       owner,
-      `mutation { deleteAnnouncement(groupId: "${groupId}", announcementId: "${gone.id}") { ok group { announcements { title } } } }`,
+      `mutation { deleteAnnouncement(groupId: "${groupId}", announcementId: "${gone.id}") { ok group { announcements { nodes { title } } } } }`,
     );
-    expect(data.deleteAnnouncement).toEqual({ ok: true, group: { announcements: [{ title: 'kept' }] } });
+    expect(data.deleteAnnouncement).toEqual({ ok: true, group: { announcements: { nodes: [{ title: 'kept' }] } } });
     expect(g.endpoints()).toEqual(['DELETE /group/announcement/delete', 'GET /group/announcement/list']);
     expect(g.callsTo('DELETE /group/announcement/delete')[0]?.query).toEqual({ group_id: String(groupId), announcement_id: String(gone.id) });
   });
@@ -129,12 +129,12 @@ describe('shared files', () => {
     const groupId = await g.group(owner, { members: [member] });
     const one = await record(groupId, 'one.txt');
     await record(groupId, 'two.txt');
-    const data = await g.data<{ group: { files: { name: string }[]; file: Record<string, unknown> } }>(
+    const data = await g.data<{ group: { files: { nodes: { name: string }[] }; file: Record<string, unknown> } }>(
       owner,
-      `{ group(id: "${groupId}") { files { name } file(id: "${one.file_id}") {
+      `{ group(id: "${groupId}") { files { nodes { name } } file(id: "${one.file_id}") {
           id groupId group { id } name size type url uploaderId uploader { id } createdAt updatedAt } } }`,
     );
-    expect(data.group.files.map((f) => f.name)).toEqual(['one.txt', 'two.txt']);
+    expect(data.group.files.nodes.map((f) => f.name)).toEqual(['one.txt', 'two.txt']);
     expect(data.group.file).toEqual({
       id: String(one.file_id),
       groupId: String(groupId),
@@ -168,8 +168,8 @@ describe('shared files', () => {
       url: 'http://files/big.bin',
       type: 'bin',
     });
-    const files = await g.data<{ group: { files: { id: string }[] } }>(owner, `{ group(id: "${groupId}") { files { id } } }`);
-    expect(files.group.files).toEqual([{ id: data.recordGroupFile.file.id }]);
+    const files = await g.data<{ group: { files: { nodes: { id: string }[] } } }>(owner, `{ group(id: "${groupId}") { files { nodes { id } } } }`);
+    expect(files.group.files.nodes).toEqual([{ id: data.recordGroupFile.file.id }]);
   });
 
   it('refuses an empty name or url, or a negative size, before any REST call', async () => {
@@ -213,14 +213,14 @@ describe('shared files', () => {
   it('deletes files with DELETE /group/file/delete and answers one result per file', async () => {
     const groupId = await g.group(owner, { members: [member] });
     const f = await record(groupId, 'a.txt');
-    const data = await g.data<{ deleteGroupFiles: { ok: boolean; results: { fileId: string; success: boolean; reason: string | null }[]; group: { files: unknown[] } } }>(
+    const data = await g.data<{ deleteGroupFiles: { ok: boolean; results: { fileId: string; success: boolean; reason: string | null }[]; group: { files: { nodes: unknown[] } } } }>(
       owner,
-      `mutation { deleteGroupFiles(groupId: "${groupId}", fileIds: ["${f.file_id}", "777"]) { ok results { fileId success reason } group { files { name } } } }`,
+      `mutation { deleteGroupFiles(groupId: "${groupId}", fileIds: ["${f.file_id}", "777"]) { ok results { fileId success reason } group { files { nodes { name } } } } }`,
     );
     expect(data.deleteGroupFiles.ok).toBe(false);
     expect(data.deleteGroupFiles.results[0]).toEqual({ fileId: String(f.file_id), success: true, reason: null });
     expect(data.deleteGroupFiles.results[1]).toMatchObject({ fileId: '777', success: false });
-    expect(data.deleteGroupFiles.group.files).toEqual([]);
+    expect(data.deleteGroupFiles.group.files.nodes).toEqual([]);
     expect(g.callsTo('DELETE /group/file/delete')[0]?.body).toEqual({ group_id: groupId, file_list: [f.file_id, 777] });
   });
 

@@ -146,8 +146,8 @@ describe('joinedGroups and publicGroups', () => {
     const user = await g.user();
     const a = await g.group(user, { name: 'a' });
     const b = await g.group(owner, { members: [user], name: 'b' });
-    const data = await g.data<{ me: { joinedGroups: { id: string; name: string }[] } }>(user, '{ me { joinedGroups { id name } } }');
-    expect(data.me.joinedGroups).toEqual([
+    const data = await g.data<{ me: { joinedGroups: { nodes: { id: string; name: string }[] } } }>(user, '{ me { joinedGroups { nodes { id name } } } }');
+    expect(data.me.joinedGroups.nodes).toEqual([
       { id: String(a), name: 'a' },
       { id: String(b), name: 'b' },
     ]);
@@ -158,11 +158,11 @@ describe('joinedGroups and publicGroups', () => {
   it("reads another user's groups as that user (admin token + user_id header)", async () => {
     const user = await g.user();
     const a = await g.group(user);
-    const data = await g.data<{ group: { owner: { joinedGroups: { id: string }[] } } }>(
+    const data = await g.data<{ group: { owner: { joinedGroups: { nodes: { id: string }[] } } } }>(
       'admin',
-      `{ group(id: "${a}") { owner { joinedGroups { id } } } }`,
+      `{ group(id: "${a}") { owner { joinedGroups { nodes { id } } } } }`,
     );
-    expect(data.group.owner.joinedGroups).toEqual([{ id: String(a) }]);
+    expect(data.group.owner.joinedGroups.nodes).toEqual([{ id: String(a) }]);
     expect(g.callsTo('GET /group/user_joined')[0]?.headers.user_id).toBe(String(user.id));
   });
 

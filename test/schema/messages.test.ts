@@ -78,7 +78,7 @@ const readHistory = <N>(u: TestUser, peer: number | string, nodeFields: string) 
 const HISTORY = `query($with: ID!, $last: Int, $before: String) { me { conversation(with: $with, last: $last, before: $before) {
   nodes { id type content } pageInfo { hasPreviousPage startCursor } } } }`;
 
-type Page = { nodes: { content: string }[]; pageInfo: { hasPreviousPage: boolean; startCursor: string | null } };
+type Page = { nodes: { id: string; content: string }[]; pageInfo: { hasPreviousPage: boolean; startCursor: string | null } };
 
 // ---- history ----
 
@@ -117,21 +117,23 @@ describe('me.conversation (GET /message/conversation)', () => {
     ]);
   });
 
-  it('pages backwards to the end: newest page first, oldest first within a page, startCursor as msg_id_start', async () => {
+  it("pages backwards to the end: newest page first, oldest first within a page, startCursor (the oldest message's ID) as msg_id_start", async () => {
     const [a, b] = await users(2);
     const sent: string[] = [];
     for (let i = 1; i <= 5; i++) sent.push(await sendRaw(a!, b!.id, { content: `m${i}` }));
     emu.server.resetCalls();
     const pages: string[][] = [];
     let before: string | null = null;
+    let more = true;
     do {
       const reply: GqlReply<{ me: { conversation: Page } }> = await gqlAs(b!, HISTORY, { with: String(a!.id), last: 2, before });
       expect(reply.errors).toBeUndefined();
       const page = reply.data!.me.conversation;
       pages.push(page.nodes.map((n) => n.content));
-      expect(page.pageInfo.hasPreviousPage).toBe(page.pageInfo.startCursor !== null);
+      expect(page.pageInfo.startCursor).toBe(page.nodes[0]!.id);
+      more = page.pageInfo.hasPreviousPage;
       before = page.pageInfo.startCursor;
-    } while (before !== null);
+    } while (more);
     expect(pages).toEqual([['m4', 'm5'], ['m2', 'm3'], ['m1']]);
     expect(calls().map((c) => c.query.msg_id_start)).toEqual(['0', sent[3], sent[1]]);
     expect(calls().every((c) => c.query.limit === '2')).toBe(true);

@@ -201,8 +201,8 @@ describe('registration', () => {
     expect(seenCalls(stack)).toEqual([
       { endpoint: 'POST /user/register/push', body: { username: name, password: 'pw-1', alias: 'al', device_guid: 'g-1', push_token: 'pt-9' } },
     ]);
-    const back = await stack.gql(`{ user(id: "${id}") { devices { deviceSn } settings { pushToken } } }`, {}, admin());
-    expect(back.data).toEqual({ user: { devices: [{ deviceSn: 1 }], settings: { pushToken: 'pt-9' } } });
+    const back = await stack.gql(`{ user(id: "${id}") { devices { nodes { deviceSn } } settings { pushToken } } }`, {}, admin());
+    expect(back.data).toEqual({ user: { devices: { nodes: [{ deviceSn: 1 }] }, settings: { pushToken: 'pt-9' } } });
   });
 
   it('registerUsers answers one result per entry: a taken name fails alone, without a user ID', async () => {

@@ -158,7 +158,7 @@ const CASES: Record<string, Case> = {
     endpoint: 'DELETE /user/device/remove',
     sent: { query: { device_sn: '1' } },
     setup: (u) => loginOnDevice(stack, u, 'phone'),
-    readBack: { me: 'devices { deviceSn }', is: { devices: [] } },
+    readBack: { me: 'devices { nodes { deviceSn } }', is: { devices: { nodes: [] } } },
   },
   kickUser: {
     call: 'kickUser',

@@ -3,6 +3,7 @@
 import { upstreamCodeOf } from '../../rest/graphql-error';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
+import { connectionOf, listConnection, pageArgs } from '../core/connection';
 import { nonBlank } from '../core/inputs';
 import { groupMutation, userUnlessBackend } from './common';
 import { GroupRef, UserRef } from '../core/refs';
@@ -24,12 +25,16 @@ export const AnnouncementRef = builder.objectRef<R.Announcement>('Announcement')
   }),
 });
 
+const AnnouncementConnectionRef = connectionOf('Announcement', AnnouncementRef, 'announcement');
+const PAGE = 50;
+
 builder.objectFields(GroupRef, (t) => ({
   announcements: t.field({
-    type: [AnnouncementRef],
-    description: 'Announcements of the group.',
+    type: AnnouncementConnectionRef,
+    description: 'Announcements of the group. The service answers all of them at once; the gateway pages them.',
     extensions: reaches('GET /group/announcement/list'),
-    resolve: async (g, _args, ctx) => (await ctx.rest.call('GET /group/announcement/list', { group_id: g.id })).data,
+    args: pageArgs(PAGE),
+    resolve: async (g, args, ctx) => listConnection((await ctx.rest.call('GET /group/announcement/list', { group_id: g.id })).data, args, PAGE),
   }),
   latestAnnouncement: t.field({
     type: AnnouncementRef,

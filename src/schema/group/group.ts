@@ -4,6 +4,7 @@
 // Members, requests, moderation, announcements, files and settings add their fields elsewhere.
 import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
+import { connectionOf, listConnection, pageArgs } from '../core/connection';
 import { ApplyApproval, GroupStatus, GroupType, MsgMuteMode, MsgPushMode } from './enums';
 import { code, GroupPayloadRef, groupMutation, idList, MAX_IDS } from './common';
 import { fromRecord, fromSummary, primeGroup } from './loaders';
@@ -77,14 +78,20 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const GroupConnectionRef = connectionOf('Group', GroupRef, 'group');
+const JOINED_PAGE = 100;
+
 builder.objectField(UserRef, 'joinedGroups', (t) =>
   t.field({
-    type: [GroupRef],
-    description: "Groups the user has joined. Read as that user; the groups' fields are read as the caller.",
+    type: GroupConnectionRef,
+    description:
+      "Groups the user has joined. Read as that user; the groups' fields are read as the caller. " +
+      'The service answers all of them at once; the gateway pages them.',
     extensions: reaches('GET /group/user_joined'),
-    resolve: async (u, _args, ctx) => {
+    args: pageArgs(JOINED_PAGE),
+    resolve: async (u, args, ctx) => {
       const rest = u.id === undefined ? ctx.rest : ctx.restAs(u.id);
-      return asGroups((await rest.call('GET /group/user_joined', {})).data);
+      return listConnection(asGroups((await rest.call('GET /group/user_joined', {})).data), args, JOINED_PAGE);
     },
   }),
 );

@@ -5,7 +5,7 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf, pageArgs, toConnection, toPaging } from '../core/connection';
+import { connectionOf, listConnection, pageArgs, toConnection, toPaging } from '../core/connection';
 import { GroupUserPayloadRef, groupIdArg, groupMutation, idList, msOrNull, okOf, payloadGroupField, userListMutation } from './common';
 import { groupMembersById, primeMembers } from './loaders';
 import { GroupRef, UserRef } from '../core/refs';
@@ -39,7 +39,7 @@ export async function memberPage(
 ) {
   const reply = await ctx.rest.call(endpoint, { group_id: groupId, ...toPaging(args, PAGE) });
   primeMembers(ctx, groupId, reply.data);
-  return toConnection(reply, (m) => m);
+  return toConnection(reply, args, (m) => m);
 }
 
 builder.objectFields(GroupRef, (t) => ({
@@ -51,13 +51,14 @@ builder.objectFields(GroupRef, (t) => ({
     resolve: (g, args, ctx) => memberPage(ctx, 'GET /group/member_list', g.id, args),
   }),
   admins: t.field({
-    type: [MemberRef],
-    description: 'Admins of the group (the owner is ownerId).',
+    type: MemberConnectionRef,
+    description: 'Admins of the group (the owner is ownerId). The service answers all of them at once; the gateway pages them.',
     extensions: reaches('GET /group/admin_list'),
-    resolve: async (g, _args, ctx) => {
+    args: pageArgs(PAGE),
+    resolve: async (g, args, ctx) => {
       const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: g.id })).data;
       primeMembers(ctx, g.id, admins);
-      return admins;
+      return listConnection(admins, args, PAGE);
     },
   }),
   member: t.field({

@@ -45,7 +45,7 @@ builder.objectFields(GroupRef, (t) => ({
     extensions: reaches('GET /group/blocked_list'),
     args: pageArgs(PAGE),
     resolve: async (g, args, ctx) =>
-      toConnection(await ctx.rest.call('GET /group/blocked_list', { group_id: g.id, ...toPaging(args, PAGE) }), (e) => e),
+      toConnection(await ctx.rest.call('GET /group/blocked_list', { group_id: g.id, ...toPaging(args, PAGE) }), args, (e) => e),
   }),
 }));
 

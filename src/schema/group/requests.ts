@@ -75,7 +75,7 @@ const GroupInvitationConnectionRef = connectionOf('GroupInvitation', GroupInvita
 
 async function applicationsOf(ctx: GatewayContext, groupIds: Int64[], args: { first?: number | null; after?: string | null }) {
   const reply = await ctx.rest.call('POST /group/application_list', { group_list: groupIds, ...toPaging(args, PAGE) });
-  return toConnection(reply, (a) => a);
+  return toConnection(reply, args, (a) => a);
 }
 
 builder.objectFields(GroupRef, (t) => ({
@@ -107,7 +107,7 @@ builder.queryFields((t) => ({
     description: 'Group invitations the acting user received, handled ones too.',
     extensions: reaches('GET /group/invitation_list'),
     args: pageArgs(PAGE),
-    resolve: async (_root, args, ctx) => toConnection(await ctx.rest.call('GET /group/invitation_list', toPaging(args, PAGE)), (i) => i),
+    resolve: async (_root, args, ctx) => toConnection(await ctx.rest.call('GET /group/invitation_list', toPaging(args, PAGE)), args, (i) => i),
   }),
 }));
 

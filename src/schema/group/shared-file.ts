@@ -4,6 +4,7 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
+import { connectionOf, listConnection, pageArgs } from '../core/connection';
 import { groupIdArg, idList, okOf, payloadGroupField, userUnlessBackend } from './common';
 import { badUserInput, nonBlank } from '../core/inputs';
 import { GroupRef, SharedFileRef, UserRef } from '../core/refs';
@@ -28,12 +29,16 @@ SharedFileRef.implement({
 const fileOf = async (ctx: GatewayContext, groupId: Int64, fileId: Int64): Promise<R.SharedFile> =>
   (await ctx.rest.call('GET /group/file', { group_id: groupId, file_id: fileId })).data;
 
+const SharedFileConnectionRef = connectionOf('SharedFile', SharedFileRef, 'shared file');
+const PAGE = 50;
+
 builder.objectFields(GroupRef, (t) => ({
   files: t.field({
-    type: [SharedFileRef],
-    description: 'Files shared in the group, in upload order.',
+    type: SharedFileConnectionRef,
+    description: 'Files shared in the group, in upload order. The service answers all of them at once; the gateway pages them.',
     extensions: reaches('GET /group/file/list'),
-    resolve: async (g, _args, ctx) => (await ctx.rest.call('GET /group/file/list', { group_id: g.id })).data,
+    args: pageArgs(PAGE),
+    resolve: async (g, args, ctx) => listConnection((await ctx.rest.call('GET /group/file/list', { group_id: g.id })).data, args, PAGE),
   }),
   file: t.field({
     type: SharedFileRef,

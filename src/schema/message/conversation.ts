@@ -1,12 +1,12 @@
 // Conversation history (5.2) on User, and the conversation mutations: delete (5.3) and read
 // receipts (5.1). The service pages history backwards by message ID (msg_id_start/next_msg_id/
-// is_last), not by cursor/total, so the connection here is its own small type: Relay's backward
-// half (`last`/`before`, `hasPreviousPage`/`startCursor`), messages oldest first within a page.
+// is_last), not by cursor/total, so the connection here pages Relay's backward half (`last`/
+// `before`) with the shared PageInfo; a message's cursor is its ID. Oldest first within a page.
 import type { Int64 } from '../../rest/json';
 import { INT64_MAX, toInt64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { MAX_PAGE } from '../core/connection';
+import { MAX_PAGE, PageInfoRef } from '../core/connection';
 import { badUserInput, inRange } from '../core/inputs';
 import { MessageRef, restFor } from './message';
 import { UserRef } from '../core/refs';
@@ -14,32 +14,23 @@ import { UserRef } from '../core/refs';
 interface HistoryPage {
   /** Oldest first. */
   messages: R.MessageRecord[];
-  /** next_msg_id as text; null when is_last. */
-  startCursor: string | null;
+  /** Whether older messages remain (the service did not say is_last). */
+  hasPreviousPage: boolean;
+  /** Whether the page was read `before` a cursor: newer messages exist. */
+  hasNextPage: boolean;
 }
 
-const HistoryPageInfoRef = builder.objectRef<HistoryPage>('MessageHistoryPageInfo').implement({
-  description: 'Where a page of conversation history starts, and whether older messages remain.',
-  fields: (t) => ({
-    hasPreviousPage: t.boolean({
-      nullable: false,
-      description: 'Whether older messages remain (the service did not say is_last): read them with `before: startCursor`.',
-      resolve: (p) => p.startCursor !== null,
-    }),
-    startCursor: t.exposeString('startCursor', {
-      nullable: true,
-      description: 'Pass as `before` to read the messages older than this page; null when there are none.',
-    }),
-  }),
-});
+/** A message's cursor: its ID. `before` it reads the messages older than it (msg_id_start). */
+const cursorOf = (m: R.MessageRecord) => String(m.msg_id);
 
-const HistoryEdgeRef = builder.objectRef<{ node: R.MessageRecord; cursor: string | null }>('MessageHistoryEdge').implement({
+const HistoryEdgeRef = builder.objectRef<R.MessageRecord>('MessageHistoryEdge').implement({
   description: 'One message in a page of conversation history.',
   fields: (t) => ({
-    node: t.field({ type: MessageRef, nullable: false, description: 'The message.', resolve: (e) => e.node }),
-    cursor: t.exposeString('cursor', {
-      nullable: true,
-      description: "The page's startCursor: the service continues by page, not from any single message.",
+    node: t.field({ type: MessageRef, nullable: false, description: 'The message.', resolve: (m) => m }),
+    cursor: t.string({
+      nullable: false,
+      description: "The message's ID: pass it as `before` to read the messages older than this one.",
+      resolve: cursorOf,
     }),
   }),
 });
@@ -54,10 +45,20 @@ const HistoryRef = builder.objectRef<HistoryPage>('MessageHistoryConnection').im
     edges: t.field({
       type: [HistoryEdgeRef],
       nullable: false,
-      description: 'The messages of this page, oldest first, as edges.',
-      resolve: (p) => p.messages.map((node) => ({ node, cursor: p.startCursor })),
+      description: 'The messages of this page, oldest first, with their cursors.',
+      resolve: (p) => p.messages,
     }),
-    pageInfo: t.field({ type: HistoryPageInfoRef, nullable: false, description: 'Paging state.', resolve: (p) => p }),
+    pageInfo: t.field({
+      type: PageInfoRef,
+      nullable: false,
+      description: 'Paging state: `startCursor` is the oldest message of the page, `endCursor` the newest.',
+      resolve: (p) => ({
+        hasPreviousPage: p.hasPreviousPage,
+        hasNextPage: p.hasNextPage,
+        startCursor: p.messages[0] ? cursorOf(p.messages[0]) : null,
+        endCursor: p.messages.length > 0 ? cursorOf(p.messages[p.messages.length - 1]!) : null,
+      }),
+    }),
   }),
 });
 
@@ -83,7 +84,8 @@ builder.objectField(UserRef, 'conversation', (t) =>
       last: t.arg.int({ required: false, defaultValue: HISTORY_PAGE, description: `How many messages to read (1-${MAX_PAGE}).` }),
       before: t.arg.string({
         required: false,
-        description: 'The `startCursor` of the page read before: read the messages older than it. Omit to start from the newest.',
+        description:
+          "A message's cursor (an edge's, or the `startCursor` of the page read before): read the messages older than it. Omit to start from the newest.",
       }),
     },
     resolve: async (user, a, ctx) => {
@@ -92,7 +94,8 @@ builder.objectField(UserRef, 'conversation', (t) =>
       const { data } = await restFor(user, ctx).call('GET /message/conversation', { opposite_id: a.with, msg_id_start: start, limit });
       return {
         messages: [...data.messages].reverse(),
-        startCursor: data.is_last || data.messages.length === 0 ? null : String(data.next_msg_id),
+        hasPreviousPage: !data.is_last && data.messages.length > 0,
+        hasNextPage: start !== 0,
       };
     },
   }),

@@ -1,11 +1,12 @@
 // Administration of users (admin token): the user list, bans, and the batch profile and avatar
 // writes with their per-user results.
+import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type { UserBatchResult, UserListElement } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf } from '../core/connection';
+import { connectionOf, decodeCursor, firstOf, offsetConnection, pageArgs } from '../core/connection';
 import { UserStatus } from './enums';
-import { badUserInput, inRange, nonEmptyList } from '../core/inputs';
+import { badUserInput, nonEmptyList } from '../core/inputs';
 import { type UserParent, UserRef } from '../core/refs';
 import { profileParams } from './user';
 import { orUndefined } from './writes';
@@ -52,17 +53,17 @@ const DEFAULT_USERS_PAGE = 50;
 const MAX_USERS_PAGE = 200; // the service's maximum page_size (upstream notes)
 
 /**
- * GET /user/list pages by number and gives no total. A cursor is the count of users before the
- * next page (decimal); `first` is the page size and must divide it, which holds while `first` is
- * kept between pages. A full page means more may follow.
+ * GET /user/list pages by number and gives no total. The cursor is an offset (connection.ts): a
+ * page that starts inside a service page reads that page and the next, and keeps `first` of them.
+ * A full service page means more may follow.
  */
-function pageOf(first: number | null | undefined, after: string | null | undefined) {
-  const size = inRange('first', first ?? DEFAULT_USERS_PAGE, 1, MAX_USERS_PAGE);
-  if (!after) return { size, offset: 0 };
-  if (!/^\d{1,9}$/.test(after)) throw badUserInput('after', 'is not a cursor of this list');
-  const offset = Number(after);
-  if (offset % size !== 0) throw badUserInput('after', `was made with another page size: keep first a divisor of ${offset}`);
-  return { size, offset };
+async function usersAt(ctx: GatewayContext, offset: number, size: number) {
+  const inner = offset % size;
+  const pageNum = (offset - inner) / size + 1;
+  const read = (n: number) => ctx.rest.call('GET /user/list', { page_num: n, page_size: size }).then((r) => r.data);
+  const pages = inner === 0 ? [await read(pageNum)] : await Promise.all([read(pageNum), read(pageNum + 1)]);
+  const full = pages[pages.length - 1]!.length >= size;
+  return { users: pages.flat().slice(inner, inner + size), full };
 }
 
 builder.queryField('users', (t) =>
@@ -70,16 +71,13 @@ builder.queryField('users', (t) =>
     type: UserListConnection,
     description: 'The users of the app, by ID (admin token). No total count is given by the service.',
     extensions: reaches('GET /user/list'),
-    args: {
-      first: t.arg.int({ required: false, defaultValue: DEFAULT_USERS_PAGE, description: `How many to read (1-${MAX_USERS_PAGE}).` }),
-      after: t.arg.string({ required: false, description: 'The `endCursor` of the previous page (read with the same `first`).' }),
-    },
+    args: pageArgs(DEFAULT_USERS_PAGE, MAX_USERS_PAGE),
     resolve: async (_root, a, ctx) => {
-      const { size, offset } = pageOf(a.first, a.after);
-      const { data } = await ctx.rest.call('GET /user/list', { page_num: offset / size + 1, page_size: size });
-      const full = data.length >= size;
-      const endCursor = full ? String(offset + size) : null;
-      return { nodes: data, pageInfo: { hasNextPage: full, endCursor }, totalCount: null };
+      const size = firstOf(a, DEFAULT_USERS_PAGE, MAX_USERS_PAGE);
+      const from = decodeCursor(a.after);
+      if (from.service !== '') throw badUserInput('after', 'is not a cursor of this list');
+      const { users, full } = await usersAt(ctx, from.skip, size);
+      return offsetConnection(users, from.skip, full);
     },
   }),
 );

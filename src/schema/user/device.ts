@@ -2,10 +2,12 @@
 // (remove, kick, device token bind/unbind).
 import type { Device } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
+import { connectionOf, listConnection, pageArgs } from '../core/connection';
 import { nonBlank } from '../core/inputs';
 import { Platform } from './enums';
 import { UserRef } from '../core/refs';
-import { restFor } from './user';
+import { publicOnlineOf } from './peers';
+import { PUBLIC, restFor } from './user';
 import { actingUser, changed, defineSetters, setter, UserPayloadRef } from './writes';
 
 export const DeviceRef = builder.objectRef<Device>('Device').implement({
@@ -19,18 +21,22 @@ export const DeviceRef = builder.objectRef<Device>('Device').implement({
   }),
 });
 
+const DeviceConnectionRef = connectionOf('Device', DeviceRef, 'device');
+const DEVICE_PAGE = 50;
+
 builder.objectFields(UserRef, (t) => ({
   devices: t.field({
-    type: [DeviceRef],
-    description: "The user's devices.",
+    type: DeviceConnectionRef,
+    description: "The user's devices. The service answers all of them at once; the gateway pages them.",
     extensions: reaches('GET /user/device/list'),
+    args: pageArgs(DEVICE_PAGE),
     // The reply's cursor cannot be passed back (the endpoint takes no parameters): one page is all there is.
-    resolve: async (u, _a, ctx) => (await restFor(u, ctx).call('GET /user/device/list', {})).data,
+    resolve: async (u, args, ctx) => listConnection((await restFor(u, ctx).call('GET /user/device/list', {})).data, args, DEVICE_PAGE),
   }),
   online: t.boolean({
-    description: 'Whether the user is online.',
+    description: `Whether the user is online. ${PUBLIC}`,
     extensions: reaches('GET /user/online_status'),
-    resolve: async (u, _a, ctx) => (await restFor(u, ctx).call('GET /user/online_status', {})).data.online,
+    resolve: async (u, _a, ctx) => (await publicOnlineOf(u, ctx))?.online ?? null,
   }),
 }));
 

@@ -7,6 +7,7 @@ import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
 import { type UserParent, UserRef } from '../core/refs';
+import { publicProfileOf } from './peers';
 import { actingUser, changed, defineSetters, orUndefined, setter, UserPayloadRef } from './writes';
 
 /** The REST client acting as the user: the caller itself, or (admin token) the user by ID. */
@@ -19,6 +20,11 @@ export async function profileOf(user: UserParent, ctx: GatewayContext): Promise<
   return (await restFor(user, ctx).call('GET /user/profile', {})).data;
 }
 
+/** What the public fields' descriptions say about who may read them. */
+export const PUBLIC =
+  "Public: any signed-in user of the app reads it for any user when the gateway holds a service credential (IM_ADMIN_TOKEN); " +
+  "without one, null for users the caller may not read. Other users' values may be up to 5 s old.";
+
 UserRef.implement({
   description: 'A user of the IM service.',
   fields: (t) => ({
@@ -29,15 +35,15 @@ UserRef.implement({
       resolve: async (u, _a, ctx) => u.id ?? (await profileOf(u, ctx)).user_id,
     }),
     username: t.string({ description: 'User name (unique; usable as login name).', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).username }),
-    nickName: t.string({ description: 'Nickname.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).nick_name }),
-    avatar: t.string({ description: 'Avatar URL.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).avatar }),
+    nickName: t.string({ description: `Nickname. ${PUBLIC}`, extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await publicProfileOf(u, ctx))?.nick_name ?? null }),
+    avatar: t.string({ description: `Avatar URL. ${PUBLIC}`, extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await publicProfileOf(u, ctx))?.avatar ?? null }),
     description: t.string({ description: 'Self description.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).description }),
     email: t.string({ description: 'E-mail address.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).email }),
     mobile: t.string({ description: 'Mobile number.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).mobile }),
     publicInfo: t.string({
-      description: 'Public extension information, visible to friends and strangers.',
+      description: `Public extension information, visible to friends and strangers. ${PUBLIC}`,
       extensions: reaches('GET /user/profile'),
-      resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).public_info,
+      resolve: async (u, _a, ctx) => (await publicProfileOf(u, ctx))?.public_info ?? null,
     }),
     privateInfo: t.string({
       description: 'Private extension information, visible only to the user.',
@@ -56,8 +62,9 @@ builder.queryFields((t) => ({
   user: t.field({
     type: UserRef,
     description:
-      "A user by ID, read as that user through the caller's admin token (user_id header). With a user token only the " +
-      "caller's own ID can be read: another user's fields fail with FORBIDDEN. Costs nothing until a field is selected.",
+      "A user by ID. With an admin token every field is read as that user (user_id header). With a user token the public " +
+      'fields (nickName, avatar, publicInfo, online) of anyone are read (see their descriptions); the private ones only for ' +
+      "the caller's own ID (others fail with FORBIDDEN). Costs nothing until a field is selected.",
     args: { id: t.arg({ type: 'ID', required: true, description: 'User ID.' }) },
     resolve: (_root, a) => ({ id: a.id }),
   }),

@@ -1,0 +1,39 @@
+// The gateway's own service credential (IM_ADMIN_TOKEN) and what it may be used for: reading the
+// public face of other users (nickname, avatar, public info, online) for any authenticated caller
+// of the same app. Answers are remembered briefly per app and user, shared by all requests.
+import type { Caller } from '../rest/caller';
+import { TtlCache } from './ttl-cache';
+
+/** How long a peer's public profile is remembered: a chat list re-read within it costs nothing. */
+export const PEER_TTL_MS = 5_000;
+/** Bound on remembered peers (each entry is one small profile or online flag). */
+export const PEER_CACHE_ENTRIES = 10_000;
+
+export interface ServiceCredential {
+  /** The app the token belongs to. */
+  readonly appId: string;
+  readonly token: string;
+  /** Peer answers by `<app>:<what>:<user ID>`, as promises so concurrent requests share a call. */
+  readonly cache: TtlCache<Promise<unknown>>;
+}
+
+export function serviceCredential(appId: string, token: string | undefined): ServiceCredential | undefined {
+  return token === undefined ? undefined : { appId, token, cache: new TtlCache(PEER_TTL_MS, PEER_CACHE_ENTRIES) };
+}
+
+/** What the credential offers one request's caller; undefined when it may not be used for them. */
+export interface PeerAccess {
+  /** The caller holds the service token itself: it reads every field of anyone already. */
+  readonly callerIsService: boolean;
+  readonly credential: ServiceCredential;
+}
+
+/**
+ * The credential serves callers of its own app only (an unset app_id is the configured one), and
+ * only authenticated ones: the caller's own token is checked by its own reads, never by ours.
+ */
+export function peerAccessFor(credential: ServiceCredential | undefined, caller: Caller, defaultAppId: string): PeerAccess | undefined {
+  if (!credential || caller.token === undefined) return undefined;
+  if ((caller.appId ?? defaultAppId) !== credential.appId) return undefined;
+  return { callerIsService: caller.token === credential.token, credential };
+}

@@ -1,0 +1,85 @@
+// The public face of other users (nickName, avatar, publicInfo, online) for any authenticated
+// caller. Who reads it:
+// - the acting user itself, and a caller holding an admin token, read as today (their own access);
+// - any other caller of the app, through the gateway's service credential (IM_ADMIN_TOKEN): one
+//   call per peer and endpoint per request (a per-request DataLoader), answers shared by all
+//   requests of the app for PEER_TTL_MS;
+// - without that credential, a caller who may not read the peer gets null without an error.
+// Private fields (email, mobile, privateInfo, settings, ...) never take this path.
+import DataLoader from 'dataloader';
+import { GraphQLError } from 'graphql';
+import type { GatewayContext } from '../../context';
+import type { Int64 } from '../../rest/json';
+import type { UserProfile } from '../../rest/records';
+import type { RequestClient } from '../../rest/request-client';
+import { defineLoader } from '../core/loader';
+import type { UserParent } from '../core/refs';
+import { profileOf, restFor } from './user';
+
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+/** A read of one user's public data, made with some client acting as that user. */
+type PeerRead<T> = (rest: RequestClient) => Promise<T>;
+
+const readProfile: PeerRead<UserProfile> = async (rest) => (await rest.call('GET /user/profile', {})).data;
+const readOnline: PeerRead<{ online: boolean }> = async (rest) => (await rest.call('GET /user/online_status', {})).data;
+
+/** One loader per read: a request asks the service (or the app's cache) once per peer. */
+function peerLoader<T>(what: string, read: PeerRead<T>) {
+  return defineLoader(
+    (ctx) =>
+      new DataLoader<Int64, T, string>(
+        (ids) =>
+          Promise.all(
+            ids.map((id) => {
+              const peers = ctx.peers!;
+              const key = `${peers.credential.appId}:${what}:${String(id)}`;
+              // The key names what is stored: the entry holds a Promise<T>.
+              let answer = peers.credential.cache.get(key) as Promise<T> | undefined;
+              if (!answer) {
+                answer = read(peers.as(id));
+                peers.credential.cache.set(key, answer);
+                // A failure is reported to this request and not remembered.
+                answer.catch(() => peers.credential.cache.delete(key));
+              }
+              return answer.catch(asError);
+            }),
+          ),
+        { cacheKeyFn: String },
+      ),
+  );
+}
+
+const peerProfiles = peerLoader('profile', readProfile);
+const peerOnline = peerLoader('online', readOnline);
+
+/** A refusal of the caller's own access to another user (a user token with a user_id header). */
+const isForbidden = (err: unknown) => err instanceof GraphQLError && err.extensions.code === 'FORBIDDEN';
+
+async function readPublic<T>(
+  u: UserParent,
+  ctx: GatewayContext,
+  read: PeerRead<T>,
+  loader: (ctx: GatewayContext) => DataLoader<Int64, T, string>,
+): Promise<T | null> {
+  const own = () => read(restFor(u, ctx));
+  if (u.id === undefined) return own();
+  if (ctx.peers && !ctx.peers.callerIsService) {
+    // The caller's own profile proves its token (the credential serves authenticated callers
+    // only) and says who it is: its own fields are read fresh, never from the shared cache.
+    const self = await profileOf({}, ctx);
+    return String(self.user_id) === String(u.id) ? read(ctx.rest) : loader(ctx).load(u.id);
+  }
+  try {
+    return await own();
+  } catch (err) {
+    if (!ctx.peers && isForbidden(err)) return null;
+    throw err;
+  }
+}
+
+/** The user's public profile: see the top of this file for whose access reads it. */
+export const publicProfileOf = (u: UserParent, ctx: GatewayContext) => readPublic(u, ctx, readProfile, peerProfiles);
+
+/** Whether the user is online; public like the profile's public fields. */
+export const publicOnlineOf = (u: UserParent, ctx: GatewayContext) => readPublic(u, ctx, readOnline, peerOnline);
