@@ -23,6 +23,7 @@ import './file/download';
 import './push/push';
 import './message/message';
 import './message/conversation';
+import './message/conversations';
 import './message/unread';
 import './message/send';
 import './message/subscriptions';
