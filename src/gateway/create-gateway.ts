@@ -16,6 +16,7 @@ import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
 import { graphiqlOptions, renderGraphiQL } from './graphiql';
 import { createDownloadRoute } from './downloads';
+import { requestLookup } from './event-source';
 import { createGatewayMetrics } from './metrics';
 import { useStreamingMultipart } from './multipart';
 import { upstreamLog } from './upstream-log';
@@ -86,7 +87,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     healthCheckEndpoint: '/health',
     landingPage: false,
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
-      const lookup = connectionParams ? paramsLookup(connectionParams) : headersLookup(request?.headers ?? new Headers());
+      const lookup = connectionParams ? paramsLookup(connectionParams) : request ? requestLookup(request) : headersLookup(new Headers());
       return createContext(rest, callerFrom(lookup), settings, subscriptions);
     },
     graphiql: graphiqlOptions(options.graphiqlHeaders),

@@ -27,5 +27,6 @@ import './message/conversations';
 import './message/unread';
 import './message/send';
 import './message/subscriptions';
+import './message/conversation-events';
 
 export const schema = useExactIds(builder.toSchema(), IDScalar);
