@@ -21,6 +21,7 @@ import { corsFor } from './cors';
 import { useCsrfPrevention } from './csrf';
 import { createDownloadRoute } from './downloads';
 import { createFastPath } from './fast-path';
+import { requestLookup } from './event-source';
 import { createGatewayMetrics } from './metrics';
 import { createReadiness } from './readiness';
 import { useStreamingMultipart } from './multipart';
@@ -111,7 +112,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxRequestBodySize: false,
     cors: corsFor(config.corsOrigins ?? []),
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
-      const lookup = connectionParams ? paramsLookup(connectionParams) : headersLookup(request?.headers ?? new Headers());
+      const lookup = connectionParams ? paramsLookup(connectionParams) : request ? requestLookup(request) : headersLookup(new Headers());
       return createContext(rest, callerFrom(lookup), settings, subscriptions, service);
     },
     // Served ahead of yoga by createGraphiQLPage (rendered once, not per request).

@@ -23,8 +23,10 @@ import './file/download';
 import './push/push';
 import './message/message';
 import './message/conversation';
+import './message/conversations';
 import './message/unread';
 import './message/send';
 import './message/subscriptions';
+import './message/conversation-events';
 
 export const schema = useExactIds(builder.toSchema(), IDScalar);

@@ -8,11 +8,14 @@ import type { RestClient } from '../rest/client';
 import { classifyUpstreamError, UpstreamError } from '../rest/errors';
 import type { Int64 } from '../rest/json';
 import type { MessageRecord, UnreadEntry } from '../rest/records';
+import { conversationEventsSource } from './conversation-events';
 import { conversationSource } from './conversation-source';
 import { fromWireError } from './events';
 import type { Fleet } from './fleet';
 import { memoryFleet } from './fleet-memory';
+import { pageReader } from './history-reader';
 import { identityHash } from './identity';
+import { type DeliveredEvent, resumeAfter } from './resume';
 import type { Source } from './source';
 import { type Subscriber, Topic } from './topic';
 import { unreadSource } from './unread-source';
@@ -50,6 +53,8 @@ export interface SubscriptionHub {
   start(): Promise<void>;
   unreadCounts(caller: Caller): AsyncIterableIterator<SubscriptionEvent<UnreadEntry[]>>;
   conversationMessages(caller: Caller, peer: Int64): AsyncIterableIterator<SubscriptionEvent<MessageRecord>>;
+  /** Messages received, recalled and read in one conversation; resumed after a message ID when given. */
+  conversationEvents(caller: Caller, peer: Int64, after?: Int64): AsyncIterableIterator<SubscriptionEvent<DeliveredEvent>>;
   verify(caller: Caller): Promise<Verdict>;
   /** Counts for the metrics (read-only). */
   stats(): SubscriptionStats;
@@ -163,6 +168,8 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     },
     unreadCounts: (caller) => subscribe(unreadSource, caller, (entries) => [entries], stateBuffer()),
     conversationMessages: (caller, peer) => subscribe(conversationSource(peer), caller, (messages) => messages, streamBuffer()),
+    conversationEvents: (caller, peer, after) =>
+      resumeAfter(subscribe(conversationEventsSource(peer), caller, (events) => events, streamBuffer()), pageReader(options.rest, caller, peer), peer, after),
     verify(caller) {
       // Without a token there is nothing to check: such a connection can log in, and its
       // subscriptions are refused with UNAUTHENTICATED by the service.

@@ -2,6 +2,7 @@
 // against the gateway. A schema change that breaks a client breaks this file (types and values).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ChatHomeDocument,
   CreateGroupDocument,
   HistoryDocument,
   LogInDocument,
@@ -51,6 +52,17 @@ describe('example operations', () => {
     const group = mine.data?.me?.joinedGroups?.nodes.find((g) => g.id === groupId);
     expect(group?.members?.totalCount).toBe(2);
     expect(group?.members?.nodes.map((m) => m.userId).sort()).toEqual([String(alice.id), String(bob.id)].sort());
+  });
+
+  it('ChatHome lists a conversation with its peer, unread count and newest message', async () => {
+    const carol = await stack.emu.user();
+    await run(stack, SendTextDocument, { to: String(carol.id), targetType: 'USER', content: 'hi carol' }, as(alice));
+    const home = await run(stack, ChatHomeDocument, {}, as(carol));
+    // Another user's profile fields may be refused to a user token; they are the only errors allowed.
+    for (const error of home.errors ?? []) expect(error.path?.slice(0, 5)).toEqual(['me', 'conversations', 'nodes', 0, 'peer']);
+    const [first] = home.data?.me?.conversations?.nodes ?? [];
+    expect(first).toMatchObject({ id: String(alice.id), unreadCount: 1, peer: { __typename: 'User', id: String(alice.id) } });
+    expect(first?.lastMessage).toMatchObject({ content: 'hi carol', type: 'TEXT', from: { id: String(alice.id) } });
   });
 
   it('SendText, Unread, History and MarkRead make a conversation', async () => {

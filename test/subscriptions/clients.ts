@@ -94,16 +94,24 @@ export function wsClient(
 
 /** A subscription over SSE (POST /graphql, accept: text/event-stream) with the given headers. */
 export function sseFeed<T>(origin: string, headers: Record<string, string>, query: string, variables?: Record<string, unknown>): Feed<T> {
+  return streamFeed<T>(`${origin}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+}
+
+/** A subscription as a browser's EventSource makes it: GET with everything in the URL, no header but accept. */
+export function eventSourceFeed<T>(url: string): Feed<T> {
+  return streamFeed<T>(url, { method: 'GET', headers: { accept: 'text/event-stream' } });
+}
+
+function streamFeed<T>(url: string, init: RequestInit): Feed<T> {
   const abort = new AbortController();
   const feed = new Feed<T>(() => abort.abort());
   void (async () => {
     try {
-      const res = await fetch(`${origin}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
-        body: JSON.stringify({ query, variables }),
-        signal: abort.signal,
-      });
+      const res = await fetch(url, { ...init, signal: abort.signal });
       let text = '';
       const reader = res.body!.getReader();
       const decoder = new TextDecoder();

@@ -5,6 +5,7 @@
 import type { Int64 } from '../../rest/json';
 import { INT64_MAX, toInt64 } from '../../rest/json';
 import type * as R from '../../rest/records';
+import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
 import { MAX_PAGE, PageInfoRef } from '../core/connection';
 import { badUserInput, inRange } from '../core/inputs';
@@ -35,7 +36,7 @@ const HistoryEdgeRef = builder.objectRef<R.MessageRecord>('MessageHistoryEdge').
   }),
 });
 
-const HistoryRef = builder.objectRef<HistoryPage>('MessageHistoryConnection').implement({
+export const HistoryRef = builder.objectRef<HistoryPage>('MessageHistoryConnection').implement({
   description:
     'A page of the messages of a conversation. History is read backwards: the first page holds the newest messages; ' +
     'each `before: pageInfo.startCursor` reads the page of older ones, until `hasPreviousPage` is false. ' +
@@ -72,6 +73,33 @@ function parseBefore(before: string): Int64 {
   return toInt64(before);
 }
 
+/** `last`/`before` arguments of a history field. */
+export const historyArgs = () =>
+  builder.args((t) => ({
+    last: t.int({ required: false, defaultValue: HISTORY_PAGE, description: `How many messages to read (1-${MAX_PAGE}).` }),
+    before: t.string({
+      required: false,
+      description:
+        "A message's cursor (an edge's, or the `startCursor` of the page read before): read the messages older than it. Omit to start from the newest.",
+    }),
+  }));
+
+/** One page of the conversation with `opposite`, as the acting user of `rest` reads it. */
+export async function readHistory(
+  rest: RequestClient,
+  opposite: Int64,
+  args: { last?: number | null; before?: string | null },
+): Promise<HistoryPage> {
+  const limit = inRange('last', args.last ?? HISTORY_PAGE, 1, MAX_PAGE);
+  const start = args.before ? parseBefore(args.before) : 0;
+  const { data } = await rest.call('GET /message/conversation', { opposite_id: opposite, msg_id_start: start, limit });
+  return {
+    messages: [...data.messages].reverse(),
+    hasPreviousPage: !data.is_last && data.messages.length > 0,
+    hasNextPage: start !== 0,
+  };
+}
+
 builder.objectField(UserRef, 'conversation', (t) =>
   t.field({
     type: HistoryRef,
@@ -81,23 +109,9 @@ builder.objectField(UserRef, 'conversation', (t) =>
     extensions: reaches('GET /message/conversation'),
     args: {
       with: t.arg({ type: 'ID', required: true, description: "The conversation: the other user's ID, or the group ID (opposite_id)." }),
-      last: t.arg.int({ required: false, defaultValue: HISTORY_PAGE, description: `How many messages to read (1-${MAX_PAGE}).` }),
-      before: t.arg.string({
-        required: false,
-        description:
-          "A message's cursor (an edge's, or the `startCursor` of the page read before): read the messages older than it. Omit to start from the newest.",
-      }),
+      ...historyArgs(),
     },
-    resolve: async (user, a, ctx) => {
-      const limit = inRange('last', a.last ?? HISTORY_PAGE, 1, MAX_PAGE);
-      const start = a.before ? parseBefore(a.before) : 0;
-      const { data } = await restFor(user, ctx).call('GET /message/conversation', { opposite_id: a.with, msg_id_start: start, limit });
-      return {
-        messages: [...data.messages].reverse(),
-        hasPreviousPage: !data.is_last && data.messages.length > 0,
-        hasNextPage: start !== 0,
-      };
-    },
+    resolve: (user, a, ctx) => readHistory(restFor(user, ctx), a.with, a),
   }),
 );
 

@@ -45,7 +45,7 @@ const peerGroups = defineLoader(
  * conversation they appear in. Never a user or a group: no lookup is made for it.
  */
 const SYSTEM_UID = 0;
-const isSystem = (id: Int64) => String(id) === String(SYSTEM_UID);
+export const isSystem = (id: Int64) => String(id) === String(SYSTEM_UID);
 
 /** The Group an ID names, with its summary; null when the ID is a user (or the system). */
 export async function groupOrNull(id: Int64, ctx: GatewayContext): Promise<GroupParent | null> {

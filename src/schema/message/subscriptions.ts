@@ -1,6 +1,7 @@
 // Live updates. The IM service has no events, so each subscription polls it (src/subscriptions):
 // one poller per identity and poll, however many subscribers share it. Over WebSocket
-// (graphql-ws) or SSE. A failed poll arrives as a result with errors and the subscription goes
+// (graphql-ws) or SSE; over SSE a browser's EventSource may put access-token and app_id in the
+// query string (gateway/event-source.ts). A failed poll arrives as a result with errors and the subscription goes
 // on; a token the service rejects ends it with UNAUTHENTICATED.
 import type { GatewayContext } from '../../context';
 import type { SubscriptionEvent } from '../../subscriptions/hub';
@@ -12,14 +13,17 @@ import { UnreadConversationRef } from '../core/refs';
  * An event as the field's value. Each event is resolved like a new request: the nested fields
  * (a conversation's user or group) read the service afresh, not what an earlier event cached.
  */
-function valueOf<T>(event: SubscriptionEvent<T>, ctx: GatewayContext): T {
+export function valueOf<T>(event: SubscriptionEvent<T>, ctx: GatewayContext): T {
   ctx.invalidate();
   if ('error' in event) throw event.error;
   return event.value;
 }
 
 builder.subscriptionType({
-  description: 'Live updates, over WebSocket (graphql-ws) or SSE. The IM service has no events: the gateway polls it and sends what changed.',
+  description:
+    'Live updates, over WebSocket (graphql-ws) or SSE. The IM service has no events: the gateway polls it and sends what changed. ' +
+    "Over SSE, a browser's EventSource (which cannot send headers) may pass `access-token` and `app_id` in the query string " +
+    '(GET /graphql?query=...&access-token=...); no other request reads the identity from the URL.',
 });
 
 builder.subscriptionFields((t) => ({
@@ -28,7 +32,8 @@ builder.subscriptionFields((t) => ({
     nullable: false,
     description:
       "The acting user's recent conversations with unread messages, most recent first (GET /message/unread): sent when " +
-      'subscribing, then each time they change. A failed poll sends an error and polling goes on, less often; a rejected ' +
+      'subscribing, then each time they change. A conversation read since the last result is in the next one once more, ' +
+      'with unreadCount 0, after the others (the service just leaves it out). A failed poll sends an error and polling goes on, less often; a rejected ' +
       'token ends the subscription with UNAUTHENTICATED.',
     extensions: reaches('GET /message/unread'),
     subscribe: (_root, _args, ctx) => ctx.subscriptions.unreadCounts(ctx.caller),

@@ -1,0 +1,214 @@
+// conversationEvents over real sockets: received, recalled and read events of one conversation;
+// resuming after a message ID (each message exactly once, also while messages keep arriving);
+// unreadCounts sending a zero for a conversation read; and SSE as a browser's EventSource makes
+// it, the identity in the query string (and in no log line).
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startStack, type Stack } from '../helpers/stack';
+import { eventSourceFeed, type Feed, sleep, wsClient } from './clients';
+import type { TestUser } from '../helpers/emulator';
+import { identity, sendText, UNREAD, type UnreadData } from './fixtures';
+
+const INTERVAL = 100;
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ POLL_INTERVAL_MS: String(INTERVAL) });
+});
+afterAll(() => stack.stop());
+afterEach(() => vi.restoreAllMocks());
+
+async function pair(): Promise<[TestUser, TestUser]> {
+  return [await stack.emu.user(), await stack.emu.user()];
+}
+
+const EVENTS = `subscription($with: ID!, $after: ID) { conversationEvents(with: $with, after: $after) {
+  __typename conversationId messageId
+  ... on MessageReceived { message { id content } }
+  ... on MessageRead { messages { id status } } } }`;
+
+interface EventData {
+  conversationEvents: {
+    __typename: 'MessageReceived' | 'MessageRecalled' | 'MessageRead';
+    conversationId: string;
+    messageId: string;
+    message?: { id: string; content: string };
+    messages?: { id: string; status: string }[];
+  };
+}
+
+/** The next `n` events, failing on any error. */
+async function take(feed: Feed<EventData>, n: number) {
+  const events: EventData['conversationEvents'][] = [];
+  for (let i = 0; i < n; i++) {
+    const result = await feed.next();
+    expect(result.errors).toBeUndefined();
+    events.push(result.data!.conversationEvents);
+  }
+  return events;
+}
+
+const contents = (events: EventData['conversationEvents'][]) => events.map((e) => [e.__typename, e.message?.content]);
+
+/** Waits (bounded) until the conversation with `peer` was polled twice: its baseline is set. */
+async function polled(peer: TestUser) {
+  const rounds = () =>
+    stack.emu.server.calls.filter((c) => c.endpoint === 'GET /message/conversation' && c.query.opposite_id === String(peer.id)).length;
+  const before = rounds();
+  for (let waited = 0; rounds() < before + 2; waited += INTERVAL / 4) {
+    if (waited > 5_000) throw new Error('the conversation was not polled');
+    await sleep(INTERVAL / 4);
+  }
+}
+
+async function expectNothingMore(feed: Feed<unknown>, intervals = 5) {
+  await sleep(INTERVAL * intervals);
+  expect(feed.pending).toBe(0);
+}
+
+describe('conversationEvents', () => {
+  it('sends MessageReceived for either side, then MessageRead on a read receipt and MessageRecalled on a recall', async () => {
+    const [me, peer] = await pair();
+    const client = wsClient(stack.url, identity(stack.emu, me));
+    try {
+      const feed = client.feed<EventData>(EVENTS, { with: String(peer.id) });
+      await polled(peer); // the first poll sets the baseline
+      const theirs = await sendText(stack.emu, peer, me, 'hi');
+      const mine = await sendText(stack.emu, me, peer, 'hello back');
+      const received = await take(feed, 2);
+      expect(received).toEqual([
+        { __typename: 'MessageReceived', conversationId: String(peer.id), messageId: theirs, message: { id: theirs, content: 'hi' } },
+        { __typename: 'MessageReceived', conversationId: String(peer.id), messageId: mine, message: { id: mine, content: 'hello back' } },
+      ]);
+
+      // The peer reads my message: a read receipt.
+      await stack.emu.ok('GET', '/message/ack', { token: peer.token, query: { conversation_id: me.id } });
+      expect(await take(feed, 1)).toEqual([
+        { __typename: 'MessageRead', conversationId: String(peer.id), messageId: mine, messages: [{ id: mine, status: 'READ' }] },
+      ]);
+
+      await stack.emu.ok('POST', '/message/recall', { token: peer.token, body: { conversation_id: me.id, msg_id: BigInt(theirs) } });
+      expect(await take(feed, 1)).toEqual([{ __typename: 'MessageRecalled', conversationId: String(peer.id), messageId: theirs }]);
+      await expectNothingMore(feed);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('resumes after a message ID: the messages after it first, then live ones, each once', async () => {
+    const [me, peer] = await pair();
+    const sent: string[] = [];
+    for (let i = 0; i < 5; i++) sent.push(await sendText(stack.emu, peer, me, `m${i}`));
+    const client = wsClient(stack.url, identity(stack.emu, me));
+    try {
+      const feed = client.feed<EventData>(EVENTS, { with: String(peer.id), after: sent[1] });
+      expect(contents(await take(feed, 3))).toEqual([
+        ['MessageReceived', 'm2'],
+        ['MessageReceived', 'm3'],
+        ['MessageReceived', 'm4'],
+      ]);
+      await sleep(INTERVAL * 3);
+      await sendText(stack.emu, peer, me, 'm5');
+      expect(contents(await take(feed, 1))).toEqual([['MessageReceived', 'm5']]);
+      await expectNothingMore(feed);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('resumes exactly once while messages keep arriving, beside a subscriber already polling', async () => {
+    const [me, peer] = await pair();
+    const first = await sendText(stack.emu, peer, me, 'start');
+    const client = wsClient(stack.url, identity(stack.emu, me));
+    try {
+      const watching = client.feed<EventData>(EVENTS, { with: String(peer.id) });
+      await polled(peer);
+      // Messages arrive before, during and after the resuming subscriber joins.
+      const sent: string[] = [];
+      const sending = (async () => {
+        for (let i = 0; i < 30; i++) {
+          sent.push(await sendText(stack.emu, peer, me, `n${i}`));
+          await sleep(INTERVAL / 5);
+        }
+      })();
+      await sleep(INTERVAL * 2);
+      const resumed = client.feed<EventData>(EVENTS, { with: String(peer.id), after: first });
+      await sending;
+      const got = (await take(resumed, 30)).map((e) => e.messageId);
+      expect(got).toEqual(sent);
+      expect((await take(watching, 30)).map((e) => e.messageId)).toEqual(sent);
+      await expectNothingMore(resumed);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('refuses a resume that is not a message ID, naming `after`', async () => {
+    const [me, peer] = await pair();
+    const client = wsClient(stack.url, identity(stack.emu, me));
+    try {
+      const feed = client.feed<EventData>(EVENTS, { with: String(peer.id), after: 'x' });
+      expect(await feed.ending).toEqual({ complete: true });
+      expect(feed.results.map((r) => r.errors?.[0]?.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+      expect(feed.results[0]!.errors![0]!.message).toContain('$after');
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe('unreadCounts and a conversation read', () => {
+  it('sends the read conversation once with unreadCount 0, then leaves it out', async () => {
+    const [me, peer] = await pair();
+    const other = await stack.emu.user();
+    await sendText(stack.emu, peer, me, 'hello');
+    const client = wsClient(stack.url, identity(stack.emu, me));
+    try {
+      const feed = client.feed<UnreadData>(UNREAD);
+      const counts = async () => {
+        const result = await feed.next();
+        expect(result.errors).toBeUndefined();
+        return result.data!.unreadCounts.map((c) => [c.conversationId, c.unreadCount]);
+      };
+      expect(await counts()).toEqual([[String(peer.id), 1]]);
+      await stack.emu.ok('GET', '/message/ack', { token: me.token, query: { conversation_id: peer.id } });
+      expect(await counts()).toEqual([[String(peer.id), 0]]);
+      await sendText(stack.emu, other, me, 'later');
+      expect(await counts()).toEqual([[String(other.id), 1]]);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe("SSE as a browser's EventSource", () => {
+  const url = (params: Record<string, string>) => `${stack.url}/graphql?${new URLSearchParams(params)}`;
+
+  it('takes access-token and app_id from the query string, and writes the token to no log', async () => {
+    const [me, peer] = await pair();
+    const written: string[] = [];
+    const capture = (...args: unknown[]) => void written.push(args.map(String).join(' '));
+    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, method).mockImplementation(capture);
+    const feed = eventSourceFeed<EventData>(
+      url({ query: EVENTS, variables: JSON.stringify({ with: String(peer.id) }), 'access-token': me.token, app_id: stack.emu.appId }),
+    );
+    try {
+      await polled(peer);
+      const id = await sendText(stack.emu, peer, me, 'to the browser');
+      expect(await take(feed, 1)).toEqual([
+        { __typename: 'MessageReceived', conversationId: String(peer.id), messageId: id, message: { id, content: 'to the browser' } },
+      ]);
+    } finally {
+      await feed.close();
+    }
+    expect(written.filter((line) => line.includes(me.token))).toEqual([]);
+  });
+
+  it('reads no identity from the URL of a request that is not SSE', async () => {
+    const [me] = await pair();
+    const res = await fetch(url({ query: '{ me { id } }', 'access-token': me.token, app_id: stack.emu.appId }), {
+      headers: { accept: 'application/graphql-response+json' },
+    });
+    const body = (await res.json()) as { data?: { me: { id: string } | null }; errors?: { extensions?: { code?: string } }[] };
+    expect(body.data?.me?.id).not.toBe(String(me.id));
+    expect(body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+});
