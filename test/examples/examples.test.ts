@@ -30,7 +30,7 @@ afterAll(() => stack.stop());
 describe('example operations', () => {
   it('LogIn returns a token that works for Me', async () => {
     const login = await run(stack, LogInDocument, { username: alice.name, password: alice.password, deviceGuid: 'example-phone' });
-    const token = login.data?.loginByName?.token;
+    const token = login.data?.loginByName?.token?.token;
     expect(token).toBeTruthy();
     const me = await run(stack, MeDocument, {}, { 'access-token': token! });
     expect(me.errors).toBeUndefined();
