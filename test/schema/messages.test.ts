@@ -453,7 +453,7 @@ describe('sendNotification (PUT /message/notify)', () => {
 
 const RECALL = 'mutation($c: ID!, $m: ID!) { recallMessage(input: { conversationId: $c, messageId: $m }) { ok conversationId messageId } }';
 
-describe('recallMessage (input: { PUT /message/recall })', () => {
+describe('recallMessage (PUT /message/recall)', () => {
   it('takes the message out of both histories, with the exact ID in the body', async () => {
     const [a, b] = await users(2);
     const keep = await sendRaw(a!, b!.id, { content: 'keep' });
@@ -511,7 +511,7 @@ describe('deleteConversation (DELETE /message/conversation)', () => {
 const MARK_READ = `mutation($c: ID!, $m: ID, $d: Int) { markConversationRead(input: { conversationId: $c, messageId: $m, deviceSn: $d }) {
   ok conversationId messageId user { unreadConversations { conversationId unreadCount } } } }`;
 
-describe('markConversationRead (input: { GET /message/ack })', () => {
+describe('markConversationRead (GET /message/ack)', () => {
   it('send → unread for the receiver → read up to a message → read all → cleared', async () => {
     const [a, b] = await users(2);
     const first = await gqlAs<SendReply>(a!, SEND, { input: textTo(b!.id, { content: 'one' }) });
