@@ -40,7 +40,7 @@ describe('example operations', () => {
 
   it('SetNickname changes the profile and reads it back', async () => {
     const reply = await run(stack, SetNicknameDocument, { nickName: 'Ally' }, as(alice));
-    expect(reply.data?.setNickname).toEqual({ ok: true, user: { id: String(alice.id), nickName: 'Ally' } });
+    expect(reply.data?.setNickname).toEqual({ ok: true, userErrors: [], user: { id: String(alice.id), nickName: 'Ally' } });
   });
 
   it('CreateGroup and MyGroups show the new group with its members', async () => {
