@@ -17,6 +17,7 @@ import './group/shared-file';
 import './group/requests';
 import './group/moderation';
 import './group/settings';
+import './group/update';
 import './file/upload-target';
 import './file/upload';
 import './file/download';

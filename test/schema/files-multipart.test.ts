@@ -29,7 +29,7 @@ const filePart = (name: string, content: string, boundary = 'b0undary') =>
   `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="f.txt"\r\nContent-Type: text/plain\r\n\r\n${content}\r\n`;
 const end = (boundary = 'b0undary') => `--${boundary}--\r\n`;
 
-const UPLOAD = 'mutation($file: File!, $to: ID!) { uploadChatFile(file: $file, fileType: CHAT_FILE, toId: $to) { ok } }';
+const UPLOAD = 'mutation($file: File!, $to: ID!) { uploadChatFile(input: { file: $file, fileType: CHAT_FILE, toId: $to }) { ok } }';
 
 describe('multipart requests', () => {
   it('runs an operation sent as multipart without any file', async () => {
@@ -92,8 +92,8 @@ describe('multipart requests', () => {
     const reply = await gqlUpload<{ a: { ok: boolean } | null; b: { ok: boolean } | null }>(
       stack.url,
       `mutation($file: File!, $to: ID!) {
-        a: uploadChatFile(file: $file, fileType: CHAT_FILE, toId: $to) { ok }
-        b: uploadChatFile(file: $file, fileType: CHAT_FILE, toId: $to) { ok }
+        a: uploadChatFile(input: { file: $file, fileType: CHAT_FILE, toId: $to }) { ok }
+        b: uploadChatFile(input: { file: $file, fileType: CHAT_FILE, toId: $to }) { ok }
       }`,
       { file: null, to: String(u.id) },
       [{ path: 'variables.file', name: 'f', type: 'text/plain', data: randomBytes(1000) }],

@@ -147,7 +147,7 @@ function watchMemory() {
   };
 }
 
-const UPLOAD = `mutation($file: File!, $to: ID!) { uploadChatFile(file: $file, fileType: CHAT_VIDEO, toId: $to) { file { downloadUrl storageKey size } } }`;
+const UPLOAD = `mutation($file: File!, $to: ID!) { uploadChatFile(input: { file: $file, fileType: CHAT_VIDEO, toId: $to }) { file { downloadUrl storageKey size } } }`;
 
 const uploadOf = (size: number, sender: { token: string }, to: number) =>
   client([

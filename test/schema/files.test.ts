@@ -101,7 +101,7 @@ describe('upload targets', () => {
 });
 
 const CHAT_UPLOAD = `mutation($file: File!, $to: ID!) {
-  uploadChatFile(file: $file, fileType: CHAT_FILE, toId: $to) { ok file { downloadUrl storageKey fileName contentType size } }
+  uploadChatFile(input: { file: $file, fileType: CHAT_FILE, toId: $to }) { ok file { downloadUrl storageKey fileName contentType size } }
 }`;
 interface UploadedOut {
   downloadUrl: string;
@@ -148,8 +148,8 @@ describe('uploadChatFile', () => {
     const reply = await gqlUpload<{ bad: null; good: { file: UploadedOut } }>(
       stack.url,
       `mutation($f1: File!, $f2: File!, $to: ID!) {
-        bad: uploadGroupAvatar(groupId: "1", file: $f1) { ok }
-        good: uploadChatFile(file: $f2, fileType: CHAT_FILE, toId: $to) { file { downloadUrl size } }
+        bad: uploadGroupAvatar(input: { groupId: "1", file: $f1 }) { ok }
+        good: uploadChatFile(input: { file: $f2, fileType: CHAT_FILE, toId: $to }) { file { downloadUrl size } }
       }`,
       { f1: null, f2: null, to: String(b.id) },
       [
@@ -173,7 +173,7 @@ describe('uploadChatFile', () => {
         app_id: small.emu.appId,
         ...as(a),
       });
-      expect(reply.errors?.[0]).toMatchObject({ path: ['uploadChatFile'], extensions: { code: 'BAD_USER_INPUT', field: 'file' } });
+      expect(reply.errors?.[0]).toMatchObject({ path: ['uploadChatFile'], extensions: { code: 'BAD_USER_INPUT', field: 'input.file' } });
       expect(reply.errors?.[0]?.message).toContain('10000');
       // The connection and the gateway stay usable.
       const again = await gqlUpload<{ uploadChatFile: { ok: boolean } }>(small.url, CHAT_UPLOAD, { file: null, to: String(b.id) }, [aFile(randomBytes(500))], {
@@ -193,7 +193,7 @@ describe('uploadUserAvatar', () => {
     const bytes = randomBytes(10_000);
     stack.emu.server.resetCalls();
     const reply = await upload<{ uploadUserAvatar: { ok: boolean; avatarSet: boolean; file: UploadedOut; user: { avatar: string } } }>(
-      'mutation($file: File!) { uploadUserAvatar(file: $file, setAsAvatar: true) { ok avatarSet file { downloadUrl storageKey } user { avatar } } }',
+      'mutation($file: File!) { uploadUserAvatar(input: { file: $file, setAsAvatar: true }) { ok avatarSet file { downloadUrl storageKey } user { avatar } } }',
       { file: null },
       [aFile(bytes, 'me.jpg', 'image/jpeg')],
       u,
@@ -216,7 +216,7 @@ describe('uploadUserAvatar', () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
     const reply = await upload<{ uploadUserAvatar: { ok: boolean; avatarSet: boolean } }>(
-      'mutation($file: File!) { uploadUserAvatar(file: $file) { ok avatarSet } }',
+      'mutation($file: File!) { uploadUserAvatar(input: { file: $file }) { ok avatarSet } }',
       { file: null },
       [aFile(randomBytes(100), 'x.png', 'image/png')],
       u,
@@ -232,7 +232,7 @@ describe('uploadGroupAvatar', () => {
     const groupId = await groupOf(u);
     stack.emu.server.resetCalls();
     const reply = await upload<{ uploadGroupAvatar: { ok: boolean; avatarSet: boolean; file: UploadedOut; group: { id: string; avatar: string } } }>(
-      'mutation($g: ID!, $file: File!) { uploadGroupAvatar(groupId: $g, file: $file, setAsAvatar: true) { ok avatarSet file { downloadUrl } group { id avatar } } }',
+      'mutation($g: ID!, $file: File!) { uploadGroupAvatar(input: { groupId: $g, file: $file, setAsAvatar: true }) { ok avatarSet file { downloadUrl } group { id avatar } } }',
       { g: String(groupId), file: null },
       [aFile(randomBytes(4000), 'g.png', 'image/png')],
       u,
@@ -249,7 +249,7 @@ describe('uploadGroupAvatar', () => {
 
 describe('uploadGroupFile', () => {
   const GROUP_FILE = `mutation($g: ID!, $file: File!, $name: String) {
-    uploadGroupFile(groupId: $g, file: $file, name: $name) { ok file { downloadUrl size } sharedFile { id name size type url } }
+    uploadGroupFile(input: { groupId: $g, file: $file, name: $name }) { ok file { downloadUrl size } sharedFile { id name size type url } }
   }`;
 
   it('picks the shared file type by MIME, uploads, and records the shared file with POST /group/file/upload', async () => {
@@ -299,7 +299,7 @@ describe('uploadGroupFile', () => {
     stack.emu.server.resetCalls();
     const reply = await upload(GROUP_FILE, { g: '1', file: null, name: '' }, [aFile(randomBytes(300_000))], u);
     expect(reply.status).toBe(200);
-    expect(reply.errors?.[0]).toMatchObject({ path: ['uploadGroupFile'], extensions: { code: 'BAD_USER_INPUT', field: 'name' } });
+    expect(reply.errors?.[0]).toMatchObject({ path: ['uploadGroupFile'], extensions: { code: 'BAD_USER_INPUT', field: 'input.name' } });
     expect(stack.emu.server.calls).toHaveLength(0);
   });
 });
@@ -311,24 +311,24 @@ describe('forwardChatFile', () => {
     const sent = await upload<{ uploadChatFile: { file: UploadedOut } }>(CHAT_UPLOAD, { file: null, to: String(b.id) }, [aFile(bytes)], a);
     const fileSign = sent.data!.uploadChatFile.file.storageKey;
     stack.emu.server.resetCalls();
-    const reply = await stack.gql<{ forwardChatFile: string }>(
-      'mutation($s: String!, $to: ID!) { forwardChatFile(fileSign: $s, toId: $to, toType: USER) }',
+    const reply = await stack.gql<{ forwardChatFile: { url: string } }>(
+      'mutation($s: String!, $to: ID!) { forwardChatFile(input: { fileKey: $s, toId: $to, toType: USER }) { url } }',
       { s: fileSign, to: String(b.id) },
       as(a),
     );
     expect(calls()).toEqual([{ endpoint: 'GET /file/upload/forward', query: { file_sign: fileSign, to_id: String(b.id), to_type: '1' }, body: undefined }]);
-    const url = reply.data!.forwardChatFile;
+    const url = reply.data!.forwardChatFile.url;
     expect(url).not.toBe(sent.data!.uploadChatFile.file.downloadUrl);
     expect((await download(url)).bytes.equals(bytes)).toBe(true);
   });
 
-  it('refuses an empty fileSign before any REST call, and reports an unknown one with the upstream code', async () => {
+  it('refuses an empty fileKey before any REST call, and reports an unknown one with the upstream code', async () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const empty = await stack.gql('mutation { forwardChatFile(fileSign: "", toId: "1") }', {}, as(u));
-    expect(empty.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'fileSign' });
+    const empty = await stack.gql('mutation { forwardChatFile(input: { fileKey: "", toId: "1" }) { ok } }', {}, as(u));
+    expect(empty.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.fileKey' });
     expect(stack.emu.server.calls).toHaveLength(0);
-    const unknown = await stack.gql('mutation($to: ID!) { forwardChatFile(fileSign: "chat/nothing", toId: $to) }', { to: String(u.id) }, as(u));
+    const unknown = await stack.gql('mutation($to: ID!) { forwardChatFile(input: { fileKey: "chat/nothing", toId: $to }) { ok } }', { to: String(u.id) }, as(u));
     expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstreamCode: 10002, endpoint: 'GET /file/upload/forward' });
   });
 });

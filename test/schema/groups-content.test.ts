@@ -86,8 +86,8 @@ describe('announcements', () => {
 
   it('refuses an empty title or content before any REST call', async () => {
     for (const [title, content, field] of [
-      ['', 'x', 'title'],
-      ['x', '  ', 'content'],
+      ['', 'x', 'input.title'],
+      ['x', '  ', 'input.content'],
     ]) {
       const reply = await g.gql(owner, `mutation { publishAnnouncement(input: { groupId: "1", title: "${title}", content: "${content}" }) { ok } }`);
       expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
@@ -107,7 +107,7 @@ describe('announcements', () => {
     await publish(groupId, 'kept');
     const data = await g.data<{ deleteAnnouncement: { ok: boolean; group: { announcements: { nodes: { title: string }[] } } } }>(
       owner,
-      `mutation { deleteAnnouncement(groupId: "${groupId}", announcementId: "${gone.id}") { ok group { announcements { nodes { title } } } } }`,
+      `mutation { deleteAnnouncement(input: { groupId: "${groupId}", announcementId: "${gone.id}" }) { ok group { announcements { nodes { title } } } } }`,
     );
     expect(data.deleteAnnouncement).toEqual({ ok: true, group: { announcements: { nodes: [{ title: 'kept' }] } } });
     expect(g.endpoints()).toEqual(['DELETE /group/announcement/delete', 'GET /group/announcement/list']);
@@ -117,9 +117,9 @@ describe('announcements', () => {
   it('makes exactly one REST call for deleteAnnouncement when only ok is selected, and reports an unknown one as NOT_FOUND', async () => {
     const groupId = await g.group(owner);
     const a = await publish(groupId, 'a');
-    await g.data(owner, `mutation { deleteAnnouncement(groupId: "${groupId}", announcementId: "${a.id}") { ok } }`);
+    await g.data(owner, `mutation { deleteAnnouncement(input: { groupId: "${groupId}", announcementId: "${a.id}" }) { ok } }`);
     expect(g.endpoints()).toEqual(['DELETE /group/announcement/delete']);
-    const again = await g.gql(owner, `mutation { deleteAnnouncement(groupId: "${groupId}", announcementId: "${a.id}") { ok } }`);
+    const again = await g.gql(owner, `mutation { deleteAnnouncement(input: { groupId: "${groupId}", announcementId: "${a.id}" }) { ok } }`);
     expect(firstError(again)?.extensions).toMatchObject({ code: 'NOT_FOUND', upstreamCode: 20020 });
   });
 });
@@ -175,9 +175,9 @@ describe('shared files', () => {
   it('refuses an empty name or url, or a negative size, before any REST call', async () => {
     const VALID_FILE = { groupId: '1', name: 'n', size: 1, url: 'u' };
     for (const [patch, field] of [
-      [{ name: ' ' }, 'name'],
-      [{ url: '' }, 'url'],
-      [{ size: -1 }, 'size'],
+      [{ name: ' ' }, 'input.name'],
+      [{ url: '' }, 'input.url'],
+      [{ size: -1 }, 'input.size'],
     ] as const) {
       const reply = await g.gql(owner, 'mutation($in: RecordGroupFileInput!) { recordGroupFile(input: $in) { ok } }', {
         in: { ...VALID_FILE, ...patch },
@@ -206,7 +206,7 @@ describe('shared files', () => {
     const reply = await g.gql(other, `mutation { renameGroupFile(input: { groupId: "${groupId}", fileId: "${f.file_id}", name: "x" }) { ok } }`);
     expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20023, endpoint: 'PUT /group/file/update_name' });
     const empty = await g.gql(other, `mutation { renameGroupFile(input: { groupId: "${groupId}", fileId: "${f.file_id}", name: "" }) { ok } }`);
-    expect(firstError(empty)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'name' });
+    expect(firstError(empty)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.name' });
     expect(g.endpoints()).toEqual([]);
   });
 
@@ -215,7 +215,7 @@ describe('shared files', () => {
     const f = await record(groupId, 'a.txt');
     const data = await g.data<{ deleteGroupFiles: { ok: boolean; results: { fileId: string; success: boolean; reason: string | null }[]; group: { files: { nodes: unknown[] } } } }>(
       owner,
-      `mutation { deleteGroupFiles(groupId: "${groupId}", fileIds: ["${f.file_id}", "777"]) { ok results { fileId success reason } group { files { nodes { name } } } } }`,
+      `mutation { deleteGroupFiles(input: { groupId: "${groupId}", fileIds: ["${f.file_id}", "777"] }) { ok results { fileId success reason } group { files { nodes { name } } } } }`,
     );
     expect(data.deleteGroupFiles.ok).toBe(false);
     expect(data.deleteGroupFiles.results[0]).toEqual({ fileId: String(f.file_id), success: true, reason: null });
@@ -225,8 +225,8 @@ describe('shared files', () => {
   });
 
   it('refuses an empty file list before any REST call', async () => {
-    const reply = await g.gql(owner, 'mutation { deleteGroupFiles(groupId: "1", fileIds: []) { ok } }');
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'fileIds' });
+    const reply = await g.gql(owner, 'mutation { deleteGroupFiles(input: { groupId: "1", fileIds: [] }) { ok } }');
+    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.fileIds' });
     expect(g.endpoints()).toEqual([]);
   });
 
@@ -240,7 +240,7 @@ describe('shared files', () => {
       const call =
         mutation === 'renameGroupFile'
           ? `renameGroupFile(input: { groupId: "${groupId}", fileId: "${f.file_id}", name: "g.txt" })`
-          : `deleteGroupFiles(groupId: "${groupId}", fileIds: ["${f.file_id}"])`;
+          : `deleteGroupFiles(input: { groupId: "${groupId}", fileIds: ["${f.file_id}"] })`;
       await g.data(owner, `mutation { ${call} { ok } }`);
       expect(g.endpoints()).toEqual([endpoint]);
     });

@@ -131,7 +131,7 @@ describe('admins', () => {
     const groupId = await g.group(owner, { members: [a!, b!] });
     const added = await g.data<{ addGroupAdmins: { ok: boolean; results: { userId: string; success: boolean; reason: string | null; user: { id: string } }[] } }>(
       owner,
-      `mutation($g: ID!, $u: [ID!]!) { addGroupAdmins(groupId: $g, userIds: $u) { ok results { userId success reason user { id } } } }`,
+      `mutation($g: ID!, $u: [ID!]!) { addGroupAdmins(input: { groupId: $g, userIds: $u }) { ok results { userId success reason user { id } } } }`,
       { g: String(groupId), u: [String(a!.id), String(b!.id)] },
     );
     expect(added.addGroupAdmins).toEqual({
@@ -150,7 +150,7 @@ describe('admins', () => {
 
     const removed = await g.data<{ removeGroupAdmins: { ok: boolean; group: { admins: { nodes: { userId: string }[] } } } }>(
       owner,
-      `mutation { removeGroupAdmins(groupId: "${groupId}", userIds: ["${a!.id}"]) { ok group { admins { nodes { userId } } } } }`,
+      `mutation { removeGroupAdmins(input: { groupId: "${groupId}", userIds: ["${a!.id}"] }) { ok group { admins { nodes { userId } } } } }`,
     );
     expect(removed.removeGroupAdmins).toEqual({ ok: true, group: { admins: { nodes: [{ userId: String(b!.id) }] } } });
     expect(g.endpoints()).toEqual(['DELETE /group/admin/remove', 'GET /group/admin_list']);
@@ -162,7 +162,7 @@ describe('admins', () => {
     const groupId = await g.group(owner, { members: [a!] });
     const data = await g.data<{ addGroupAdmins: { ok: boolean; results: { success: boolean; reason: string }[] } }>(
       owner,
-      `mutation { addGroupAdmins(groupId: "${groupId}", userIds: ["${a!.id}", "${owner.id}"]) { ok results { success reason } } }`,
+      `mutation { addGroupAdmins(input: { groupId: "${groupId}", userIds: ["${a!.id}", "${owner.id}"] }) { ok results { success reason } } }`,
     );
     expect(data.addGroupAdmins.ok).toBe(false);
     expect(data.addGroupAdmins.results[0]?.success).toBe(true);
@@ -170,15 +170,15 @@ describe('admins', () => {
   });
 
   it('refuses an empty user list before any REST call', async () => {
-    const reply = await g.gql(owner, 'mutation { addGroupAdmins(groupId: "1", userIds: []) { ok } }');
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'userIds' });
+    const reply = await g.gql(owner, 'mutation { addGroupAdmins(input: { groupId: "1", userIds: [] }) { ok } }');
+    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.userIds' });
     expect(g.endpoints()).toEqual([]);
   });
 
   it('reports a non-owner as FORBIDDEN on the mutation', async () => {
     const [a] = await users(1);
     const groupId = await g.group(owner, { members: [a!] });
-    const reply = await g.gql(a!, `mutation { removeGroupAdmins(groupId: "${groupId}", userIds: ["${owner.id}"]) { ok } }`);
+    const reply = await g.gql(a!, `mutation { removeGroupAdmins(input: { groupId: "${groupId}", userIds: ["${owner.id}"] }) { ok } }`);
     expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20013, endpoint: 'DELETE /group/admin/remove' });
   });
 });
@@ -189,7 +189,7 @@ describe('setGroupDisplayName', () => {
     const groupId = await g.group(owner, { members: [a!] });
     const data = await g.data<{ setGroupDisplayName: { ok: boolean; member: { userId: string; displayName: string }; group: { id: string } } }>(
       a!,
-      `mutation { setGroupDisplayName(groupId: "${groupId}", displayName: "Al") { ok member { userId displayName } group { id } } }`,
+      `mutation { setGroupDisplayName(input: { groupId: "${groupId}", displayName: "Al" }) { ok member { userId displayName } group { id } } }`,
     );
     expect(data.setGroupDisplayName).toEqual({ ok: true, member: { userId: String(a!.id), displayName: 'Al' }, group: { id: String(groupId) } });
     expect(g.endpoints()).toEqual(['PUT /group/display_name', 'GET /user/profile', 'POST /group/members/display_name']);
@@ -198,15 +198,16 @@ describe('setGroupDisplayName', () => {
 
   it('makes exactly one REST call when only ok is selected', async () => {
     const groupId = await g.group(owner);
-    await g.data(owner, `mutation { setGroupDisplayName(groupId: "${groupId}", displayName: "x") { ok } }`);
+    await g.data(owner, `mutation { setGroupDisplayName(input: { groupId: "${groupId}", displayName: "x" }) { ok } }`);
     expect(g.endpoints()).toEqual(['PUT /group/display_name']);
   });
 
-  it('reports a non-member with the upstream code', async () => {
+  it('reports a non-member as the userError NOT_A_MEMBER', async () => {
     const stranger = await g.user();
     const groupId = await g.group(owner);
-    const reply = await g.gql(stranger, `mutation { setGroupDisplayName(groupId: "${groupId}", displayName: "x") { ok } }`);
-    expect(firstError(reply)?.extensions).toMatchObject({ upstreamCode: 20002, endpoint: 'PUT /group/display_name' });
+    const reply = await g.gql(stranger, `mutation { setGroupDisplayName(input: { groupId: "${groupId}", displayName: "x" }) { ok group { id } userErrors { code } } }`);
+    expect(reply).toEqual({ data: { setGroupDisplayName: { ok: false, group: null, userErrors: [{ code: 'NOT_A_MEMBER' }] } } });
+    expect(g.endpoints()).toEqual(['PUT /group/display_name']);
   });
 });
 
@@ -216,7 +217,7 @@ describe('kickGroupMembers, leaveGroup and transferGroup', () => {
     const groupId = await g.group(owner, { members: [a!, b!] });
     const data = await g.data<{ kickGroupMembers: { ok: boolean; group: { memberCount: number } } }>(
       owner,
-      `mutation { kickGroupMembers(groupId: "${groupId}", userIds: ["${a!.id}"]) { ok group { memberCount } } }`,
+      `mutation { kickGroupMembers(input: { groupId: "${groupId}", userIds: ["${a!.id}"] }) { ok group { memberCount } } }`,
     );
     expect(data.kickGroupMembers).toEqual({ ok: true, group: { memberCount: 2 } });
     expect(g.callsTo('DELETE /group/kick')[0]?.body).toEqual({ group_id: groupId, user_list: [a!.id] });
@@ -233,10 +234,11 @@ describe('kickGroupMembers, leaveGroup and transferGroup', () => {
     expect((await g.info(groupId)).count).toBe(1);
   });
 
-  it('reports the owner leaving as BAD_USER_INPUT (transfer first)', async () => {
+  it('reports the owner leaving as the userError OWNER_CANNOT_LEAVE (transfer first)', async () => {
     const groupId = await g.group(owner);
-    const reply = await g.gql(owner, `mutation { leaveGroup(groupId: "${groupId}") { ok } }`);
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstreamCode: 20004, endpoint: 'DELETE /group/leave' });
+    const reply = await g.gql(owner, `mutation { leaveGroup(groupId: "${groupId}") { ok userErrors { field code message } } }`);
+    expect(reply).toEqual({ data: { leaveGroup: { ok: false, userErrors: [{ field: null, code: 'OWNER_CANNOT_LEAVE', message: expect.any(String) }] } } });
+    expect((await g.info(groupId)).owner_id).toBe(owner.id);
   });
 
   it('transfers ownership with PUT /group/transfer; the group reads the new owner', async () => {
@@ -244,18 +246,18 @@ describe('kickGroupMembers, leaveGroup and transferGroup', () => {
     const groupId = await g.group(owner, { members: [a!] });
     const data = await g.data<{ transferGroup: { ok: boolean; result: { userId: string; success: boolean }; group: { ownerId: string } } }>(
       owner,
-      `mutation { transferGroup(groupId: "${groupId}", newOwnerId: "${a!.id}") { ok result { userId success } group { ownerId } } }`,
+      `mutation { transferGroup(input: { groupId: "${groupId}", newOwnerId: "${a!.id}" }) { ok result { userId success } group { ownerId } } }`,
     );
     expect(data.transferGroup).toEqual({ ok: true, result: { userId: String(a!.id), success: true }, group: { ownerId: String(a!.id) } });
     expect(g.callsTo('PUT /group/transfer')[0]?.body).toEqual({ group_id: groupId, new_owner: a!.id });
     expect((await g.info(groupId)).owner_id).toBe(a!.id);
   });
 
-  it('reports a transfer to a non-member as BAD_USER_INPUT', async () => {
+  it('reports a transfer to a non-member as the userError NOT_A_MEMBER naming the new owner', async () => {
     const stranger = await g.user();
     const groupId = await g.group(owner);
-    const reply = await g.gql(owner, `mutation { transferGroup(groupId: "${groupId}", newOwnerId: "${stranger.id}") { ok } }`);
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstreamCode: 20005, endpoint: 'PUT /group/transfer' });
+    const reply = await g.gql(owner, `mutation { transferGroup(input: { groupId: "${groupId}", newOwnerId: "${stranger.id}" }) { ok userErrors { field code } } }`);
+    expect(reply).toEqual({ data: { transferGroup: { ok: false, userErrors: [{ field: ['input', 'newOwnerId'], code: 'NOT_A_MEMBER' }] } } });
   });
 
   for (const [mutation, endpoint] of [
@@ -266,7 +268,7 @@ describe('kickGroupMembers, leaveGroup and transferGroup', () => {
       const [a] = await users(1);
       const groupId = await g.group(owner, { members: [a!] });
       const args = mutation === 'kickGroupMembers' ? `userIds: ["${a!.id}"]` : `newOwnerId: "${a!.id}"`;
-      await g.data(owner, `mutation { ${mutation}(groupId: "${groupId}", ${args}) { ok } }`);
+      await g.data(owner, `mutation { ${mutation}(input: { groupId: "${groupId}", ${args} }) { ok } }`);
       expect(g.endpoints()).toEqual([endpoint]);
     });
   }

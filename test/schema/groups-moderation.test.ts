@@ -48,7 +48,7 @@ describe('member bans', () => {
     await g.emu.ok('POST', '/group/ban', { token: owner.token, body: { group_id: groupId, user_list: [a!.id], duration: 5 } });
     const data = await g.data<{ unbanGroupMembers: { ok: boolean; group: { bannedMembers: { totalCount: number } } } }>(
       owner,
-      `mutation { unbanGroupMembers(groupId: "${groupId}", userIds: ["${a!.id}"]) { ok group { bannedMembers { totalCount } } } }`,
+      `mutation { unbanGroupMembers(input: { groupId: "${groupId}", userIds: ["${a!.id}"] }) { ok group { bannedMembers { totalCount } } } }`,
     );
     expect(data.unbanGroupMembers).toEqual({ ok: true, group: { bannedMembers: { totalCount: 0 } } });
     expect(g.endpoints()).toEqual(['POST /group/unban', 'GET /group/banned_list']);
@@ -57,8 +57,8 @@ describe('member bans', () => {
 
   it('refuses a duration below one minute, or no members, before any REST call', async () => {
     for (const [args, field] of [
-      ['userIds: ["1"], durationMinutes: 0', 'durationMinutes'],
-      ['userIds: [], durationMinutes: 5', 'userIds'],
+      ['userIds: ["1"], durationMinutes: 0', 'input.durationMinutes'],
+      ['userIds: [], durationMinutes: 5', 'input.userIds'],
     ] as const) {
       const reply = await g.gql(owner, `mutation { banGroupMembers(input: { groupId: "1", ${args} }) { ok } }`);
       expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
@@ -81,7 +81,7 @@ describe('the group-wide ban', () => {
     const groupId = await g.group(owner);
     const data = await g.data<{ banAllGroupMembers: { ok: boolean; bannedForAll: boolean; banExpiresAt: string; group: { bannedForAll: boolean; banExpiresAt: string } } }>(
       owner,
-      `mutation { banAllGroupMembers(groupId: "${groupId}", durationMinutes: 60) { ok bannedForAll banExpiresAt group { bannedForAll banExpiresAt } } }`,
+      `mutation { banAllGroupMembers(input: { groupId: "${groupId}", durationMinutes: 60 }) { ok bannedForAll banExpiresAt group { bannedForAll banExpiresAt } } }`,
     );
     const record = await g.info(groupId);
     const expected = new Date(Number(record.ban_expire_time) * 1000).toISOString();
@@ -120,8 +120,8 @@ describe('the group-wide ban', () => {
   });
 
   it('refuses a duration below one minute before any REST call', async () => {
-    const reply = await g.gql(owner, 'mutation { banAllGroupMembers(groupId: "1", durationMinutes: -1) { ok } }');
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'durationMinutes' });
+    const reply = await g.gql(owner, 'mutation { banAllGroupMembers(input: { groupId: "1", durationMinutes: -1 }) { ok } }');
+    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.durationMinutes' });
     expect(g.endpoints()).toEqual([]);
   });
 
@@ -138,7 +138,7 @@ describe('the blacklist', () => {
     const outsider = await g.user();
     const blocked = await g.data<{ blockGroupUsers: { ok: boolean; group: { memberCount: number } } }>(
       owner,
-      `mutation { blockGroupUsers(groupId: "${groupId}", userIds: ["${a!.id}", "${outsider.id}"]) { ok group { memberCount } } }`,
+      `mutation { blockGroupUsers(input: { groupId: "${groupId}", userIds: ["${a!.id}", "${outsider.id}"] }) { ok group { memberCount } } }`,
     );
     expect(blocked.blockGroupUsers).toEqual({ ok: true, group: { memberCount: 1 } });
     expect(g.callsTo('POST /group/block')[0]?.body).toEqual({ group_id: groupId, user_list: [a!.id, outsider.id] });
@@ -154,18 +154,19 @@ describe('the blacklist', () => {
 
     const unblocked = await g.data<{ unblockGroupUsers: { ok: boolean; group: { blockedUsers: { totalCount: number } } } }>(
       owner,
-      `mutation { unblockGroupUsers(groupId: "${groupId}", userIds: ["${a!.id}"]) { ok group { blockedUsers { totalCount } } } }`,
+      `mutation { unblockGroupUsers(input: { groupId: "${groupId}", userIds: ["${a!.id}"] }) { ok group { blockedUsers { totalCount } } } }`,
     );
     expect(unblocked.unblockGroupUsers).toEqual({ ok: true, group: { blockedUsers: { totalCount: 1 } } });
     expect(g.callsTo('DELETE /group/unblock')[0]?.body).toEqual({ group_id: groupId, user_list: [a!.id] });
   });
 
-  it('reports a blocked user applying as FORBIDDEN', async () => {
+  it('reports a blocked user applying as the userError BLOCKED', async () => {
     const outsider = await g.user();
     const groupId = await g.group(owner);
     await g.emu.ok('POST', '/group/block', { token: owner.token, body: { group_id: groupId, user_list: [outsider.id] } });
-    const reply = await g.gql(outsider, `mutation { applyToGroup(groupId: "${groupId}") { ok } }`);
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20018, endpoint: 'POST /group/apply' });
+    const reply = await g.gql(outsider, `mutation { applyToGroup(input: { groupId: "${groupId}" }) { ok result { success } userErrors { field code } } }`);
+    expect(reply).toEqual({ data: { applyToGroup: { ok: false, result: null, userErrors: [{ field: null, code: 'BLOCKED' }] } } });
+    expect(g.endpoints()).toEqual(['POST /group/apply']);
   });
 
   it('fails the blocked list alone for a plain member', async () => {
@@ -189,7 +190,8 @@ describe('ok alone', () => {
   ] as const) {
     it(`${mutation} makes exactly one REST call (${endpoint}) when only ok is selected`, async () => {
       const groupId = await g.group(owner);
-      await g.gql(owner, `mutation { ${mutation}(groupId: "${groupId}"${args ? `, ${args}` : ''}) { ok } }`);
+      const call = args ? `${mutation}(input: { groupId: "${groupId}", ${args} })` : `${mutation}(groupId: "${groupId}")`;
+      await g.gql(owner, `mutation { ${call} { ok } }`);
       expect(g.endpoints()).toEqual([endpoint]);
     });
   }

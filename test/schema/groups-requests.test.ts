@@ -16,7 +16,7 @@ describe('applications', () => {
     const groupId = await g.group(owner);
     const data = await g.data<{ applyToGroup: { ok: boolean; result: { userId: string; success: boolean; reason: string } } }>(
       applicant,
-      `mutation { applyToGroup(groupId: "${groupId}", reason: "let me in") { ok result { userId success reason } } }`,
+      `mutation { applyToGroup(input: { groupId: "${groupId}", reason: "let me in" }) { ok result { userId success reason } } }`,
     );
     expect(data.applyToGroup).toMatchObject({ ok: true, result: { userId: String(applicant.id), success: true } });
     expect(data.applyToGroup.result.reason).toContain('pending');
@@ -85,20 +85,21 @@ describe('applications', () => {
     expect(status.group.applications.nodes).toEqual([{ status: 'ACCEPTED' }]);
   });
 
-  it('reports an application already handled as BAD_USER_INPUT', async () => {
+  it('reports an application already handled as the userError NO_LONGER_PENDING', async () => {
     const applicant = await g.user();
     const groupId = await g.group(owner);
     const reply = await g.gql(
       owner,
-      `mutation { handleGroupApplication(input: { groupId: "${groupId}", applicantId: "${applicant.id}", approval: false }) { ok } }`,
+      `mutation { handleGroupApplication(input: { groupId: "${groupId}", applicantId: "${applicant.id}", approval: false }) { ok userErrors { code } } }`,
     );
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstreamCode: 20014, endpoint: 'PUT /group/apply/handle' });
+    expect(reply).toEqual({ data: { handleGroupApplication: { ok: false, userErrors: [{ code: 'NO_LONGER_PENDING' }] } } });
+    expect(g.endpoints()).toEqual(['PUT /group/apply/handle']);
   });
 
   it('makes exactly one REST call for applyToGroup when only ok is selected', async () => {
     const applicant = await g.user();
     const groupId = await g.group(owner);
-    await g.data(applicant, `mutation { applyToGroup(groupId: "${groupId}") { ok } }`);
+    await g.data(applicant, `mutation { applyToGroup(input: { groupId: "${groupId}" }) { ok } }`);
     expect(g.endpoints()).toEqual(['POST /group/apply']);
     expect(g.callsTo('POST /group/apply')[0]?.body).toEqual({ group_id: groupId });
   });
@@ -158,19 +159,20 @@ describe('invitations', () => {
     expect(after.groupInvitations.nodes).toEqual([{ status: 'ACCEPTED' }]);
   });
 
-  it('reports an invitation that does not exist as BAD_USER_INPUT', async () => {
+  it('reports an invitation that does not exist as the userError NO_LONGER_PENDING', async () => {
     const someone = await g.user();
     const groupId = await g.group(owner);
     const reply = await g.gql(
       someone,
-      `mutation { handleGroupInvitation(input: { groupId: "${groupId}", inviterId: "${owner.id}", approval: false }) { ok } }`,
+      `mutation { handleGroupInvitation(input: { groupId: "${groupId}", inviterId: "${owner.id}", approval: false }) { ok userErrors { code } } }`,
     );
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstreamCode: 20015, endpoint: 'PUT /group/invite/handle' });
+    expect(reply).toEqual({ data: { handleGroupInvitation: { ok: false, userErrors: [{ code: 'NO_LONGER_PENDING' }] } } });
+    expect(g.endpoints()).toEqual(['PUT /group/invite/handle']);
   });
 
   it('refuses an empty invitee list before any REST call', async () => {
     const reply = await g.gql(owner, 'mutation { inviteToGroup(input: { groupId: "1", userIds: [] }) { ok } }');
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'userIds' });
+    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.userIds' });
     expect(g.endpoints()).toEqual([]);
   });
 
@@ -201,18 +203,20 @@ describe('QR codes', () => {
     const { group } = await g.data<{ group: { qrCode: { qrInfo: string } } }>(owner, `{ group(id: "${groupId}") { qrCode { qrInfo } } }`);
     const data = await g.data<{ joinGroupByQrCode: { ok: boolean; group: { id: string; memberCount: number } } }>(
       joiner,
-      'mutation($qr: String!) { joinGroupByQrCode(qrInfo: $qr) { ok group { id memberCount } } }',
+      'mutation($qr: String!) { joinGroupByQrCode(input: { qrInfo: $qr }) { ok group { id memberCount } } }',
       { qr: group.qrCode.qrInfo },
     );
     expect(data.joinGroupByQrCode).toEqual({ ok: true, group: { id: String(groupId), memberCount: 2 } });
     expect(g.callsTo('POST /group/qrcode/invite')[0]?.body).toEqual({ qr_info: group.qrCode.qrInfo });
   });
 
-  it('refuses an empty code before any REST call, and reports a forged one as BAD_USER_INPUT', async () => {
-    const empty = await g.gql(owner, 'mutation { joinGroupByQrCode(qrInfo: " ") { ok } }');
-    expect(firstError(empty)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'qrInfo' });
+  it('refuses an empty code before any REST call, and reports a forged one as the userError INVALID_QR_CODE', async () => {
+    const empty = await g.gql(owner, 'mutation { joinGroupByQrCode(input: { qrInfo: " " }) { ok } }');
+    expect(firstError(empty)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.qrInfo' });
     expect(g.endpoints()).toEqual([]);
-    const forged = await g.gql(owner, 'mutation { joinGroupByQrCode(qrInfo: "forged") { ok } }');
-    expect(firstError(forged)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstreamCode: 20024, endpoint: 'POST /group/qrcode/invite' });
+    const forged = await g.gql(owner, 'mutation { joinGroupByQrCode(input: { qrInfo: "forged" }) { ok group { id } userErrors { field code } } }');
+    expect(forged).toEqual({
+      data: { joinGroupByQrCode: { ok: false, group: null, userErrors: [{ field: ['input', 'qrInfo'], code: 'INVALID_QR_CODE' }] } },
+    });
   });
 });

@@ -48,7 +48,7 @@ describe('settings fields', () => {
   });
 });
 
-describe('settings setters', () => {
+describe('updateGroup: the settings', () => {
   const switches = [
     { mutation: 'setGroupMemberInvite', endpoint: 'PUT /group/settings/allow_member_invitation', field: 'memberInvite', value: false },
     { mutation: 'setGroupMemberModify', endpoint: 'PUT /group/settings/allow_member_modify', field: 'memberModify', value: true },
@@ -57,26 +57,26 @@ describe('settings setters', () => {
   ] as const;
 
   for (const s of switches) {
-    it(`${s.mutation} sends ${s.endpoint} with the value, and the group reads it back`, async () => {
+    it(`${s.field} (formerly ${s.mutation}) sends ${s.endpoint} with the value, and the group reads it back`, async () => {
       const groupId = await g.group(owner);
       const data = await g.data<Record<string, { ok: boolean; group: Record<string, boolean> }>>(
         owner,
-        `mutation($v: Boolean!) { ${s.mutation}(groupId: "${groupId}", ${s.field}: $v) { ok group { ${s.field} } } }`,
+        `mutation($v: Boolean!) { updateGroup(input: { groupId: "${groupId}", ${s.field}: $v }) { ok group { ${s.field} } } }`,
         { v: s.value },
       );
-      expect(data[s.mutation]).toEqual({ ok: true, group: { [s.field]: s.value } });
+      expect(data.updateGroup).toEqual({ ok: true, group: { [s.field]: s.value } });
       expect(g.endpoints()).toEqual([s.endpoint, 'GET /group/settings']);
       expect(g.callsTo(s.endpoint)[0]?.body).toEqual({ group_id: groupId, value: s.value });
     });
   }
 
-  it('setGroupApplyApproval sends PUT /group/settings/require_admin_approval with the code', async () => {
+  it('applyApproval sends PUT /group/settings/require_admin_approval with the code', async () => {
     const groupId = await g.group(owner);
-    const data = await g.data<{ setGroupApplyApproval: { ok: boolean; group: { applyApproval: string } } }>(
+    const data = await g.data<{ updateGroup: { ok: boolean; group: { applyApproval: string } } }>(
       owner,
-      `mutation { setGroupApplyApproval(groupId: "${groupId}", applyApproval: REJECT_ALL) { ok group { applyApproval } } }`,
+      `mutation { updateGroup(input: { groupId: "${groupId}", applyApproval: REJECT_ALL }) { ok group { applyApproval } } }`,
     );
-    expect(data.setGroupApplyApproval).toEqual({ ok: true, group: { applyApproval: 'REJECT_ALL' } });
+    expect(data.updateGroup).toEqual({ ok: true, group: { applyApproval: 'REJECT_ALL' } });
     expect(g.callsTo('PUT /group/settings/require_admin_approval')[0]?.body).toEqual({ group_id: groupId, apply_approval: 2 });
     expect((await g.info(groupId)).apply_approval).toBe(2);
   });
@@ -84,48 +84,51 @@ describe('settings setters', () => {
   it('reports a plain member as FORBIDDEN', async () => {
     const member = await g.user();
     const groupId = await g.group(owner, { members: [member] });
-    const reply = await g.gql(member, `mutation { setGroupReadAck(groupId: "${groupId}", readAck: true) { ok } }`);
+    const reply = await g.gql(member, `mutation { updateGroup(input: { groupId: "${groupId}", readAck: true }) { ok } }`);
     expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20012, endpoint: 'PUT /group/settings/enable_read_ack' });
     expect((await g.info(groupId)).read_ack).toBe(false);
   });
 
   it('refuses a value outside the enum before any REST call', async () => {
-    const reply = await g.gql(owner, 'mutation { setGroupApplyApproval(groupId: "1", applyApproval: SOMETIMES) { ok } }');
+    const reply = await g.gql(owner, 'mutation { updateGroup(input: { groupId: "1", applyApproval: SOMETIMES }) { ok } }');
     expect(reply.errors?.length).toBeGreaterThan(0);
     expect(g.endpoints()).toEqual([]);
   });
 });
 
 describe("the acting member's mute and push modes", () => {
-  it('setGroupMuteMode sends PUT /group/msg/mute_mode; the member reads its own mode', async () => {
+  it('msgMuteMode sends PUT /group/msg/mute_mode; the member reads its own mode', async () => {
     const member = await g.user();
     const groupId = await g.group(owner, { members: [member] });
-    const data = await g.data<{ setGroupMuteMode: { ok: boolean; group: { msgMuteMode: string } } }>(
+    const data = await g.data<{ updateGroup: { ok: boolean; group: { msgMuteMode: string } } }>(
       member,
-      `mutation { setGroupMuteMode(groupId: "${groupId}", msgMuteMode: BLOCK_MESSAGES) { ok group { msgMuteMode } } }`,
+      `mutation { updateGroup(input: { groupId: "${groupId}", msgMuteMode: BLOCK_MESSAGES }) { ok group { msgMuteMode } } }`,
     );
-    expect(data.setGroupMuteMode).toEqual({ ok: true, group: { msgMuteMode: 'BLOCK_MESSAGES' } });
+    expect(data.updateGroup).toEqual({ ok: true, group: { msgMuteMode: 'BLOCK_MESSAGES' } });
     expect(g.callsTo('PUT /group/msg/mute_mode')[0]?.body).toEqual({ group_id: groupId, msg_mute_mode: 2 });
     // The owner's own mode is untouched.
     const owners = await g.data<{ group: { msgMuteMode: string } }>(owner, `{ group(id: "${groupId}") { msgMuteMode } }`);
     expect(owners.group.msgMuteMode).toBe('NONE');
   });
 
-  it('setGroupPushMode sends PUT /group/msg/push_mode', async () => {
+  it('msgPushMode sends PUT /group/msg/push_mode', async () => {
     const groupId = await g.group(owner);
-    const data = await g.data<{ setGroupPushMode: { ok: boolean; group: { msgPushMode: string } } }>(
+    const data = await g.data<{ updateGroup: { ok: boolean; group: { msgPushMode: string } } }>(
       owner,
-      `mutation { setGroupPushMode(groupId: "${groupId}", msgPushMode: MENTIONS_ONLY) { ok group { msgPushMode } } }`,
+      `mutation { updateGroup(input: { groupId: "${groupId}", msgPushMode: MENTIONS_ONLY }) { ok group { msgPushMode } } }`,
     );
-    expect(data.setGroupPushMode).toEqual({ ok: true, group: { msgPushMode: 'MENTIONS_ONLY' } });
+    expect(data.updateGroup).toEqual({ ok: true, group: { msgPushMode: 'MENTIONS_ONLY' } });
     expect(g.callsTo('PUT /group/msg/push_mode')[0]?.body).toEqual({ group_id: groupId, msg_push_mode: 4 });
   });
 
-  it('reports a non-member with the upstream code', async () => {
+  it('reports a non-member as the userError NOT_A_MEMBER naming the setting', async () => {
     const stranger = await g.user();
     const groupId = await g.group(owner);
-    const reply = await g.gql(stranger, `mutation { setGroupPushMode(groupId: "${groupId}", msgPushMode: NONE) { ok } }`);
-    expect(firstError(reply)?.extensions).toMatchObject({ upstreamCode: 20002, endpoint: 'PUT /group/msg/push_mode' });
+    const reply = await g.gql(stranger, `mutation { updateGroup(input: { groupId: "${groupId}", msgPushMode: NONE }) { ok updated userErrors { field code } } }`);
+    expect(reply).toEqual({
+      data: { updateGroup: { ok: false, updated: [], userErrors: [{ field: ['input', 'msgPushMode'], code: 'NOT_A_MEMBER' }] } },
+    });
+    expect(g.endpoints()).toEqual(['PUT /group/msg/push_mode']);
   });
 });
 
@@ -139,10 +142,69 @@ describe('ok alone', () => {
     ['setGroupMuteMode', 'PUT /group/msg/mute_mode', 'msgMuteMode: NONE'],
     ['setGroupPushMode', 'PUT /group/msg/push_mode', 'msgPushMode: ALL'],
   ] as const) {
-    it(`${mutation} makes exactly one REST call (${endpoint}) when only ok is selected`, async () => {
+    it(`updateGroup with ${arg} (formerly ${mutation}) makes exactly one REST call (${endpoint}) when only ok is selected`, async () => {
       const groupId = await g.group(owner);
-      await g.data(owner, `mutation { ${mutation}(groupId: "${groupId}", ${arg}) { ok } }`);
+      await g.data(owner, `mutation { updateGroup(input: { groupId: "${groupId}", ${arg} }) { ok } }`);
       expect(g.endpoints()).toEqual([endpoint]);
     });
   }
+});
+
+describe('updateGroup: several settings at once', () => {
+  it('makes one REST call per setting given, in the order of the input type, and none for absent ones', async () => {
+    const groupId = await g.group(owner);
+    const data = await g.data<{ updateGroup: unknown }>(
+      owner,
+      `mutation { updateGroup(input: { groupId: "${groupId}", msgPushMode: ALL, readAck: true, name: "renamed" }) { ok updated userErrors { code } } }`,
+    );
+    expect(data.updateGroup).toEqual({ ok: true, updated: ['name', 'readAck', 'msgPushMode'], userErrors: [] });
+    expect(g.endpoints()).toEqual(['PUT /group/info/name', 'PUT /group/settings/enable_read_ack', 'PUT /group/msg/push_mode']);
+  });
+
+  it('goes on after a refusal, reporting each refused setting as a userError', async () => {
+    const stranger = await g.user();
+    const groupId = await g.group(owner);
+    const reply = await g.gql(
+      stranger,
+      `mutation { updateGroup(input: { groupId: "${groupId}", msgMuteMode: NONE, msgPushMode: ALL }) { ok updated userErrors { field code } } }`,
+    );
+    expect(reply).toEqual({
+      data: {
+        updateGroup: {
+          ok: false,
+          updated: [],
+          userErrors: [
+            { field: ['input', 'msgMuteMode'], code: 'NOT_A_MEMBER' },
+            { field: ['input', 'msgPushMode'], code: 'NOT_A_MEMBER' },
+          ],
+        },
+      },
+    });
+    expect(g.endpoints()).toEqual(['PUT /group/msg/mute_mode', 'PUT /group/msg/push_mode']);
+  });
+
+  it('stops at any other failure with an error naming the setting and those applied before it', async () => {
+    const member = await g.user();
+    const groupId = await g.group(owner, { members: [member] });
+    await g.data(owner, `mutation { updateGroup(input: { groupId: "${groupId}", memberModify: true }) { ok } }`);
+    const reply = await g.gql(member, `mutation { updateGroup(input: { groupId: "${groupId}", name: "by member", readAck: true, msgMuteMode: NONE }) { ok } }`);
+    expect(reply.data).toEqual({ updateGroup: null });
+    expect(reply.errors).toHaveLength(1);
+    expect(firstError(reply)?.message).toContain('input.readAck');
+    expect(firstError(reply)?.message).toContain('settings applied before it: name');
+    expect(firstError(reply)?.extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      endpoint: 'PUT /group/settings/enable_read_ack',
+      field: 'input.readAck',
+      updated: ['name'],
+    });
+    expect(g.endpoints()).toEqual(['PUT /group/info/name', 'PUT /group/settings/enable_read_ack']);
+    expect((await g.info(groupId)).name).toBe('by member');
+  });
+
+  it('refuses an input without any setting before any REST call', async () => {
+    const reply = await g.gql(owner, 'mutation { updateGroup(input: { groupId: "1" }) { ok } }');
+    expect(firstError(reply)?.extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'input' });
+    expect(g.endpoints()).toEqual([]);
+  });
 });

@@ -211,7 +211,7 @@ describe('createGroup', () => {
 
   it('refuses an empty userIds list before any REST call', async () => {
     const reply = await g.gql(owner, 'mutation { createGroup(input: { userIds: [] }) { ok } }');
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'userIds' });
+    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.userIds' });
     expect(g.endpoints()).toEqual([]);
   });
 
@@ -250,7 +250,7 @@ describe('dissolveGroup', () => {
   });
 });
 
-describe('group information setters', () => {
+describe('updateGroup: the group information', () => {
   const setters = [
     { mutation: 'setGroupName', arg: 'name', endpoint: 'PUT /group/info/name', field: 'name' },
     { mutation: 'setGroupAvatar', arg: 'avatar', endpoint: 'PUT /group/info/avatar', field: 'avatar' },
@@ -259,14 +259,14 @@ describe('group information setters', () => {
   ] as const;
 
   for (const s of setters) {
-    it(`${s.mutation} sends ${s.endpoint} with the value, and the group reads it back`, async () => {
+    it(`${s.arg} (formerly ${s.mutation}) sends ${s.endpoint} with the value, and the group reads it back`, async () => {
       const groupId = await g.group(owner);
       const data = await g.data<Record<string, { ok: boolean; group: Record<string, string> }>>(
         owner,
-        `mutation($v: String!) { ${s.mutation}(groupId: "${groupId}", ${s.arg}: $v) { ok group { ${s.field} } } }`,
+        `mutation($v: String!) { updateGroup(input: { groupId: "${groupId}", ${s.arg}: $v }) { ok group { ${s.field} } } }`,
         { v: `new ${s.arg}` },
       );
-      expect(data[s.mutation]).toEqual({ ok: true, group: { [s.field]: `new ${s.arg}` } });
+      expect(data.updateGroup).toEqual({ ok: true, group: { [s.field]: `new ${s.arg}` } });
       expect(g.endpoints()[0]).toBe(s.endpoint);
       expect(g.callsTo(s.endpoint)[0]?.body).toEqual({ group_id: groupId, value: `new ${s.arg}` });
     });
@@ -274,14 +274,14 @@ describe('group information setters', () => {
 
   it('makes exactly one REST call when only ok is selected', async () => {
     const groupId = await g.group(owner);
-    await g.data(owner, `mutation { setGroupName(groupId: "${groupId}", name: "x") { ok } }`);
+    await g.data(owner, `mutation { updateGroup(input: { groupId: "${groupId}", name: "x" }) { ok } }`);
     expect(g.endpoints()).toEqual(['PUT /group/info/name']);
   });
 
   it('reports a plain member as FORBIDDEN when members may not modify the group', async () => {
     const member = await g.user();
     const groupId = await g.group(owner, { members: [member] });
-    const reply = await g.gql(member, `mutation { setGroupName(groupId: "${groupId}", name: "x") { ok } }`);
+    const reply = await g.gql(member, `mutation { updateGroup(input: { groupId: "${groupId}", name: "x" }) { ok } }`);
     expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', endpoint: 'PUT /group/info/name' });
   });
 });
@@ -290,38 +290,38 @@ describe('upstream errors of group mutations', () => {
   // Every mutation on a group, pointed at an unknown group ($G), beside a sibling that succeeds.
   const calls: [string, string][] = [
     ['dissolveGroup(groupId: $G)', 'DELETE /group/destroy'],
-    ['setGroupName(groupId: $G, name: "n")', 'PUT /group/info/name'],
-    ['setGroupAvatar(groupId: $G, avatar: "a")', 'PUT /group/info/avatar'],
-    ['setGroupDescription(groupId: $G, description: "d")', 'PUT /group/info/description'],
-    ['setGroupExt(groupId: $G, ext: "e")', 'PUT /group/info/ext'],
-    ['setGroupDisplayName(groupId: $G, displayName: "d")', 'PUT /group/display_name'],
-    ['addGroupAdmins(groupId: $G, userIds: ["1"])', 'POST /group/admin/add'],
-    ['removeGroupAdmins(groupId: $G, userIds: ["1"])', 'DELETE /group/admin/remove'],
-    ['kickGroupMembers(groupId: $G, userIds: ["1"])', 'DELETE /group/kick'],
+    ['updateGroup(input: { groupId: $G, name: "n" })', 'PUT /group/info/name'],
+    ['updateGroup(input: { groupId: $G, avatar: "a" })', 'PUT /group/info/avatar'],
+    ['updateGroup(input: { groupId: $G, description: "d" })', 'PUT /group/info/description'],
+    ['updateGroup(input: { groupId: $G, ext: "e" })', 'PUT /group/info/ext'],
+    ['setGroupDisplayName(input: { groupId: $G, displayName: "d" })', 'PUT /group/display_name'],
+    ['addGroupAdmins(input: { groupId: $G, userIds: ["1"] })', 'POST /group/admin/add'],
+    ['removeGroupAdmins(input: { groupId: $G, userIds: ["1"] })', 'DELETE /group/admin/remove'],
+    ['kickGroupMembers(input: { groupId: $G, userIds: ["1"] })', 'DELETE /group/kick'],
     ['leaveGroup(groupId: $G)', 'DELETE /group/leave'],
-    ['transferGroup(groupId: $G, newOwnerId: "1")', 'PUT /group/transfer'],
-    ['applyToGroup(groupId: $G)', 'POST /group/apply'],
+    ['transferGroup(input: { groupId: $G, newOwnerId: "1" })', 'PUT /group/transfer'],
+    ['applyToGroup(input: { groupId: $G })', 'POST /group/apply'],
     ['handleGroupApplication(input: { groupId: $G, applicantId: "1", approval: true })', 'PUT /group/apply/handle'],
     ['inviteToGroup(input: { groupId: $G, userIds: ["1"] })', 'POST /group/invite'],
     ['handleGroupInvitation(input: { groupId: $G, inviterId: "1", approval: true })', 'PUT /group/invite/handle'],
     ['banGroupMembers(input: { groupId: $G, userIds: ["1"], durationMinutes: 1 })', 'POST /group/ban'],
-    ['unbanGroupMembers(groupId: $G, userIds: ["1"])', 'POST /group/unban'],
-    ['banAllGroupMembers(groupId: $G, durationMinutes: 1)', 'POST /group/settings/ban_all'],
+    ['unbanGroupMembers(input: { groupId: $G, userIds: ["1"] })', 'POST /group/unban'],
+    ['banAllGroupMembers(input: { groupId: $G, durationMinutes: 1 })', 'POST /group/settings/ban_all'],
     ['unbanAllGroupMembers(groupId: $G)', 'POST /group/settings/unban_all'],
-    ['blockGroupUsers(groupId: $G, userIds: ["1"])', 'POST /group/block'],
-    ['unblockGroupUsers(groupId: $G, userIds: ["1"])', 'DELETE /group/unblock'],
+    ['blockGroupUsers(input: { groupId: $G, userIds: ["1"] })', 'POST /group/block'],
+    ['unblockGroupUsers(input: { groupId: $G, userIds: ["1"] })', 'DELETE /group/unblock'],
     ['publishAnnouncement(input: { groupId: $G, title: "t", content: "c" })', 'POST /group/announcement/edit'],
-    ['deleteAnnouncement(groupId: $G, announcementId: "1")', 'DELETE /group/announcement/delete'],
+    ['deleteAnnouncement(input: { groupId: $G, announcementId: "1" })', 'DELETE /group/announcement/delete'],
     ['recordGroupFile(input: { groupId: $G, name: "n", size: 1, url: "u" })', 'POST /group/file/upload'],
     ['renameGroupFile(input: { groupId: $G, fileId: "1", name: "n" })', 'PUT /group/file/update_name'],
-    ['deleteGroupFiles(groupId: $G, fileIds: ["1"])', 'DELETE /group/file/delete'],
-    ['setGroupMuteMode(groupId: $G, msgMuteMode: NONE)', 'PUT /group/msg/mute_mode'],
-    ['setGroupPushMode(groupId: $G, msgPushMode: ALL)', 'PUT /group/msg/push_mode'],
-    ['setGroupMemberInvite(groupId: $G, memberInvite: true)', 'PUT /group/settings/allow_member_invitation'],
-    ['setGroupMemberModify(groupId: $G, memberModify: true)', 'PUT /group/settings/allow_member_modify'],
-    ['setGroupReadAck(groupId: $G, readAck: true)', 'PUT /group/settings/enable_read_ack'],
-    ['setGroupHistoryVisible(groupId: $G, historyVisible: true)', 'PUT /group/settings/history_visible'],
-    ['setGroupApplyApproval(groupId: $G, applyApproval: AGREE_ALL)', 'PUT /group/settings/require_admin_approval'],
+    ['deleteGroupFiles(input: { groupId: $G, fileIds: ["1"] })', 'DELETE /group/file/delete'],
+    ['updateGroup(input: { groupId: $G, msgMuteMode: NONE })', 'PUT /group/msg/mute_mode'],
+    ['updateGroup(input: { groupId: $G, msgPushMode: ALL })', 'PUT /group/msg/push_mode'],
+    ['updateGroup(input: { groupId: $G, memberInvite: true })', 'PUT /group/settings/allow_member_invitation'],
+    ['updateGroup(input: { groupId: $G, memberModify: true })', 'PUT /group/settings/allow_member_modify'],
+    ['updateGroup(input: { groupId: $G, readAck: true })', 'PUT /group/settings/enable_read_ack'],
+    ['updateGroup(input: { groupId: $G, historyVisible: true })', 'PUT /group/settings/history_visible'],
+    ['updateGroup(input: { groupId: $G, applyApproval: AGREE_ALL })', 'PUT /group/settings/require_admin_approval'],
   ];
 
   let groupId: number;
@@ -334,7 +334,7 @@ describe('upstream errors of group mutations', () => {
     it(`${name} on an unknown group fails alone with NOT_FOUND from ${endpoint}`, async () => {
       const reply = await g.gql<{ failed: null; sibling: { ok: boolean } }>(
         owner,
-        `mutation($G: ID!, $real: ID!) { failed: ${call} { ok } sibling: setGroupExt(groupId: $real, ext: "still works") { ok } }`,
+        `mutation($G: ID!, $real: ID!) { failed: ${call} { ok } sibling: updateGroup(input: { groupId: $real, ext: "still works" }) { ok } }`,
         { G: UNKNOWN_GROUP, real: String(groupId) },
       );
       expect(reply.data).toEqual({ failed: null, sibling: { ok: true } });

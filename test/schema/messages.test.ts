@@ -453,7 +453,7 @@ describe('sendNotification (PUT /message/notify)', () => {
 
 // ---- recall, delete, read receipts ----
 
-const RECALL = 'mutation($c: ID!, $m: ID!) { recallMessage(conversationId: $c, messageId: $m) { ok conversationId messageId } }';
+const RECALL = 'mutation($c: ID!, $m: ID!) { recallMessage(input: { conversationId: $c, messageId: $m }) { ok conversationId messageId } }';
 
 describe('recallMessage (PUT /message/recall)', () => {
   it('takes the message out of both histories, with the exact ID in the body', async () => {
@@ -480,7 +480,7 @@ describe('recallMessage (PUT /message/recall)', () => {
   it('refuses a message ID that is not an int64 before any REST call', async () => {
     const [a] = await users(1);
     emu.server.resetCalls();
-    const reply = await gqlAs(a!, 'mutation { recallMessage(conversationId: "1", messageId: "99999999999999999999") { ok } }');
+    const reply = await gqlAs(a!, 'mutation { recallMessage(input: { conversationId: "1", messageId: "99999999999999999999" }) { ok } }');
     expect(onlyError(reply).extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
     expect(emu.server.calls).toHaveLength(0);
   });
@@ -510,7 +510,7 @@ describe('deleteConversation (DELETE /message/conversation)', () => {
   });
 });
 
-const MARK_READ = `mutation($c: ID!, $m: ID, $d: Int) { markConversationRead(conversationId: $c, messageId: $m, deviceSn: $d) {
+const MARK_READ = `mutation($c: ID!, $m: ID, $d: Int) { markConversationRead(input: { conversationId: $c, messageId: $m, deviceSn: $d }) {
   ok conversationId messageId user { unreadConversations { conversationId unreadCount } } } }`;
 
 describe('markConversationRead (GET /message/ack)', () => {
@@ -542,7 +542,7 @@ describe('markConversationRead (GET /message/ack)', () => {
     const [a, b] = await users(2);
     await sendRaw(a!, b!.id);
     emu.server.resetCalls();
-    const reply = await gqlAs(b!, 'mutation($c: ID!) { markConversationRead(conversationId: $c) { ok } }', { c: String(a!.id) });
+    const reply = await gqlAs(b!, 'mutation($c: ID!) { markConversationRead(input: { conversationId: $c }) { ok } }', { c: String(a!.id) });
     expect(reply.data).toEqual({ markConversationRead: { ok: true } });
     expect(endpointsCalled()).toEqual(['GET /message/ack']);
   });
@@ -551,13 +551,13 @@ describe('markConversationRead (GET /message/ack)', () => {
     const [a] = await users(1);
     emu.server.resetCalls();
     const reply = await gqlAs(a!, MARK_READ, { c: '2000000000001', d: -1 });
-    expect(onlyError(reply).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'deviceSn' });
+    expect(onlyError(reply).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.deviceSn' });
     expect(emu.server.calls).toHaveLength(0);
   });
 
   it('reports an unknown conversation on that mutation alone', async () => {
     const [a] = await users(1);
-    const reply = await gqlAs(a!, 'mutation { markConversationRead(conversationId: "2999999999999") { ok } }');
+    const reply = await gqlAs(a!, 'mutation { markConversationRead(input: { conversationId: "2999999999999" }) { ok } }');
     expect(reply.data).toEqual({ markConversationRead: null });
     expect(onlyError(reply).extensions).toMatchObject(upstream('BAD_USER_INPUT', 10002, 'GET /message/ack'));
   });

@@ -22,13 +22,13 @@ describe('disableUsers / enableUsers', () => {
   it('ban with PUT /user/disable (IDs as JSON numbers) and unban with PUT /user/enable; the list shows the status', async () => {
     const [a, b] = [await stack.emu.user(), await stack.emu.user()];
     stack.emu.server.resetCalls();
-    const banned = await stack.gql('mutation($ids: [ID!]!) { disableUsers(userIds: $ids) { ok users { id } } }', { ids: [String(a.id), String(b.id)] }, admin());
+    const banned = await stack.gql('mutation($ids: [ID!]!) { disableUsers(input: { userIds: $ids }) { ok users { id } } }', { ids: [String(a.id), String(b.id)] }, admin());
     expect(banned.data).toEqual({ disableUsers: { ok: true, users: [{ id: String(a.id) }, { id: String(b.id) }] } });
     expect(seenCalls(stack)).toEqual([{ endpoint: 'PUT /user/disable', body: { list: [a.id, b.id] } }]);
     expect(await statusOf([a.id, b.id])).toEqual(['BANNED', 'BANNED']);
 
     stack.emu.server.resetCalls();
-    const unbanned = await stack.gql('mutation($ids: [ID!]!) { enableUsers(userIds: $ids) { ok } }', { ids: [String(a.id)] }, admin());
+    const unbanned = await stack.gql('mutation($ids: [ID!]!) { enableUsers(input: { userIds: $ids }) { ok } }', { ids: [String(a.id)] }, admin());
     expect(unbanned.data).toEqual({ enableUsers: { ok: true } });
     expect(seenCalls(stack)).toEqual([{ endpoint: 'PUT /user/enable', body: { list: [a.id] } }]);
     expect(await statusOf([a.id, b.id])).toEqual(['NORMAL', 'BANNED']);
@@ -37,7 +37,7 @@ describe('disableUsers / enableUsers', () => {
   it('report an unknown user as NOT_FOUND on that field alone', async () => {
     const u = await stack.emu.user();
     const reply = await stack.gql(
-      `mutation { disableUsers(userIds: ["${MISSING_USER}"]) { ok } enableUsers(userIds: ["${u.id}"]) { ok } }`,
+      `mutation { disableUsers(input: { userIds: ["${MISSING_USER}"] }) { ok } enableUsers(input: { userIds: ["${u.id}"] }) { ok } }`,
       {},
       admin(),
     );
@@ -50,8 +50,8 @@ describe('setUserAvatars / updateUserProfiles', () => {
   it('set avatars with one PUT /user/avatar/batch and answer one result per entry', async () => {
     const [a, b] = [await stack.emu.user(), await stack.emu.user()];
     stack.emu.server.resetCalls();
-    const reply = await stack.gql(
-      `mutation($list: [UserAvatarInput!]!) { setUserAvatars(avatars: $list) { success reason userId username } }`,
+    const reply = await stack.gql<{ setUserAvatars: { results: unknown[] } }>(
+      `mutation($list: [UserAvatarInput!]!) { setUserAvatars(input: { avatars: $list }) { results { success reason userId username } } }`,
       {
         list: [
           { userId: String(a.id), avatar: 'https://img.example/a.png' },
@@ -62,7 +62,7 @@ describe('setUserAvatars / updateUserProfiles', () => {
       admin(),
     );
     expect(reply.errors).toBeUndefined();
-    expect(reply.data?.setUserAvatars).toEqual([
+    expect(reply.data?.setUserAvatars.results).toEqual([
       { success: true, reason: null, userId: String(a.id), username: null },
       { success: false, reason: expect.stringContaining('avatar'), userId: String(b.id), username: null },
       { success: false, reason: expect.stringContaining('does not exist'), userId: MISSING_USER, username: null },
@@ -86,12 +86,12 @@ describe('setUserAvatars / updateUserProfiles', () => {
   it('set profiles with one PUT /user/profile/batch; each result reads its user lazily', async () => {
     const [a, b] = [await stack.emu.user(), await stack.emu.user()];
     stack.emu.server.resetCalls();
-    const reply = await stack.gql(
-      `mutation($list: [UserProfileInput!]!) { updateUserProfiles(profiles: $list) { success userId } }`,
+    const reply = await stack.gql<{ updateUserProfiles: { results: unknown[] } }>(
+      `mutation($list: [UserProfileInput!]!) { updateUserProfiles(input: { profiles: $list }) { results { success userId } } }`,
       { list: [{ userId: String(a.id), nickName: 'A', publicInfo: 'pub' }, { userId: String(b.id), description: 'B here' }] },
       admin(),
     );
-    expect(reply.data?.updateUserProfiles).toEqual([
+    expect(reply.data?.updateUserProfiles.results).toEqual([
       { success: true, userId: String(a.id) },
       { success: true, userId: String(b.id) },
     ]);
@@ -101,25 +101,25 @@ describe('setUserAvatars / updateUserProfiles', () => {
         body: { list: [{ user_id: a.id, nick_name: 'A', public_info: 'pub' }, { user_id: b.id, description: 'B here' }] },
       },
     ]);
-    const back = await stack.gql<{ updateUserProfiles: { user: { nickName: string; description: string } }[] }>(
-      `mutation { updateUserProfiles(profiles: [{ userId: "${a.id}", description: "A too" }]) { user { nickName description } } }`,
+    const back = await stack.gql<{ updateUserProfiles: { results: { user: { nickName: string; description: string } }[] } }>(
+      `mutation { updateUserProfiles(input: { profiles: [{ userId: "${a.id}", description: "A too" }] }) { results { user { nickName description } } } }`,
       {},
       admin(),
     );
-    expect(back.data?.updateUserProfiles).toEqual([{ user: { nickName: 'A', description: 'A too' } }]);
+    expect(back.data?.updateUserProfiles.results).toEqual([{ user: { nickName: 'A', description: 'A too' } }]);
   });
 
   it('refuse a user token with FORBIDDEN on the field alone', async () => {
     const u = await stack.emu.user();
     const reply = await stack.gql(
-      `mutation { setUserAvatars(avatars: [{ userId: "${u.id}", avatar: "" }]) { success } setNickname(nickName: "still here") { ok } }`,
+      `mutation { setUserAvatars(input: { avatars: [{ userId: "${u.id}", avatar: "" }] }) { ok } setNickname(input: { nickName: "still here" }) { ok } }`,
       {},
       tokenOf(u),
     );
     expect(reply.data).toEqual({ setUserAvatars: null, setNickname: { ok: true } });
     expectFieldError(reply, ['setUserAvatars'], { code: 'FORBIDDEN', upstreamCode: 10010, endpoint: 'PUT /user/avatar/batch' });
 
-    const profiles = await stack.gql(`mutation { updateUserProfiles(profiles: [{ nickName: "x" }]) { success } }`, {}, tokenOf(u));
+    const profiles = await stack.gql(`mutation { updateUserProfiles(input: { profiles: [{ nickName: "x" }] }) { ok } }`, {}, tokenOf(u));
     expectFieldError(profiles, ['updateUserProfiles'], { code: 'FORBIDDEN', upstreamCode: 10010, endpoint: 'PUT /user/profile/batch' });
   });
 });
@@ -128,7 +128,7 @@ describe('changeUserPassword', () => {
   it('sets the password as that user (user_id header) with POST /user/change_password_admin', async () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql(`mutation { changeUserPassword(userId: "${u.id}", password: "by-admin") { ok user { id } } }`, {}, admin());
+    const reply = await stack.gql(`mutation { changeUserPassword(input: { userId: "${u.id}", password: "by-admin" }) { ok user { id } } }`, {}, admin());
     expect(reply.data).toEqual({ changeUserPassword: { ok: true, user: { id: String(u.id) } } });
     expect(seenCalls(stack)).toEqual([{ endpoint: 'POST /user/change_password_admin', body: { password: 'by-admin' }, user_id: String(u.id) }]);
     expect(await canLogIn(u.name, 'by-admin')).toBe(true);
@@ -136,10 +136,10 @@ describe('changeUserPassword', () => {
   });
 
   it('reports an unknown user as NOT_FOUND, and a user token as FORBIDDEN', async () => {
-    const missing = await stack.gql(`mutation { changeUserPassword(userId: "${MISSING_USER}", password: "x") { ok } }`, {}, admin());
+    const missing = await stack.gql(`mutation { changeUserPassword(input: { userId: "${MISSING_USER}", password: "x" }) { ok } }`, {}, admin());
     expectFieldError(missing, ['changeUserPassword'], { code: 'NOT_FOUND', upstreamCode: 10000, endpoint: 'POST /user/change_password_admin' });
     const u = await stack.emu.user();
-    const own = await stack.gql(`mutation { changeUserPassword(userId: "${u.id}", password: "x") { ok } }`, {}, tokenOf(u));
+    const own = await stack.gql(`mutation { changeUserPassword(input: { userId: "${u.id}", password: "x" }) { ok } }`, {}, tokenOf(u));
     expectFieldError(own, ['changeUserPassword'], { code: 'FORBIDDEN', upstreamCode: 10010 });
   });
 });
@@ -148,8 +148,8 @@ describe('deleteUser', () => {
   it('deletes the user of a user token with its password', async () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql(`mutation($p: String) { deleteUser(password: $p) }`, { p: u.password }, tokenOf(u));
-    expect(reply.data).toEqual({ deleteUser: true });
+    const reply = await stack.gql(`mutation($p: String) { deleteUser(input: { password: $p }) { ok deletedUserId } }`, { p: u.password }, tokenOf(u));
+    expect(reply.data).toEqual({ deleteUser: { ok: true, deletedUserId: null } });
     expect(seenCalls(stack)).toEqual([{ endpoint: 'DELETE /user/delete', body: { password: u.password } }]);
     expect(await canLogIn(u.name, u.password)).toBe(false);
   });
@@ -157,34 +157,43 @@ describe('deleteUser', () => {
   it('deletes another user with the admin token and no password (user_id header)', async () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql(`mutation { deleteUser(userId: "${u.id}") }`, {}, admin());
-    expect(reply.data).toEqual({ deleteUser: true });
+    const reply = await stack.gql(`mutation { deleteUser(input: { userId: "${u.id}" }) { ok deletedUserId } }`, {}, admin());
+    expect(reply.data).toEqual({ deleteUser: { ok: true, deletedUserId: String(u.id) } });
     expect(seenCalls(stack)).toEqual([{ endpoint: 'DELETE /user/delete', body: {}, user_id: String(u.id) }]);
     const back = await stack.gql(`{ user(id: "${u.id}") { username } }`, {}, admin());
     expectFieldError(back, ['user', 'username'], { code: 'NOT_FOUND', upstreamCode: 10000 });
   });
 
-  it('reports a wrong password as BAD_USER_INPUT on the field alone', async () => {
+  it('reports a wrong password as the userError UNAUTHENTICATED naming the password, and deletes nothing', async () => {
     const u = await stack.emu.user();
-    const reply = await stack.gql(`mutation { deleteUser(password: "wrong") setNickname(nickName: "kept") { ok } }`, {}, tokenOf(u));
-    expect(reply.data).toEqual({ deleteUser: null, setNickname: { ok: true } });
-    expectFieldError(reply, ['deleteUser'], { code: 'BAD_USER_INPUT', upstreamCode: 10002, endpoint: 'DELETE /user/delete' });
+    const reply = await stack.gql(
+      `mutation { deleteUser(input: { password: "wrong" }) { ok deletedUserId userErrors { field code } } setNickname(input: { nickName: "kept" }) { ok } }`,
+      {},
+      tokenOf(u),
+    );
+    expect(reply).toEqual({
+      data: {
+        deleteUser: { ok: false, deletedUserId: null, userErrors: [{ field: ['input', 'password'], code: 'UNAUTHENTICATED' }] },
+        setNickname: { ok: true },
+      },
+    });
+    expect(await canLogIn(u.name, u.password)).toBe(true);
   });
 });
 
 describe('registration', () => {
-  const SETTINGS = 'userId user { id } authMode noPush vibratory pushToken';
+  const SETTINGS = 'user { id } settings { userId authMode noPush vibratory pushToken }';
 
-  it("registerUser registers with POST /user/register/v2 and answers the new user's settings", async () => {
+  it("registerUser registers with POST /user/register/v2 and answers the new user and its settings", async () => {
     const name = freshName();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql<{ registerUser: { userId: string } }>(
+    const reply = await stack.gql<{ registerUser: { user: { id: string } } }>(
       `mutation { registerUser(input: { username: "${name}", password: "pw-1" }) { ${SETTINGS} } }`,
       {},
       { 'access-token': '' },
     );
-    const id = reply.data!.registerUser.userId;
-    expect(reply.data?.registerUser).toEqual({ userId: id, user: { id }, authMode: 'NONE', noPush: false, vibratory: true, pushToken: '' });
+    const id = reply.data!.registerUser.user.id;
+    expect(reply.data?.registerUser).toEqual({ user: { id }, settings: { userId: id, authMode: 'NONE', noPush: false, vibratory: true, pushToken: '' } });
     expect(seenCalls(stack)).toEqual([{ endpoint: 'POST /user/register/v2', body: { username: name, password: 'pw-1' } }]);
     const back = await stack.gql(`{ user(id: "${id}") { username } }`, {}, admin());
     expect(back.data).toEqual({ user: { username: name } });
@@ -193,11 +202,11 @@ describe('registration', () => {
   it('registerUserWithPush sends the push fields and registers the device', async () => {
     const name = freshName();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql<{ registerUserWithPush: { userId: string; pushToken: string } }>(
-      `mutation { registerUserWithPush(input: { username: "${name}", password: "pw-1", alias: "al", deviceGuid: "g-1", pushToken: "pt-9" }) { userId pushToken } }`,
+    const reply = await stack.gql<{ registerUserWithPush: { user: { id: string }; settings: { pushToken: string } } }>(
+      `mutation { registerUserWithPush(input: { username: "${name}", password: "pw-1", alias: "al", deviceGuid: "g-1", pushToken: "pt-9" }) { user { id } settings { pushToken } } }`,
     );
-    const id = reply.data!.registerUserWithPush.userId;
-    expect(reply.data?.registerUserWithPush.pushToken).toBe('pt-9');
+    const id = reply.data!.registerUserWithPush.user.id;
+    expect(reply.data?.registerUserWithPush.settings.pushToken).toBe('pt-9');
     expect(seenCalls(stack)).toEqual([
       { endpoint: 'POST /user/register/push', body: { username: name, password: 'pw-1', alias: 'al', device_guid: 'g-1', push_token: 'pt-9' } },
     ]);
@@ -208,10 +217,11 @@ describe('registration', () => {
   it('registerUsers answers one result per entry: a taken name fails alone, without a user ID', async () => {
     const [one, two] = [freshName(), freshName()];
     stack.emu.server.resetCalls();
-    const reply = await stack.gql<{ registerUsers: { success: boolean; userId: string | null; username: string; reason: string | null }[] }>(
-      `mutation { registerUsers(users: [{ username: "${one}", password: "a" }, { username: "${one}", password: "b" }, { username: "${two}", password: "c" }]) { success reason userId username } }`,
+    const reply = await stack.gql<{ registerUsers: { ok: boolean; results: { success: boolean; userId: string | null; username: string; reason: string | null }[] } }>(
+      `mutation { registerUsers(input: { users: [{ username: "${one}", password: "a" }, { username: "${one}", password: "b" }, { username: "${two}", password: "c" }] }) { ok results { success reason userId username } } }`,
     );
-    const [first, taken, third] = reply.data!.registerUsers;
+    expect(reply.data!.registerUsers.ok).toBe(false);
+    const [first, taken, third] = reply.data!.registerUsers.results;
     expect(first).toEqual({ success: true, reason: null, userId: expect.stringMatching(/^\d+$/), username: one });
     expect(taken).toEqual({ success: false, reason: expect.stringContaining('taken'), userId: null, username: one });
     expect(third).toMatchObject({ success: true, username: two });
@@ -224,37 +234,39 @@ describe('registration', () => {
     expect(await canLogIn(two, 'c')).toBe(true);
   });
 
-  it('reports a taken user name as CONFLICT on that field alone', async () => {
+  it('reports a taken user name as the userError NAME_TAKEN naming the user name, beside a registration that succeeds', async () => {
     const u = await stack.emu.user();
     const fresh = freshName();
+    const SELECTION = '{ ok user { id } userErrors { field code message } }';
     const reply = await stack.gql(
-      `mutation { taken: registerUser(input: { username: "${u.name}", password: "x" }) { userId } ok: registerUser(input: { username: "${fresh}", password: "x" }) { userId } }`,
+      `mutation { taken: registerUser(input: { username: "${u.name}", password: "x" }) ${SELECTION} ok: registerUser(input: { username: "${fresh}", password: "x" }) ${SELECTION} }`,
     );
-    expect(reply.data?.taken).toBeNull();
-    expect(reply.data?.ok).toEqual({ userId: expect.any(String) });
-    expectFieldError(reply, ['taken'], { code: 'CONFLICT', upstreamCode: 10004, endpoint: 'POST /user/register/v2' });
+    expect(reply.errors).toBeUndefined();
+    const refusal = { ok: false, user: null, userErrors: [{ field: ['input', 'username'], code: 'NAME_TAKEN', message: expect.any(String) }] };
+    expect(reply.data?.taken).toEqual(refusal);
+    expect(reply.data?.ok).toEqual({ ok: true, user: { id: expect.any(String) }, userErrors: [] });
 
-    const withPush = await stack.gql(`mutation { registerUserWithPush(input: { username: "${u.name}", password: "x" }) { userId } }`);
-    expectFieldError(withPush, ['registerUserWithPush'], { code: 'CONFLICT', upstreamCode: 10004, endpoint: 'POST /user/register/push' });
+    const withPush = await stack.gql(`mutation { registerUserWithPush(input: { username: "${u.name}", password: "x" }) ${SELECTION} }`);
+    expect(withPush).toEqual({ data: { registerUserWithPush: refusal } });
   });
 
   it('reports an unknown app on the batch field', async () => {
-    const reply = await stack.gql(`mutation { registerUsers(users: [{ username: "${freshName()}", password: "x" }]) { success } }`, {}, { app_id: 'no-such-app' });
+    const reply = await stack.gql(`mutation { registerUsers(input: { users: [{ username: "${freshName()}", password: "x" }] }) { ok } }`, {}, { app_id: 'no-such-app' });
     expectFieldError(reply, ['registerUsers'], { code: 'NOT_FOUND', upstreamCode: 40000, endpoint: 'POST /user/register/batch' });
   });
 });
 
 describe('bad input is refused before any REST call', () => {
   it.each([
-    ['disableUsers(userIds: []) { ok }', 'userIds'],
-    ['enableUsers(userIds: []) { ok }', 'userIds'],
-    ['setUserAvatars(avatars: []) { success }', 'avatars'],
-    ['updateUserProfiles(profiles: []) { success }', 'profiles'],
-    ['changeUserPassword(userId: "5", password: "") { ok }', 'password'],
-    ['registerUser(input: { username: " ", password: "x" }) { userId }', 'input.username'],
-    ['registerUserWithPush(input: { username: "n", password: "" }) { userId }', 'input.password'],
-    ['registerUsers(users: []) { success }', 'users'],
-    ['registerUsers(users: [{ username: "a", password: "x" }, { username: "b", password: "" }]) { success }', 'users[1].password'],
+    ['disableUsers(input: { userIds: [] }) { ok }', 'input.userIds'],
+    ['enableUsers(input: { userIds: [] }) { ok }', 'input.userIds'],
+    ['setUserAvatars(input: { avatars: [] }) { ok }', 'input.avatars'],
+    ['updateUserProfiles(input: { profiles: [] }) { ok }', 'input.profiles'],
+    ['changeUserPassword(input: { userId: "5", password: "" }) { ok }', 'input.password'],
+    ['registerUser(input: { username: " ", password: "x" }) { ok }', 'input.username'],
+    ['registerUserWithPush(input: { username: "n", password: "" }) { ok }', 'input.password'],
+    ['registerUsers(input: { users: [] }) { ok }', 'input.users'],
+    ['registerUsers(input: { users: [{ username: "a", password: "x" }, { username: "b", password: "" }] }) { ok }', 'input.users[1].password'],
   ])('%s names %s', async (call, field) => {
     stack.emu.server.resetCalls();
     const reply = await stack.gql(`mutation { ${call} }`, {}, admin());
@@ -265,8 +277,8 @@ describe('bad input is refused before any REST call', () => {
   it('deleteUser without a password is refused for a user token (no user to act as)', async () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql('mutation { deleteUser }', {}, tokenOf(u));
-    expect(reply.errors?.[0]?.extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'password' });
+    const reply = await stack.gql('mutation { deleteUser(input: {}) { ok } }', {}, tokenOf(u));
+    expect(reply.errors?.[0]?.extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'input.password' });
     expect(stack.emu.server.calls).toHaveLength(0);
     expect(await canLogIn(u.name, u.password)).toBe(true);
   });

@@ -31,37 +31,37 @@ const tagsOf = (token: string, tags: string[]) => stack.emu.ok('POST', '/user/pu
 
 const CASES: Record<string, Case> = {
   setNickname: {
-    call: 'setNickname(nickName: "Neo")',
+    call: 'setNickname(input: { nickName: "Neo" })',
     endpoint: 'PUT /user/nickname',
     sent: { query: { nick_name: 'Neo' } },
     readBack: { me: 'nickName', is: { nickName: 'Neo' } },
   },
   setAvatar: {
-    call: 'setAvatar(avatar: "https://img.example/a.png")',
+    call: 'setAvatar(input: { avatar: "https://img.example/a.png" })',
     endpoint: 'PUT /user/avatar',
     sent: { body: { avatar: 'https://img.example/a.png' } },
     readBack: { me: 'avatar', is: { avatar: 'https://img.example/a.png' } },
   },
   setMobile: {
-    call: 'setMobile(mobile: "+4915112345678")',
+    call: 'setMobile(input: { mobile: "+4915112345678" })',
     endpoint: 'PUT /user/mobile',
     sent: { query: { mobile: '+4915112345678' } },
     readBack: { me: 'mobile', is: { mobile: '+4915112345678' } },
   },
   setUsername: {
-    call: 'setUsername(username: "renamed_one")',
+    call: 'setUsername(input: { username: "renamed_one" })',
     endpoint: 'PUT /user/username',
     sent: { query: { username: 'renamed_one' } },
     readBack: { me: 'username', is: { username: 'renamed_one' } },
   },
   setPrivateInfo: {
-    call: 'setPrivateInfo(info: "only mine")',
+    call: 'setPrivateInfo(input: { info: "only mine" })',
     endpoint: 'PUT /user/private',
     sent: { body: 'only mine' },
     readBack: { me: 'privateInfo', is: { privateInfo: 'only mine' } },
   },
   setPublicInfo: {
-    call: 'setPublicInfo(info: "hello world")',
+    call: 'setPublicInfo(input: { info: "hello world" })',
     endpoint: 'PUT /user/public',
     sent: { body: 'hello world' },
     readBack: { me: 'publicInfo', is: { publicInfo: 'hello world' } },
@@ -73,43 +73,43 @@ const CASES: Record<string, Case> = {
     readBack: { me: 'description nickName publicInfo', is: { description: 'about me', nickName: 'Trin', publicInfo: '' } },
   },
   setAuthMode: {
-    call: 'setAuthMode(authMode: QUESTION)',
+    call: 'setAuthMode(input: { authMode: QUESTION })',
     endpoint: 'PUT /user/authmode',
     sent: { query: { value: '2' } },
     readBack: { me: 'settings { authMode }', is: { settings: { authMode: 'QUESTION' } } },
   },
   setAutoDownload: {
-    call: 'setAutoDownload(autoDownload: false)',
+    call: 'setAutoDownload(input: { autoDownload: false })',
     endpoint: 'PUT /user/download',
     sent: { query: { value: 'false' } },
     readBack: { me: 'settings { autoDownload }', is: { settings: { autoDownload: false } } },
   },
   setPushDisabled: {
-    call: 'setPushDisabled(disabled: true)',
+    call: 'setPushDisabled(input: { disabled: true })',
     endpoint: 'PUT /user/push',
     sent: { query: { value: 'true' } },
     readBack: { me: 'settings { noPush }', is: { settings: { noPush: true } } },
   },
   setPushDetailsHidden: {
-    call: 'setPushDetailsHidden(hidden: true)',
+    call: 'setPushDetailsHidden(input: { hidden: true })',
     endpoint: 'PUT /user/push/detail',
     sent: { query: { value: 'true' } },
     readBack: { me: 'settings { noPushDetail }', is: { settings: { noPushDetail: true } } },
   },
   setPushNickname: {
-    call: 'setPushNickname(pushNickName: "Neo (push)")',
+    call: 'setPushNickname(input: { pushNickName: "Neo (push)" })',
     endpoint: 'PUT /user/push/nickname',
     sent: { query: { value: 'Neo (push)' } },
     readBack: { me: 'settings { pushNickName }', is: { settings: { pushNickName: 'Neo (push)' } } },
   },
   setSoundsMuted: {
-    call: 'setSoundsMuted(muted: true)',
+    call: 'setSoundsMuted(input: { muted: true })',
     endpoint: 'PUT /user/sounds',
     sent: { query: { value: 'true' } },
     readBack: { me: 'settings { noSounds }', is: { settings: { noSounds: true } } },
   },
   setVibrate: {
-    call: 'setVibrate(vibrate: false)',
+    call: 'setVibrate(input: { vibrate: false })',
     endpoint: 'PUT /user/vibratory',
     sent: { query: { value: 'false' } },
     readBack: { me: 'settings { vibratory }', is: { settings: { vibratory: false } } },
@@ -128,19 +128,19 @@ const CASES: Record<string, Case> = {
     check: (u) => expect(stored(u)?.pushAlias).toBe('neo-alias'),
   },
   setPushBadge: {
-    call: 'setPushBadge(badge: 7)',
+    call: 'setPushBadge(input: { badge: 7 })',
     endpoint: 'POST /user/push/badge',
     sent: { body: { badge: 7 } },
     check: (u) => expect(stored(u)?.badge).toBe(7),
   },
   addPushTags: {
-    call: 'addPushTags(tags: ["news", "vip"])',
+    call: 'addPushTags(input: { tags: ["news", "vip"] })',
     endpoint: 'POST /user/push/tag',
     sent: { body: { tags: ['news', 'vip'] } },
     readBack: { me: 'pushTags', is: { pushTags: ['news', 'vip'] } },
   },
   removePushTags: {
-    call: 'removePushTags(tags: ["news"])',
+    call: 'removePushTags(input: { tags: ["news"] })',
     endpoint: 'DELETE /user/push/tag',
     sent: { body: { tags: ['news'] } },
     setup: (_u, token) => tagsOf(token, ['news', 'vip']),
@@ -154,14 +154,14 @@ const CASES: Record<string, Case> = {
     readBack: { me: 'pushTags', is: { pushTags: [] } },
   },
   removeDevice: {
-    call: 'removeDevice(deviceSn: 1)',
+    call: 'removeDevice(input: { deviceSn: 1 })',
     endpoint: 'DELETE /user/device/remove',
     sent: { query: { device_sn: '1' } },
     setup: (u) => loginOnDevice(stack, u, 'phone'),
     readBack: { me: 'devices { nodes { deviceSn } }', is: { devices: { nodes: [] } } },
   },
   kickUser: {
-    call: 'kickUser',
+    call: 'kickUser(input: {})',
     endpoint: 'PUT /user/kick',
     sent: {},
     readBack: { me: 'online', is: { online: false } },
@@ -174,7 +174,7 @@ const CASES: Record<string, Case> = {
     check: (u) => expect(stored(u)?.devices.get(1)).toMatchObject({ deviceToken: 'vendor-token', notifierName: 'apns-cert' }),
   },
   unbindDeviceToken: {
-    call: 'unbindDeviceToken(deviceSn: 1)',
+    call: 'unbindDeviceToken(input: { deviceSn: 1 })',
     endpoint: 'DELETE /user/token/unbind',
     sent: { query: { deviceSn: '1' } },
     setup: async (u, token) => {
@@ -225,7 +225,7 @@ describe('payloads', () => {
   it('read the changed user back in the same request, after the write', async () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql('mutation { setNickname(nickName: "Morpheus") { ok user { id nickName } } }', {}, tokenOf(u));
+    const reply = await stack.gql('mutation { setNickname(input: { nickName: "Morpheus" }) { ok user { id nickName } } }', {}, tokenOf(u));
     expect(reply.data).toEqual({ setNickname: { ok: true, user: { id: String(u.id), nickName: 'Morpheus' } } });
     expect(stack.emu.server.calls.map((c) => c.endpoint)).toEqual(['PUT /user/nickname', 'GET /user/profile']);
   });
@@ -233,7 +233,7 @@ describe('payloads', () => {
   it("read the changed settings back; with the user_id header the user's ID costs no call", async () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql('mutation { setVibrate(vibrate: false) { ok settings { vibratory } user { id } } }', {}, stack.asUser(u.id));
+    const reply = await stack.gql('mutation { setVibrate(input: { vibrate: false }) { ok settings { vibratory } user { id } } }', {}, stack.asUser(u.id));
     expect(reply.data).toEqual({ setVibrate: { ok: true, settings: { vibratory: false }, user: { id: String(u.id) } } });
     expect(seenCalls(stack)).toEqual([
       { endpoint: 'PUT /user/vibratory', query: { value: 'false' }, user_id: String(u.id) },
@@ -244,7 +244,7 @@ describe('payloads', () => {
   it('read fresh data in later fields of the same document', async () => {
     const u = await stack.emu.user();
     const reply = await stack.gql(
-      'mutation { a: setNickname(nickName: "one") { user { nickName } } b: setNickname(nickName: "two") { user { nickName } } }',
+      'mutation { a: setNickname(input: { nickName: "one" }) { user { nickName } } b: setNickname(input: { nickName: "two" }) { user { nickName } } }',
       {},
       tokenOf(u),
     );
@@ -295,10 +295,10 @@ describe('bad input is refused before any REST call', () => {
     ['setNoPushHours(input: { noPushStartHour: 1, noPushEndHour: -1 })', 'input.noPushEndHour'],
     ['updateSettings(input: { noPush: true, silenceEndTime: 24 })', 'input.silenceEndTime'],
     ['updateSettings(input: { noPushStartHour: -3 })', 'input.noPushStartHour'],
-    ['setUsername(username: "  ")', 'username'],
-    ['setPushBadge(badge: -1)', 'badge'],
-    ['addPushTags(tags: [])', 'tags'],
-    ['removePushTags(tags: ["ok", ""])', 'tags[1]'],
+    ['setUsername(input: { username: "  " })', 'input.username'],
+    ['setPushBadge(input: { badge: -1 })', 'input.badge'],
+    ['addPushTags(input: { tags: [] })', 'input.tags'],
+    ['removePushTags(input: { tags: ["ok", ""] })', 'input.tags[1]'],
     ['bindDeviceToken(input: { deviceSn: 1, deviceToken: "", notifierName: "c" })', 'input.deviceToken'],
     ['bindDeviceToken(input: { deviceSn: 1, deviceToken: "t", notifierName: " " })', 'input.notifierName'],
     ['changePassword(input: { oldPassword: "secret-1", newPassword: "" })', 'input.newPassword'],

@@ -3,6 +3,7 @@
 // address of a chat file forwarded to another conversation.
 import type { UploadTarget } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
+import { fromResult, mutation, payloadType } from '../core/mutation';
 import { ChatFileType } from './enums';
 import { TargetType } from '../message/enums';
 import { badUserInput } from '../core/inputs';
@@ -68,21 +69,29 @@ builder.queryFields((t) => ({
   }),
 }));
 
-builder.mutationField('forwardChatFile', (t) =>
-  t.string({
-    description:
-      'Forward an uploaded chat file to another conversation without uploading it again: answers the address of the ' +
-      'forwarded copy (a new one per call), to put into the forwarded message.',
-    extensions: reaches('GET /file/upload/forward'),
-    args: {
-      fileSign: t.arg.string({ required: true, description: 'The file_sign of the chat file to forward.' }),
-      toId: t.arg({ type: 'ID', required: true, description: 'The receiving user or group.' }),
-      toType: t.arg({ type: TargetType, required: false, description: 'Whether toId is a user (default) or a group.' }),
-    },
-    resolve: async (_root, a, ctx) => {
-      if (a.fileSign === '') throw badUserInput('fileSign', 'must not be empty');
-      const reply = await ctx.rest.call('GET /file/upload/forward', { file_sign: a.fileSign, to_id: a.toId, to_type: a.toType ?? undefined });
-      return reply.data;
-    },
+const ForwardChatFilePayloadRef = payloadType<string>('ForwardChatFilePayload', {
+  description: 'The result of forwarding a chat file.',
+  fields: (t) => ({
+    url: t.string({
+      description: 'The address of the forwarded copy (a new one per call), to put into the forwarded message.',
+      resolve: fromResult((url) => url),
+    }),
   }),
-);
+});
+
+mutation('forwardChatFile', {
+  description: 'Forward an uploaded chat file to another conversation without uploading it again.',
+  endpoints: ['GET /file/upload/forward'],
+  payload: ForwardChatFilePayloadRef,
+  inputDescription: 'The chat file and where it goes.',
+  input: (t) => ({
+    fileKey: t.string({ required: true, description: 'The file key of the chat file to forward (the service calls it file_sign).' }),
+    toId: t.field({ type: 'ID', required: true, description: 'The receiving user or group.' }),
+    toType: t.field({ type: TargetType, required: false, description: 'Whether toId is a user (default) or a group.' }),
+  }),
+  resolve: async (input, ctx) => {
+    if (input.fileKey === '') throw badUserInput('input.fileKey', 'must not be empty');
+    const reply = await ctx.rest.call('GET /file/upload/forward', { file_sign: input.fileKey, to_id: input.toId, to_type: input.toType ?? undefined });
+    return reply.data;
+  },
+});

@@ -2,14 +2,15 @@
 // for an upload target, streams the file part of the request to it (src/rest/upload.ts; the
 // gateway never holds the file), and answers where the file can be downloaded. The avatar uploads
 // can also set the new avatar, and the group file upload records the shared file.
-import type { FieldMap } from '@pothos/core';
+import type { InputFieldBuilder } from '@pothos/core';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
 import type { GatewayContext } from '../../context';
 import { type FilePart, IncomingFile } from '../../files/incoming-file';
 import type { Int64 } from '../../rest/json';
 import type { SharedFile, UploadTarget } from '../../rest/records';
 import { UploadHostRefused, UploadTooLarge, uploadToTarget } from '../../rest/upload';
-import { builder, reaches, type SchemaTypes } from '../core/builder';
+import { builder, type SchemaTypes } from '../core/builder';
+import { fromResult, mutation, type Outcome, payloadType } from '../core/mutation';
 import { ChatFileType } from './enums';
 import { TargetType } from '../message/enums';
 import { badUserInput } from '../core/inputs';
@@ -66,47 +67,42 @@ export const UploadedFileRef = builder.objectRef<UploadedShape>('UploadedFile').
   }),
 });
 
-/** A payload type with `ok` and `file`, plus the fields of its mutation. */
-function uploadPayload<T extends { file: UploadedShape }>(
-  name: string,
-  description: string,
-  more: (t: PothosSchemaTypes.ObjectFieldBuilder<Types, T>) => FieldMap = () => ({}),
-) {
-  return builder.objectRef<T>(name).implement({
-    description,
-    fields: (t) => ({
-      ok: t.boolean({ nullable: false, description: 'True: the file was uploaded.', resolve: () => true }),
-      file: t.field({ type: UploadedFileRef, nullable: false, description: 'The uploaded file.', resolve: (p) => p.file }),
-      ...more(t),
-    }),
-  });
-}
+/** The `file` field every upload payload has. */
+const uploadedFileField = <T extends { file: UploadedShape }>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, Outcome<T>>) =>
+  t.field({ type: UploadedFileRef, description: 'The uploaded file.', resolve: fromResult((p: T) => p.file) });
 
-const ChatFileUploadPayload = uploadPayload<{ file: UploadedShape }>('ChatFileUploadPayload', 'Result of uploadChatFile.');
+const ChatFileUploadPayload = payloadType<{ file: UploadedShape }>('ChatFileUploadPayload', {
+  description: 'Result of uploadChatFile.',
+  fields: (t) => ({ file: uploadedFileField(t) }),
+});
 
-const UserAvatarUploadPayload = uploadPayload<{ file: UploadedShape; avatarSet: boolean }>(
-  'UserAvatarUploadPayload',
-  'Result of uploadUserAvatar.',
-  (t) => ({
-    avatarSet: t.exposeBoolean('avatarSet', { nullable: false, description: "Whether the file became the user's avatar (setAsAvatar)." }),
-    user: t.field({ type: UserRef, description: 'The acting user.', resolve: () => ({}) }),
+const AVATAR_SET = (whose: string) => `Whether the file became ${whose} avatar (setAsAvatar).`;
+
+const UserAvatarUploadPayload = payloadType<{ file: UploadedShape; avatarSet: boolean }>('UserAvatarUploadPayload', {
+  description: 'Result of uploadUserAvatar.',
+  fields: (t) => ({
+    file: uploadedFileField(t),
+    avatarSet: t.boolean({ description: AVATAR_SET("the user's"), resolve: fromResult((p) => p.avatarSet) }),
+    user: t.field({ type: UserRef, description: 'The acting user.', resolve: fromResult(() => ({})) }),
   }),
-);
+});
 
-const GroupAvatarUploadPayload = uploadPayload<{ file: UploadedShape; avatarSet: boolean; groupId: Int64 }>(
-  'GroupAvatarUploadPayload',
-  'Result of uploadGroupAvatar.',
-  (t) => ({
-    avatarSet: t.exposeBoolean('avatarSet', { nullable: false, description: "Whether the file became the group's avatar (setAsAvatar)." }),
-    group: t.field({ type: GroupRef, description: 'The group.', resolve: (p) => ({ id: p.groupId }) }),
+const GroupAvatarUploadPayload = payloadType<{ file: UploadedShape; avatarSet: boolean; groupId: Int64 }>('GroupAvatarUploadPayload', {
+  description: 'Result of uploadGroupAvatar.',
+  fields: (t) => ({
+    file: uploadedFileField(t),
+    avatarSet: t.boolean({ description: AVATAR_SET("the group's"), resolve: fromResult((p) => p.avatarSet) }),
+    group: t.field({ type: GroupRef, description: 'The group.', resolve: fromResult((p) => ({ id: p.groupId })) }),
   }),
-);
+});
 
-const GroupFileUploadPayload = uploadPayload<{ file: UploadedShape; sharedFile: SharedFile }>(
-  'GroupFileUploadPayload',
-  'Result of uploadGroupFile.',
-  (t) => ({ sharedFile: t.field({ type: SharedFileRef, description: 'The shared file recorded in the group.', resolve: (p) => p.sharedFile }) }),
-);
+const GroupFileUploadPayload = payloadType<{ file: UploadedShape; sharedFile: SharedFile }>('GroupFileUploadPayload', {
+  description: 'Result of uploadGroupFile.',
+  fields: (t) => ({
+    file: uploadedFileField(t),
+    sharedFile: t.field({ type: SharedFileRef, description: 'The shared file recorded in the group.', resolve: fromResult((p) => p.sharedFile) }),
+  }),
+});
 
 /**
  * Opens the file, gets a target from `targetFor` (which may still refuse the input: nothing has
@@ -132,7 +128,7 @@ async function uploadFile(
       size,
     };
   } catch (err) {
-    if (err instanceof UploadTooLarge) throw badUserInput('file', `must be at most ${err.limit} bytes`);
+    if (err instanceof UploadTooLarge) throw badUserInput('input.file', `must be at most ${err.limit} bytes`);
     if (err instanceof UploadHostRefused) {
       throw new GraphQLError(`the upload target's host ${err.host} is not allowed (set UPLOAD_HOSTS to allow it)`, {
         extensions: { code: 'FORBIDDEN', uploadHost: err.host },
@@ -150,93 +146,93 @@ function sharedFileType(mimeType: string): number {
   return kind === 'image' ? 202 : kind === 'audio' ? 201 : kind === 'video' ? 203 : 200;
 }
 
-const fileArgs = builder.args((t) => ({
-  file: t.field({ type: FileScalar, required: true, description: 'The file: a part of the multipart request.' }),
-}));
+const FILE = 'The file: a part of the multipart request.';
+const setAsAvatar = (t: InputFieldBuilder<Types, 'InputObject'>, whose: string) =>
+  t.boolean({ required: false, defaultValue: false, description: `Also make the uploaded file ${whose} avatar.` });
 
-const avatarArgs = (whose: string) =>
-  builder.args((t) => ({
-    ...fileArgs,
-    setAsAvatar: t.boolean({ required: false, defaultValue: false, description: `Also make the uploaded file ${whose} avatar.` }),
-  }));
-
-builder.mutationFields((t) => ({
-  uploadChatFile: t.field({
-    type: ChatFileUploadPayload,
-    description: 'Upload a chat file through the gateway; put file.downloadUrl into the message attachment.',
-    extensions: reaches('GET /file/upload/chat'),
-    args: {
-      ...fileArgs,
-      fileType: t.arg({ type: ChatFileType, required: true, description: 'What kind of file it is.' }),
-      toId: t.arg({ type: 'ID', required: true, description: 'The receiving user or group.' }),
-      toType: t.arg({ type: TargetType, required: false, description: 'Whether toId is a user (default) or a group.' }),
-    },
-    resolve: async (_root, a, ctx) => {
-      const uploaded = await uploadFile(ctx, a.file, async () =>
-        (await ctx.rest.call('GET /file/upload/chat', { file_type: a.fileType, to_id: a.toId, to_type: a.toType ?? undefined })).data,
-      );
-      return { file: uploaded };
-    },
+mutation('uploadChatFile', {
+  description: 'Upload a chat file through the gateway; put file.downloadUrl into the message attachment.',
+  endpoints: ['GET /file/upload/chat'],
+  payload: ChatFileUploadPayload,
+  inputDescription: 'The file and where it will be sent.',
+  input: (t) => ({
+    file: t.field({ type: FileScalar, required: true, description: FILE }),
+    fileType: t.field({ type: ChatFileType, required: true, description: 'What kind of file it is.' }),
+    toId: t.field({ type: 'ID', required: true, description: 'The receiving user or group.' }),
+    toType: t.field({ type: TargetType, required: false, description: 'Whether toId is a user (default) or a group.' }),
   }),
+  resolve: async (input, ctx) => {
+    const uploaded = await uploadFile(ctx, input.file, async () =>
+      (await ctx.rest.call('GET /file/upload/chat', { file_type: input.fileType, to_id: input.toId, to_type: input.toType ?? undefined })).data,
+    );
+    return { file: uploaded };
+  },
+});
 
-  uploadUserAvatar: t.field({
-    type: UserAvatarUploadPayload,
-    description: "Upload an avatar for the acting user; with setAsAvatar, also set it as the user's avatar (its download URL).",
-    extensions: reaches('GET /file/upload/avatar/user', 'PUT /user/avatar'),
-    args: avatarArgs("the user's"),
-    resolve: async (_root, a, ctx) => {
-      const uploaded = await uploadFile(ctx, a.file, async () => (await ctx.rest.call('GET /file/upload/avatar/user', {})).data);
-      if (a.setAsAvatar) await ctx.rest.call('PUT /user/avatar', { avatar: uploaded.downloadUrl });
-      return { file: uploaded, avatarSet: a.setAsAvatar === true };
-    },
+mutation('uploadUserAvatar', {
+  description: "Upload an avatar for the acting user; with setAsAvatar, also set it as the user's avatar (its download URL).",
+  endpoints: ['GET /file/upload/avatar/user', 'PUT /user/avatar'],
+  payload: UserAvatarUploadPayload,
+  inputDescription: 'The avatar file.',
+  input: (t) => ({
+    file: t.field({ type: FileScalar, required: true, description: FILE }),
+    setAsAvatar: setAsAvatar(t, "the user's"),
   }),
+  resolve: async (input, ctx) => {
+    const uploaded = await uploadFile(ctx, input.file, async () => (await ctx.rest.call('GET /file/upload/avatar/user', {})).data);
+    if (input.setAsAvatar) await ctx.rest.call('PUT /user/avatar', { avatar: uploaded.downloadUrl });
+    return { file: uploaded, avatarSet: input.setAsAvatar === true };
+  },
+});
 
-  uploadGroupAvatar: t.field({
-    type: GroupAvatarUploadPayload,
-    description: "Upload an avatar for a group; with setAsAvatar, also set it as the group's avatar (its download URL).",
-    extensions: reaches('GET /file/upload/avatar/group', 'PUT /group/info/avatar'),
-    args: {
-      groupId: t.arg({ type: 'ID', required: true, description: 'Group ID.' }),
-      ...avatarArgs("the group's"),
-    },
-    resolve: async (_root, a, ctx) => {
-      const uploaded = await uploadFile(
-        ctx,
-        a.file,
-        async () => (await ctx.rest.call('GET /file/upload/avatar/group', { group_id: a.groupId })).data,
-      );
-      if (a.setAsAvatar) await ctx.rest.call('PUT /group/info/avatar', { group_id: a.groupId, value: uploaded.downloadUrl });
-      return { file: uploaded, avatarSet: a.setAsAvatar === true, groupId: a.groupId };
-    },
+mutation('uploadGroupAvatar', {
+  description: "Upload an avatar for a group; with setAsAvatar, also set it as the group's avatar (its download URL).",
+  endpoints: ['GET /file/upload/avatar/group', 'PUT /group/info/avatar'],
+  payload: GroupAvatarUploadPayload,
+  inputDescription: 'The group and the avatar file.',
+  input: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    file: t.field({ type: FileScalar, required: true, description: FILE }),
+    setAsAvatar: setAsAvatar(t, "the group's"),
   }),
+  resolve: async (input, ctx) => {
+    const uploaded = await uploadFile(
+      ctx,
+      input.file,
+      async () => (await ctx.rest.call('GET /file/upload/avatar/group', { group_id: input.groupId })).data,
+    );
+    if (input.setAsAvatar) await ctx.rest.call('PUT /group/info/avatar', { group_id: input.groupId, value: uploaded.downloadUrl });
+    return { file: uploaded, avatarSet: input.setAsAvatar === true, groupId: input.groupId };
+  },
+});
 
-  uploadGroupFile: t.field({
-    type: GroupFileUploadPayload,
-    description:
-      "Upload a file and share it in a group: the upload target's file type (shared plain, voice, picture or video file) " +
-      'follows the MIME type, and the shared file is recorded with the name, size, download URL and MIME type.',
-    extensions: reaches('GET /file/upload/chat', 'POST /group/file/upload'),
-    args: {
-      groupId: t.arg({ type: 'ID', required: true, description: 'Group ID.' }),
-      ...fileArgs,
-      name: t.arg.string({ required: false, description: "Name of the shared file; default: the file part's file name." }),
-    },
-    resolve: async (_root, a, ctx) => {
-      let name = '';
-      const uploaded = await uploadFile(ctx, a.file, async (part) => {
-        name = a.name ?? part.filename;
-        if (name === '') throw badUserInput('name', 'must not be empty (give a name or a file name in the file part)');
-        const query = { file_type: sharedFileType(part.mimeType), to_id: a.groupId, to_type: 2 };
-        return (await ctx.rest.call('GET /file/upload/chat', query)).data;
-      });
-      const recorded = await ctx.rest.call('POST /group/file/upload', {
-        group_id: a.groupId,
-        name,
-        size: uploaded.size,
-        url: uploaded.downloadUrl,
-        ...(uploaded.contentType ? { type: uploaded.contentType } : {}),
-      });
-      return { file: uploaded, sharedFile: recorded.data };
-    },
+mutation('uploadGroupFile', {
+  description:
+    "Upload a file and share it in a group: the upload target's file type (shared plain, voice, picture or video file) " +
+    'follows the MIME type, and the shared file is recorded with the name, size, download URL and MIME type.',
+  endpoints: ['GET /file/upload/chat', 'POST /group/file/upload'],
+  payload: GroupFileUploadPayload,
+  inputDescription: 'The group, the file and its name.',
+  input: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    file: t.field({ type: FileScalar, required: true, description: FILE }),
+    name: t.string({ required: false, description: "Name of the shared file; default: the file part's file name." }),
   }),
-}));
+  resolve: async (input, ctx) => {
+    let name = '';
+    const uploaded = await uploadFile(ctx, input.file, async (part) => {
+      name = input.name ?? part.filename;
+      if (name === '') throw badUserInput('input.name', 'must not be empty (give a name or a file name in the file part)');
+      const query = { file_type: sharedFileType(part.mimeType), to_id: input.groupId, to_type: 2 };
+      return (await ctx.rest.call('GET /file/upload/chat', query)).data;
+    });
+    const recorded = await ctx.rest.call('POST /group/file/upload', {
+      group_id: input.groupId,
+      name,
+      size: uploaded.size,
+      url: uploaded.downloadUrl,
+      ...(uploaded.contentType ? { type: uploaded.contentType } : {}),
+    });
+    return { file: uploaded, sharedFile: recorded.data };
+  },
+});

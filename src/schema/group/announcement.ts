@@ -5,7 +5,8 @@ import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf, listConnection, pageArgs } from '../core/connection';
 import { nonBlank } from '../core/inputs';
-import { groupMutation, userUnlessBackend } from './common';
+import { fromResult, mutation, payloadType } from '../core/mutation';
+import { GROUP_ID, GroupPayloadRef, okOf, userUnlessBackend } from './common';
 import { GroupRef, UserRef } from '../core/refs';
 
 /** Upstream code: the announcement does not exist. */
@@ -69,32 +70,37 @@ const PublishAnnouncementInput = builder.inputType('PublishAnnouncementInput', {
   }),
 });
 
-const AnnouncementPayloadRef = builder.objectRef<R.Announcement>('AnnouncementPayload').implement({
+const AnnouncementPayloadRef = payloadType<R.Announcement>('AnnouncementPayload', {
   description: 'The outcome of publishing an announcement.',
   fields: (t) => ({
-    ok: t.boolean({ nullable: false, description: 'Whether it was published.', resolve: () => true }),
-    announcement: t.field({ type: AnnouncementRef, description: 'The announcement published.', resolve: (a) => a }),
-    group: t.field({ type: GroupRef, description: 'The group.', resolve: (a) => ({ id: a.group_id }) }),
+    announcement: t.field({ type: AnnouncementRef, description: 'The announcement published.', resolve: fromResult((a) => a) }),
+    group: t.field({ type: GroupRef, description: 'The group.', resolve: fromResult((a) => ({ id: a.group_id })) }),
   }),
 });
 
-builder.mutationField('publishAnnouncement', (t) =>
-  t.field({
-    type: AnnouncementPayloadRef,
-    description: 'Publish an announcement in a group (admins).',
-    extensions: reaches('POST /group/announcement/edit'),
-    args: { input: t.arg({ type: PublishAnnouncementInput, required: true, description: 'The announcement.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const title = nonBlank('title', input.title);
-      const content = nonBlank('content', input.content);
-      return (await ctx.rest.call('POST /group/announcement/edit', { group_id: input.groupId, title, content })).data;
-    },
-  }),
-);
+mutation('publishAnnouncement', {
+  description: 'Publish an announcement in a group (admins).',
+  endpoints: ['POST /group/announcement/edit'],
+  payload: AnnouncementPayloadRef,
+  input: PublishAnnouncementInput,
+  resolve: async (input, ctx) => {
+    const title = nonBlank('input.title', input.title);
+    const content = nonBlank('input.content', input.content);
+    return (await ctx.rest.call('POST /group/announcement/edit', { group_id: input.groupId, title, content })).data;
+  },
+});
 
-groupMutation('deleteAnnouncement', {
+mutation('deleteAnnouncement', {
   description: 'Delete an announcement (admins).',
-  endpoint: 'DELETE /group/announcement/delete',
-  args: (arg) => ({ announcementId: arg({ type: 'ID', required: true, description: 'Announcement ID.' }) }),
-  write: (rest, groupId, args) => rest.call('DELETE /group/announcement/delete', { group_id: groupId, announcement_id: args.announcementId }),
+  endpoints: ['DELETE /group/announcement/delete'],
+  payload: GroupPayloadRef,
+  inputDescription: 'The group and the announcement.',
+  input: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
+    announcementId: t.field({ type: 'ID', required: true, description: 'Announcement ID.' }),
+  }),
+  resolve: async (input, ctx) => {
+    const reply = await ctx.rest.call('DELETE /group/announcement/delete', { group_id: input.groupId, announcement_id: input.announcementId });
+    return { ok: okOf(reply.data), groupId: input.groupId };
+  },
 });

@@ -1,11 +1,9 @@
 // What the group files share: the payloads of group mutations, the per-user operation result,
-// input checks, time conversions, and the two table helpers most group mutations are made with.
-import type { ArgBuilder, InputFieldMap, InputShapeFromFields } from '@pothos/core';
+// input checks and time conversions.
 import type { Int64 } from '../../rest/json';
-import type { EndpointName } from '../../rest/endpoints';
 import type * as R from '../../rest/records';
-import type { RequestClient } from '../../rest/request-client';
-import { builder, reaches, type SchemaTypes } from '../core/builder';
+import { builder, type SchemaTypes } from '../core/builder';
+import { fromResult, payloadType } from '../core/mutation';
 import { badUserInput } from '../core/inputs';
 import { GroupRef, type UserParent, UserRef } from '../core/refs';
 
@@ -53,25 +51,23 @@ export const userUnlessBackend = (id: Int64): UserParent | null => (Number(id) =
 
 // ---- payloads ----
 
-export interface GroupPayloadShape {
+/** The `group` field of a payload whose result holds the group's ID. */
+export const payloadGroupField = <T extends { groupId: Int64 | null }>(description = 'The group as it is now (read only when selected).') =>
+  ({
+    type: GroupRef,
+    description,
+    resolve: fromResult((p: T) => (p.groupId === null ? null : { id: p.groupId })),
+  }) as const;
+
+export interface GroupChange {
   ok: boolean;
   groupId: Int64 | null;
 }
 
-/** The `group` field of a payload that holds the group's ID. */
-export const payloadGroupField = (description = 'The group as it is now (read only when selected).') =>
-  ({
-    type: GroupRef,
-    description,
-    resolve: (p: { groupId: Int64 | null }) => (p.groupId === null ? null : { id: p.groupId }),
-  }) as const;
-
-export const GroupPayloadRef = builder.objectRef<GroupPayloadShape>('GroupPayload').implement({
+export const GroupPayloadRef = payloadType<GroupChange>('GroupPayload', {
   description: 'The outcome of a change to a group.',
-  fields: (t) => ({
-    ok: t.exposeBoolean('ok', { nullable: false, description: 'Whether the service made the change.' }),
-    group: t.field(payloadGroupField()),
-  }),
+  ok: (c) => c.ok,
+  fields: (t) => ({ group: t.field(payloadGroupField()) }),
 });
 
 export const GroupUserResultRef = builder.objectRef<R.OperationResult>('GroupUserResult').implement({
@@ -84,101 +80,35 @@ export const GroupUserResultRef = builder.objectRef<R.OperationResult>('GroupUse
   }),
 });
 
-export interface GroupUsersPayloadShape {
+export interface GroupUsersChange {
   groupId: Int64;
   results: R.OperationResult[];
 }
 
-export const GroupUsersPayloadRef = builder.objectRef<GroupUsersPayloadShape>('GroupUsersPayload').implement({
-  description: 'The outcome of a group operation on several users: one result per user listed.',
+export const GroupUsersPayloadRef = payloadType<GroupUsersChange>('GroupUsersPayload', {
+  description: 'The outcome of a group operation on several users: one result per user listed; ok when it succeeded for every user.',
+  ok: (c) => c.results.every((r) => r.result === 'success'),
   fields: (t) => ({
-    ok: t.boolean({
-      nullable: false,
-      description: 'Whether it succeeded for every user.',
-      resolve: (p) => p.results.every((r) => r.result === 'success'),
-    }),
-    results: t.field({ type: [GroupUserResultRef], nullable: false, description: 'One result per user.', resolve: (p) => p.results }),
+    results: t.field({ type: [GroupUserResultRef], description: 'One result per user.', resolve: fromResult((c) => c.results) }),
     group: t.field(payloadGroupField()),
   }),
 });
 
-export interface GroupUserPayloadShape {
+export interface GroupUserChange {
   groupId: Int64;
   result: R.OperationResult;
 }
 
-export const GroupUserPayloadRef = builder.objectRef<GroupUserPayloadShape>('GroupUserPayload').implement({
+export const GroupUserPayloadRef = payloadType<GroupUserChange>('GroupUserPayload', {
   description: 'The outcome of a group operation on one user.',
+  ok: (c) => c.result.result === 'success',
   fields: (t) => ({
-    ok: t.boolean({ nullable: false, description: 'Whether it succeeded.', resolve: (p) => p.result.result === 'success' }),
-    result: t.field({ type: GroupUserResultRef, nullable: false, description: 'The result for the user.', resolve: (p) => p.result }),
+    result: t.field({ type: GroupUserResultRef, description: 'The result for the user.', resolve: fromResult((c) => c.result) }),
     group: t.field(payloadGroupField()),
   }),
 });
 
-// ---- table helpers ----
-
-type Args = ArgBuilder<Types>;
-
-export const groupIdArg = (arg: Args, description = 'Group ID.') => arg({ type: 'ID', required: true, description });
-
 /** The ok of a write answering boolean data; an answered object (content not shown) is a success. */
 export const okOf = (data: unknown): boolean => data !== false;
 
-/**
- * A mutation on one group that answers GroupPayload: `groupId` plus the arguments `args` adds;
- * `write` makes the one REST call (after its own checks).
- */
-export function groupMutation<A extends InputFieldMap>(
-  name: string,
-  o: {
-    description: string;
-    endpoint: EndpointName;
-    args: (arg: Args) => A;
-    write: (rest: RequestClient, groupId: Int64, args: InputShapeFromFields<A>) => Promise<{ data: unknown }>;
-  },
-): void {
-  builder.mutationField(name, (t) =>
-    t.field({
-      type: GroupPayloadRef,
-      description: o.description,
-      extensions: reaches(o.endpoint),
-      args: { groupId: groupIdArg(t.arg), ...o.args(t.arg) },
-      resolve: async (_root, args, ctx) => {
-        // The args are exactly groupId plus A's, but TypeScript cannot evaluate Pothos's shape
-        // of a generic argument map inside this generic function.
-        const given = args as unknown as { groupId: Int64 } & InputShapeFromFields<A>;
-        const reply = await o.write(ctx.rest, given.groupId, given);
-        return { ok: okOf(reply.data), groupId: given.groupId };
-      },
-    }),
-  );
-}
-
-/** A batch mutation on users of one group (body group_id + user_list) answering GroupUsersPayload. */
-export function userListMutation(
-  name: string,
-  endpoint: Extract<
-    EndpointName,
-    'POST /group/admin/add' | 'DELETE /group/admin/remove' | 'DELETE /group/kick' | 'POST /group/unban' | 'POST /group/block' | 'DELETE /group/unblock'
-  >,
-  description: string,
-  usersDescription: string,
-): void {
-  builder.mutationField(name, (t) =>
-    t.field({
-      type: GroupUsersPayloadRef,
-      description,
-      extensions: reaches(endpoint),
-      args: {
-        groupId: groupIdArg(t.arg),
-        userIds: t.arg({ type: ['ID'], required: true, description: usersDescription }),
-      },
-      resolve: async (_root, args, ctx) => {
-        const userList = idList('userIds', args.userIds);
-        const reply = await ctx.rest.call(endpoint, { group_id: args.groupId, user_list: userList });
-        return { groupId: args.groupId, results: reply.data };
-      },
-    }),
-  );
-}
+export const GROUP_ID = 'Group ID.';

@@ -6,7 +6,8 @@ import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { connectionOf, listConnection, pageArgs } from '../core/connection';
 import { ApplyApproval, GroupStatus, GroupType, MsgMuteMode, MsgPushMode } from './enums';
-import { code, GroupPayloadRef, groupMutation, idList, MAX_IDS } from './common';
+import { mutation } from '../core/mutation';
+import { code, GROUP_ID, GroupPayloadRef, idList, MAX_IDS, okOf } from './common';
 import { fromRecord, fromSummary, primeGroup } from './loaders';
 import { GroupRef, type GroupParent, UserRef } from '../core/refs';
 
@@ -113,48 +114,30 @@ const CreateGroupInput = builder.inputType('CreateGroupInput', {
   }),
 });
 
-builder.mutationField('createGroup', (t) =>
-  t.field({
-    type: GroupPayloadRef,
-    description: 'Create a group owned by the acting user.',
-    extensions: reaches('POST /group/create'),
-    args: { input: t.arg({ type: CreateGroupInput, required: true, description: 'The new group.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const userList = input.userIds ? idList('userIds', input.userIds) : undefined;
-      const reply = await ctx.rest.call('POST /group/create', {
-        name: input.name ?? undefined,
-        avatar: input.avatar ?? undefined,
-        description: input.description ?? undefined,
-        type: input.type ?? undefined,
-        user_list: userList,
-      });
-      // The answer is the whole record: later reads of the new group in this request use it.
-      primeGroup(ctx, reply.data);
-      return { ok: true, groupId: reply.data.group_id };
-    },
-  }),
-);
-
-groupMutation('dissolveGroup', {
-  description: 'Dissolve a group (owner). It stays readable with status DISSOLVED.',
-  endpoint: 'DELETE /group/destroy',
-  args: () => ({}),
-  write: (rest, groupId) => rest.call('DELETE /group/destroy', { group_id: groupId }),
+mutation('createGroup', {
+  description: 'Create a group owned by the acting user.',
+  endpoints: ['POST /group/create'],
+  payload: GroupPayloadRef,
+  input: CreateGroupInput,
+  resolve: async (input, ctx) => {
+    const userList = input.userIds ? idList('input.userIds', input.userIds) : undefined;
+    const reply = await ctx.rest.call('POST /group/create', {
+      name: input.name ?? undefined,
+      avatar: input.avatar ?? undefined,
+      description: input.description ?? undefined,
+      type: input.type ?? undefined,
+      user_list: userList,
+    });
+    // The answer is the whole record: later reads of the new group in this request use it.
+    primeGroup(ctx, reply.data);
+    return { ok: true, groupId: reply.data.group_id };
+  },
 });
 
-// The information setters: owner and admins, or members when memberModify is on.
-const infoSetters = [
-  ['setGroupName', 'PUT /group/info/name', 'name', 'Set the group name.', 'New name.'],
-  ['setGroupAvatar', 'PUT /group/info/avatar', 'avatar', 'Set the group avatar.', 'New avatar URL.'],
-  ['setGroupDescription', 'PUT /group/info/description', 'description', 'Set the group description.', 'New description.'],
-  ['setGroupExt', 'PUT /group/info/ext', 'ext', 'Set the group extension information.', 'New extension information.'],
-] as const;
-
-for (const [name, endpoint, argName, description, argDescription] of infoSetters) {
-  groupMutation(name, {
-    description,
-    endpoint,
-    args: (arg) => ({ [argName]: arg.string({ required: true, description: argDescription }) }),
-    write: (rest, groupId, args) => rest.call(endpoint, { group_id: groupId, value: args[argName] as string }),
-  });
-}
+mutation('dissolveGroup', {
+  description: 'Dissolve a group (owner). It stays readable with status DISSOLVED.',
+  endpoints: ['DELETE /group/destroy'],
+  payload: GroupPayloadRef,
+  id: { name: 'groupId', description: GROUP_ID },
+  resolve: async (groupId, ctx) => ({ ok: okOf((await ctx.rest.call('DELETE /group/destroy', { group_id: groupId })).data), groupId }),
+});

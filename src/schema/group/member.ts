@@ -6,7 +6,9 @@ import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf, listConnection, pageArgs, toConnection, toPaging } from '../core/connection';
-import { GroupUserPayloadRef, groupIdArg, groupMutation, idList, msOrNull, okOf, payloadGroupField, userListMutation } from './common';
+import { GroupUserPayloadRef, idList, msOrNull, okOf, payloadGroupField, type GroupChange, GROUP_ID, GroupPayloadRef, GroupUsersPayloadRef } from './common';
+import type { EndpointName } from '../../rest/endpoints';
+import { fromResult, mutation, payloadType } from '../core/mutation';
 import { groupMembersById, primeMembers } from './loaders';
 import { GroupRef, UserRef } from '../core/refs';
 import { profileOf } from '../user/user';
@@ -86,63 +88,93 @@ builder.objectFields(GroupRef, (t) => ({
 
 // ---- mutations ----
 
-const GroupMemberPayloadRef = builder.objectRef<{ ok: boolean; groupId: Int64 }>('GroupMemberPayload').implement({
+const GroupMemberPayloadRef = payloadType<GroupChange & { groupId: Int64 }>('GroupMemberPayload', {
   description: "The outcome of a change to the acting user's own membership.",
+  ok: (c) => c.ok,
   fields: (t) => ({
-    ok: t.exposeBoolean('ok', { nullable: false, description: 'Whether the service made the change.' }),
     group: t.field(payloadGroupField()),
     member: t.field({
       type: MemberRef,
       description: 'The acting member as it is now (read only when selected).',
       extensions: reaches('GET /user/profile', 'POST /group/members/display_name'),
-      resolve: async (p, _args, ctx) => {
+      resolve: fromResult(async (c, ctx) => {
         // A user_id header counts only with an admin token, so the profile says who is acting.
         const userId = (await profileOf({}, ctx)).user_id;
-        return groupMembersById(ctx).load({ groupId: p.groupId, userId });
-      },
+        return groupMembersById(ctx).load({ groupId: c.groupId, userId });
+      }),
     }),
   }),
 });
 
-builder.mutationField('setGroupDisplayName', (t) =>
-  t.field({
-    type: GroupMemberPayloadRef,
-    description: "Set the acting member's display name in the group (member profile).",
-    extensions: reaches('PUT /group/display_name'),
-    args: {
-      groupId: groupIdArg(t.arg),
-      displayName: t.arg.string({ required: true, description: 'The display name.' }),
-    },
-    resolve: async (_root, args, ctx) => {
-      const reply = await ctx.rest.call('PUT /group/display_name', { group_id: args.groupId, value: args.displayName });
-      return { ok: okOf(reply.data), groupId: args.groupId };
-    },
+mutation('setGroupDisplayName', {
+  description: "Set the acting member's display name in the group (member profile).",
+  endpoints: ['PUT /group/display_name'],
+  payload: GroupMemberPayloadRef,
+  inputDescription: 'The group and the display name.',
+  input: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
+    displayName: t.string({ required: true, description: 'The display name.' }),
   }),
-);
-
-userListMutation('addGroupAdmins', 'POST /group/admin/add', 'Make members admins (owner).', 'Members to promote.');
-userListMutation('removeGroupAdmins', 'DELETE /group/admin/remove', 'Take the admin role from admins (owner).', 'Admins to demote.');
-userListMutation('kickGroupMembers', 'DELETE /group/kick', 'Remove members from the group (admins; only the owner removes admins).', 'Members to remove.');
-
-groupMutation('leaveGroup', {
-  description: 'Leave a group as the acting user (the owner must transfer it first).',
-  endpoint: 'DELETE /group/leave',
-  args: () => ({}),
-  write: (rest, groupId) => rest.call('DELETE /group/leave', { group_id: groupId }),
+  resolve: async (input, ctx) => {
+    const reply = await ctx.rest.call('PUT /group/display_name', { group_id: input.groupId, value: input.displayName });
+    return { ok: okOf(reply.data), groupId: input.groupId };
+  },
 });
 
-builder.mutationField('transferGroup', (t) =>
-  t.field({
-    type: GroupUserPayloadRef,
-    description: 'Transfer ownership to a member (owner).',
-    extensions: reaches('PUT /group/transfer'),
-    args: {
-      groupId: groupIdArg(t.arg),
-      newOwnerId: t.arg({ type: 'ID', required: true, description: 'User ID of the new owner.' }),
-    },
-    resolve: async (_root, args, ctx) => {
-      const reply = await ctx.rest.call('PUT /group/transfer', { group_id: args.groupId, new_owner: args.newOwnerId });
-      return { groupId: args.groupId, result: reply.data };
-    },
+/** The batch writes on users of one group (body group_id + user_list), here and in moderation.ts. */
+export function defineUserListMutations(
+  list: readonly (readonly [name: string, endpoint: UserListEndpoint, description: string, usersDescription: string])[],
+): void {
+  for (const [name, endpoint, description, usersDescription] of list) {
+    mutation(name, {
+      description,
+      endpoints: [endpoint],
+      payload: GroupUsersPayloadRef,
+      inputDescription: 'The group and the users.',
+      input: (t) => ({
+        groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
+        userIds: t.field({ type: ['ID'], required: true, description: usersDescription }),
+      }),
+      resolve: async (input, ctx) => {
+        const userList = idList('input.userIds', input.userIds);
+        const reply = await ctx.rest.call(endpoint, { group_id: input.groupId, user_list: userList });
+        return { groupId: input.groupId, results: reply.data };
+      },
+    });
+  }
+}
+
+type UserListEndpoint = Extract<
+  EndpointName,
+  'POST /group/admin/add' | 'DELETE /group/admin/remove' | 'DELETE /group/kick' | 'POST /group/unban' | 'POST /group/block' | 'DELETE /group/unblock'
+>;
+
+defineUserListMutations([
+  ['addGroupAdmins', 'POST /group/admin/add', 'Make members admins (owner).', 'Members to promote.'],
+  ['removeGroupAdmins', 'DELETE /group/admin/remove', 'Take the admin role from admins (owner).', 'Admins to demote.'],
+  ['kickGroupMembers', 'DELETE /group/kick', 'Remove members from the group (admins; only the owner removes admins).', 'Members to remove.'],
+]);
+
+mutation('leaveGroup', {
+  description: 'Leave a group as the acting user. The owner cannot leave (userError OWNER_CANNOT_LEAVE): transfer the group first.',
+  endpoints: ['DELETE /group/leave'],
+  payload: GroupPayloadRef,
+  id: { name: 'groupId', description: GROUP_ID },
+  resolve: async (groupId, ctx) => ({ ok: okOf((await ctx.rest.call('DELETE /group/leave', { group_id: groupId })).data), groupId }),
+});
+
+mutation('transferGroup', {
+  description: 'Transfer ownership to a member (owner). A new owner who is not a member is a userError NOT_A_MEMBER.',
+  endpoints: ['PUT /group/transfer'],
+  payload: GroupUserPayloadRef,
+  refusals: { 20005: { field: ['input', 'newOwnerId'] } },
+  inputDescription: 'The group and its new owner.',
+  input: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
+    newOwnerId: t.field({ type: 'ID', required: true, description: 'User ID of the new owner.' }),
   }),
-);
+  resolve: async (input, ctx) => {
+    const reply = await ctx.rest.call('PUT /group/transfer', { group_id: input.groupId, new_owner: input.newOwnerId });
+    return { groupId: input.groupId, result: reply.data };
+  },
+});

@@ -4,18 +4,10 @@ import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf, pageArgs, toConnection, toPaging } from '../core/connection';
-import {
-  GroupUsersPayloadRef,
-  groupBan,
-  groupIdArg,
-  groupMutation,
-  idList,
-  payloadGroupField,
-  timeFromString,
-  userListMutation,
-} from './common';
+import { fromResult, mutation, payloadType } from '../core/mutation';
+import { GROUP_ID, GroupPayloadRef, GroupUsersPayloadRef, groupBan, idList, okOf, payloadGroupField, timeFromString } from './common';
 import { inRange } from '../core/inputs';
-import { MemberConnectionRef, memberPage } from './member';
+import { defineUserListMutations, MemberConnectionRef, memberPage } from './member';
 import { GroupRef, UserRef } from '../core/refs';
 
 const PAGE = 100;
@@ -52,77 +44,72 @@ builder.objectFields(GroupRef, (t) => ({
 // ---- mutations ----
 
 /** Ban durations are whole minutes; an Int bounds them (about 4,000 years). */
-const minutes = (value: number) => inRange('durationMinutes', value, 1, 2 ** 31 - 1);
+const minutes = (value: number) => inRange('input.durationMinutes', value, 1, 2 ** 31 - 1);
 
-const durationArg = {
-  type: 'Int',
-  required: true,
-  description: 'How long the ban lasts, in minutes (at least 1).',
-} as const;
+const DURATION = 'How long the ban lasts, in minutes (at least 1).';
 
-const BanGroupMembersInput = builder.inputType('BanGroupMembersInput', {
-  description: 'Members to ban from sending, and for how long.',
+const BanAllGroupMembersPayloadRef = payloadType<{ groupId: Int64; banExpireTime: Int64 }>('BanAllGroupMembersPayload', {
+  description: 'The outcome of a group-wide ban.',
   fields: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
-    userIds: t.field({ type: ['ID'], required: true, description: 'Members to ban.' }),
-    durationMinutes: t.field(durationArg),
+    bannedForAll: t.boolean({ description: 'Whether only admins may send now.', resolve: fromResult((p) => groupBan(p.banExpireTime).active) }),
+    banExpiresAt: t.field({
+      type: 'DateTime',
+      description: 'When the ban ends; null when it is permanent.',
+      resolve: fromResult((p) => groupBan(p.banExpireTime).expiresAt),
+    }),
+    group: t.field(payloadGroupField()),
   }),
 });
 
-const BanAllGroupMembersPayloadRef = builder
-  .objectRef<{ groupId: Int64; banExpireTime: Int64 }>('BanAllGroupMembersPayload')
-  .implement({
-    description: 'The outcome of a group-wide ban.',
-    fields: (t) => ({
-      ok: t.boolean({ nullable: false, description: 'Whether the service made the change.', resolve: () => true }),
-      bannedForAll: t.boolean({ description: 'Whether only admins may send now.', resolve: (p) => groupBan(p.banExpireTime).active }),
-      banExpiresAt: t.field({
-        type: 'DateTime',
-        description: 'When the ban ends; null when it is permanent.',
-        resolve: (p) => groupBan(p.banExpireTime).expiresAt,
-      }),
-      group: t.field(payloadGroupField()),
-    }),
-  });
-
-builder.mutationFields((t) => ({
-  banGroupMembers: t.field({
-    type: GroupUsersPayloadRef,
-    description: 'Ban members from sending for a number of minutes (admins; only the owner bans admins).',
-    extensions: reaches('POST /group/ban'),
-    args: { input: t.arg({ type: BanGroupMembersInput, required: true, description: 'The members and the duration.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const userList = idList('userIds', input.userIds);
-      const duration = minutes(input.durationMinutes);
-      const reply = await ctx.rest.call('POST /group/ban', { group_id: input.groupId, user_list: userList, duration });
-      return { groupId: input.groupId, results: reply.data };
-    },
+mutation('banGroupMembers', {
+  description: 'Ban members from sending for a number of minutes (admins; only the owner bans admins).',
+  endpoints: ['POST /group/ban'],
+  payload: GroupUsersPayloadRef,
+  inputDescription: 'Members to ban from sending, and for how long.',
+  input: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
+    userIds: t.field({ type: ['ID'], required: true, description: 'Members to ban.' }),
+    durationMinutes: t.int({ required: true, description: DURATION }),
   }),
-  banAllGroupMembers: t.field({
-    type: BanAllGroupMembersPayloadRef,
-    description: 'Let only admins send in the group for a number of minutes.',
-    extensions: reaches('POST /group/settings/ban_all'),
-    args: { groupId: groupIdArg(t.arg), durationMinutes: t.arg(durationArg) },
-    resolve: async (_root, args, ctx) => {
-      const duration = minutes(args.durationMinutes);
-      const reply = await ctx.rest.call('POST /group/settings/ban_all', { group_id: args.groupId, duration });
-      return { groupId: args.groupId, banExpireTime: reply.data.ban_expire_time };
-    },
+  resolve: async (input, ctx) => {
+    const userList = idList('input.userIds', input.userIds);
+    const duration = minutes(input.durationMinutes);
+    const reply = await ctx.rest.call('POST /group/ban', { group_id: input.groupId, user_list: userList, duration });
+    return { groupId: input.groupId, results: reply.data };
+  },
+});
+
+mutation('banAllGroupMembers', {
+  description: 'Let only admins send in the group for a number of minutes.',
+  endpoints: ['POST /group/settings/ban_all'],
+  payload: BanAllGroupMembersPayloadRef,
+  inputDescription: 'The group and how long the ban lasts.',
+  input: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
+    durationMinutes: t.int({ required: true, description: DURATION }),
   }),
-}));
+  resolve: async (input, ctx) => {
+    const duration = minutes(input.durationMinutes);
+    const reply = await ctx.rest.call('POST /group/settings/ban_all', { group_id: input.groupId, duration });
+    return { groupId: input.groupId, banExpireTime: reply.data.ban_expire_time };
+  },
+});
 
-userListMutation('unbanGroupMembers', 'POST /group/unban', 'Lift the bans of members (admins).', 'Members to unban.');
-userListMutation(
-  'blockGroupUsers',
-  'POST /group/block',
-  'Put users on the group blacklist (admins): members among them are removed, and none can join again until unblocked.',
-  'Users to block.',
-);
-userListMutation('unblockGroupUsers', 'DELETE /group/unblock', 'Take users off the group blacklist (admins).', 'Users to unblock.');
+defineUserListMutations([
+  ['unbanGroupMembers', 'POST /group/unban', 'Lift the bans of members (admins).', 'Members to unban.'],
+  [
+    'blockGroupUsers',
+    'POST /group/block',
+    'Put users on the group blacklist (admins): members among them are removed, and none can join again until unblocked.',
+    'Users to block.',
+  ],
+  ['unblockGroupUsers', 'DELETE /group/unblock', 'Take users off the group blacklist (admins).', 'Users to unblock.'],
+]);
 
-groupMutation('unbanAllGroupMembers', {
+mutation('unbanAllGroupMembers', {
   description: 'End the group-wide ban (admins).',
-  endpoint: 'POST /group/settings/unban_all',
-  args: () => ({}),
-  write: (rest, groupId) => rest.call('POST /group/settings/unban_all', { group_id: groupId }),
+  endpoints: ['POST /group/settings/unban_all'],
+  payload: GroupPayloadRef,
+  id: { name: 'groupId', description: GROUP_ID },
+  resolve: async (groupId, ctx) => ({ ok: okOf((await ctx.rest.call('POST /group/settings/unban_all', { group_id: groupId })).data), groupId }),
 });

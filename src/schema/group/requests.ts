@@ -5,6 +5,7 @@ import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
+import { mutation } from '../core/mutation';
 import { connectionOf, pageArgs, toConnection, toPaging } from '../core/connection';
 import { RequestStatus } from './enums';
 import {
@@ -12,7 +13,7 @@ import {
   GroupPayloadRef,
   GroupUserPayloadRef,
   GroupUsersPayloadRef,
-  groupIdArg,
+  GROUP_ID,
   idList,
   msOrNull,
   okOf,
@@ -140,70 +141,78 @@ const HandleGroupInvitationInput = builder.inputType('HandleGroupInvitationInput
   }),
 });
 
-builder.mutationFields((t) => ({
-  applyToGroup: t.field({
-    type: GroupUserPayloadRef,
-    description:
-      "Apply to join a group as the acting user. By the group's applyApproval the user joins at once, the application waits for an admin, or it fails.",
-    extensions: reaches('POST /group/apply'),
-    args: { groupId: groupIdArg(t.arg), reason: t.arg.string({ required: false, description: 'Why the user wants to join.' }) },
-    resolve: async (_root, args, ctx) => {
-      const reply = await ctx.rest.call('POST /group/apply', { group_id: args.groupId, reason: args.reason ?? undefined });
-      return { groupId: args.groupId, result: reply.data };
-    },
+mutation('applyToGroup', {
+  description:
+    "Apply to join a group as the acting user. By the group's applyApproval the user joins at once, the application waits for an admin, or it fails.",
+  endpoints: ['POST /group/apply'],
+  payload: GroupUserPayloadRef,
+  inputDescription: 'The group and why the user wants to join.',
+  input: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
+    reason: t.string({ required: false, description: 'Why the user wants to join.' }),
   }),
-  handleGroupApplication: t.field({
-    type: GroupUserPayloadRef,
-    description: 'Approve or reject a pending membership application (admins).',
-    extensions: reaches('PUT /group/apply/handle'),
-    args: { input: t.arg({ type: HandleGroupApplicationInput, required: true, description: 'The application and the answer.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const reply = await ctx.rest.call('PUT /group/apply/handle', {
-        group_id: input.groupId,
-        user_id: input.applicantId,
-        approval: input.approval,
-      });
-      return { groupId: input.groupId, result: reply.data };
-    },
-  }),
-  inviteToGroup: t.field({
-    type: GroupUsersPayloadRef,
-    description:
-      'Invite users to a group (admins, or members when memberInvite is on). Each joins at once, or gets an invitation when their settings ask to confirm.',
-    extensions: reaches('POST /group/invite'),
-    args: { input: t.arg({ type: InviteToGroupInput, required: true, description: 'The group and the invitees.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const userList = idList('userIds', input.userIds);
-      const reply = await ctx.rest.call('POST /group/invite', { group_id: input.groupId, user_list: userList, reason: input.reason ?? undefined });
-      return { groupId: input.groupId, results: reply.data };
-    },
-  }),
-  handleGroupInvitation: t.field({
-    type: GroupPayloadRef,
-    description: 'Accept or decline, as the invitee, a pending invitation.',
-    extensions: reaches('PUT /group/invite/handle'),
-    args: { input: t.arg({ type: HandleGroupInvitationInput, required: true, description: 'The invitation and the answer.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      // The service names an invitation by group and inviter; the invitee is the acting user.
-      const reply = await ctx.rest.call('PUT /group/invite/handle', {
-        group_id: input.groupId,
-        user_id: input.inviterId,
-        approval: input.approval,
-      });
-      return { ok: okOf(reply.data), groupId: input.groupId };
-    },
-  }),
-  joinGroupByQrCode: t.field({
-    type: GroupPayloadRef,
-    description: 'Join a group as the acting user with a QR code invitation (qrInfo of Group.qrCode).',
-    extensions: reaches('POST /group/qrcode/invite'),
-    args: { qrInfo: t.arg.string({ required: true, description: 'The QR code content.' }) },
-    resolve: async (_root, args, ctx) => {
-      const reply = await ctx.rest.call('POST /group/qrcode/invite', { qr_info: nonBlank('qrInfo', args.qrInfo) });
-      return { ok: true, groupId: groupIdIn(reply.data) };
-    },
-  }),
-}));
+  resolve: async (input, ctx) => {
+    const reply = await ctx.rest.call('POST /group/apply', { group_id: input.groupId, reason: input.reason ?? undefined });
+    return { groupId: input.groupId, result: reply.data };
+  },
+});
+
+mutation('handleGroupApplication', {
+  description: 'Approve or reject a pending membership application (admins).',
+  endpoints: ['PUT /group/apply/handle'],
+  payload: GroupUserPayloadRef,
+  input: HandleGroupApplicationInput,
+  resolve: async (input, ctx) => {
+    const reply = await ctx.rest.call('PUT /group/apply/handle', {
+      group_id: input.groupId,
+      user_id: input.applicantId,
+      approval: input.approval,
+    });
+    return { groupId: input.groupId, result: reply.data };
+  },
+});
+
+mutation('inviteToGroup', {
+  description:
+    'Invite users to a group (admins, or members when memberInvite is on). Each joins at once, or gets an invitation when their settings ask to confirm.',
+  endpoints: ['POST /group/invite'],
+  payload: GroupUsersPayloadRef,
+  input: InviteToGroupInput,
+  resolve: async (input, ctx) => {
+    const userList = idList('input.userIds', input.userIds);
+    const reply = await ctx.rest.call('POST /group/invite', { group_id: input.groupId, user_list: userList, reason: input.reason ?? undefined });
+    return { groupId: input.groupId, results: reply.data };
+  },
+});
+
+mutation('handleGroupInvitation', {
+  description: 'Accept or decline, as the invitee, a pending invitation.',
+  endpoints: ['PUT /group/invite/handle'],
+  payload: GroupPayloadRef,
+  input: HandleGroupInvitationInput,
+  resolve: async (input, ctx) => {
+    // The service names an invitation by group and inviter; the invitee is the acting user.
+    const reply = await ctx.rest.call('PUT /group/invite/handle', {
+      group_id: input.groupId,
+      user_id: input.inviterId,
+      approval: input.approval,
+    });
+    return { ok: okOf(reply.data), groupId: input.groupId };
+  },
+});
+
+mutation('joinGroupByQrCode', {
+  description: 'Join a group as the acting user with a QR code invitation (qrInfo of Group.qrCode).',
+  endpoints: ['POST /group/qrcode/invite'],
+  payload: GroupPayloadRef,
+  refusals: { 20024: { field: ['input', 'qrInfo'] }, 20025: { field: ['input', 'qrInfo'] } },
+  inputDescription: 'The QR code content.',
+  input: (t) => ({ qrInfo: t.string({ required: true, description: 'The QR code content.' }) }),
+  resolve: async (input, ctx) => {
+    const reply = await ctx.rest.call('POST /group/qrcode/invite', { qr_info: nonBlank('input.qrInfo', input.qrInfo) });
+    return { ok: true, groupId: groupIdIn(reply.data) };
+  },
+});
 
 /** The spec does not show this answer's content; a group_id in it names the group joined. */
 function groupIdIn(data: R.UnspecifiedObject): Int64 | null {

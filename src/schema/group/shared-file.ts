@@ -5,7 +5,8 @@ import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf, listConnection, pageArgs } from '../core/connection';
-import { groupIdArg, idList, okOf, payloadGroupField, userUnlessBackend } from './common';
+import { idList, okOf, payloadGroupField, userUnlessBackend, GROUP_ID } from './common';
+import { fromResult, mutation, payloadType } from '../core/mutation';
 import { badUserInput, nonBlank } from '../core/inputs';
 import { GroupRef, SharedFileRef, UserRef } from '../core/refs';
 
@@ -59,15 +60,15 @@ interface SharedFilePayloadShape {
   file?: R.SharedFile;
 }
 
-const SharedFilePayloadRef = builder.objectRef<SharedFilePayloadShape>('SharedFilePayload').implement({
+const SharedFilePayloadRef = payloadType<SharedFilePayloadShape>('SharedFilePayload', {
   description: 'The outcome of a change to a shared file.',
+  ok: (c) => c.ok,
   fields: (t) => ({
-    ok: t.exposeBoolean('ok', { nullable: false, description: 'Whether the service made the change.' }),
     file: t.field({
       type: SharedFileRef,
       description: 'The file as it is now.',
       extensions: reaches('GET /group/file'),
-      resolve: (p, _args, ctx) => p.file ?? fileOf(ctx, p.groupId, p.fileId),
+      resolve: fromResult((c, ctx) => c.file ?? fileOf(ctx, c.groupId, c.fileId)),
     }),
     group: t.field(payloadGroupField()),
   }),
@@ -82,20 +83,14 @@ const GroupFileResultRef = builder.objectRef<R.FileOperationResult>('GroupFileRe
   }),
 });
 
-const GroupFilesPayloadRef = builder
-  .objectRef<{ groupId: Int64; results: R.FileOperationResult[] }>('GroupFilesPayload')
-  .implement({
-    description: 'The outcome of an operation on several shared files: one result per file listed.',
-    fields: (t) => ({
-      ok: t.boolean({
-        nullable: false,
-        description: 'Whether it succeeded for every file.',
-        resolve: (p) => p.results.every((r) => r.result === 'success'),
-      }),
-      results: t.field({ type: [GroupFileResultRef], nullable: false, description: 'One result per file.', resolve: (p) => p.results }),
-      group: t.field(payloadGroupField()),
-    }),
-  });
+const GroupFilesPayloadRef = payloadType<{ groupId: Int64; results: R.FileOperationResult[] }>('GroupFilesPayload', {
+  description: 'The outcome of an operation on several shared files: one result per file listed; ok when it succeeded for every file.',
+  ok: (c) => c.results.every((r) => r.result === 'success'),
+  fields: (t) => ({
+    results: t.field({ type: [GroupFileResultRef], description: 'One result per file.', resolve: fromResult((c) => c.results) }),
+    group: t.field(payloadGroupField()),
+  }),
+});
 
 const RecordGroupFileInput = builder.inputType('RecordGroupFileInput', {
   description: 'A file, already uploaded, to share in a group.',
@@ -117,49 +112,50 @@ const RenameGroupFileInput = builder.inputType('RenameGroupFileInput', {
   }),
 });
 
-builder.mutationFields((t) => ({
-  recordGroupFile: t.field({
-    type: SharedFilePayloadRef,
-    description: 'Share an uploaded file in a group (members): records its name, size and URL.',
-    extensions: reaches('POST /group/file/upload'),
-    args: { input: t.arg({ type: RecordGroupFileInput, required: true, description: 'The file.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const name = nonBlank('name', input.name);
-      const url = nonBlank('url', input.url);
-      if (input.size < 0) throw badUserInput('size', 'must not be negative');
-      const reply = await ctx.rest.call('POST /group/file/upload', {
-        group_id: input.groupId,
-        name,
-        size: input.size,
-        url,
-        type: input.type ?? undefined,
-      });
-      return { ok: true, groupId: reply.data.group_id, fileId: reply.data.file_id, file: reply.data };
-    },
+mutation('recordGroupFile', {
+  description: 'Share an uploaded file in a group (members): records its name, size and URL.',
+  endpoints: ['POST /group/file/upload'],
+  payload: SharedFilePayloadRef,
+  input: RecordGroupFileInput,
+  resolve: async (input, ctx) => {
+    const name = nonBlank('input.name', input.name);
+    const url = nonBlank('input.url', input.url);
+    if (input.size < 0) throw badUserInput('input.size', 'must not be negative');
+    const reply = await ctx.rest.call('POST /group/file/upload', {
+      group_id: input.groupId,
+      name,
+      size: input.size,
+      url,
+      type: input.type ?? undefined,
+    });
+    return { ok: true, groupId: reply.data.group_id, fileId: reply.data.file_id, file: reply.data };
+  },
+});
+
+mutation('renameGroupFile', {
+  description: 'Rename a shared file (its uploader or an admin).',
+  endpoints: ['PUT /group/file/update_name'],
+  payload: SharedFilePayloadRef,
+  input: RenameGroupFileInput,
+  resolve: async (input, ctx) => {
+    const name = nonBlank('input.name', input.name);
+    const reply = await ctx.rest.call('PUT /group/file/update_name', { group_id: input.groupId, file_id: input.fileId, name });
+    return { ok: okOf(reply.data), groupId: input.groupId, fileId: input.fileId };
+  },
+});
+
+mutation('deleteGroupFiles', {
+  description: 'Delete shared files (each by its uploader or an admin).',
+  endpoints: ['DELETE /group/file/delete'],
+  payload: GroupFilesPayloadRef,
+  inputDescription: 'The group and the files.',
+  input: (t) => ({
+    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
+    fileIds: t.field({ type: ['ID'], required: true, description: 'File IDs.' }),
   }),
-  renameGroupFile: t.field({
-    type: SharedFilePayloadRef,
-    description: 'Rename a shared file (its uploader or an admin).',
-    extensions: reaches('PUT /group/file/update_name'),
-    args: { input: t.arg({ type: RenameGroupFileInput, required: true, description: 'The file and its new name.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const name = nonBlank('name', input.name);
-      const reply = await ctx.rest.call('PUT /group/file/update_name', { group_id: input.groupId, file_id: input.fileId, name });
-      return { ok: okOf(reply.data), groupId: input.groupId, fileId: input.fileId };
-    },
-  }),
-  deleteGroupFiles: t.field({
-    type: GroupFilesPayloadRef,
-    description: 'Delete shared files (each by its uploader or an admin).',
-    extensions: reaches('DELETE /group/file/delete'),
-    args: {
-      groupId: groupIdArg(t.arg),
-      fileIds: t.arg({ type: ['ID'], required: true, description: 'File IDs.' }),
-    },
-    resolve: async (_root, args, ctx) => {
-      const fileList = idList('fileIds', args.fileIds);
-      const reply = await ctx.rest.call('DELETE /group/file/delete', { group_id: args.groupId, file_list: fileList });
-      return { groupId: args.groupId, results: reply.data };
-    },
-  }),
-}));
+  resolve: async (input, ctx) => {
+    const fileList = idList('input.fileIds', input.fileIds);
+    const reply = await ctx.rest.call('DELETE /group/file/delete', { group_id: input.groupId, file_list: fileList });
+    return { groupId: input.groupId, results: reply.data };
+  },
+});

@@ -8,6 +8,7 @@ import type * as R from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
 import { MAX_PAGE, PageInfoRef } from '../core/connection';
+import { fromResult, mutation, payloadType } from '../core/mutation';
 import { badUserInput, inRange } from '../core/inputs';
 import { MessageRef, restFor } from './message';
 import { UserRef } from '../core/refs';
@@ -125,52 +126,45 @@ interface ConversationChange {
 }
 
 /** What the conversation mutations answer; the user's state is read again through `user`. */
-export const ConversationPayloadRef = builder.objectRef<ConversationChange>('ConversationPayload').implement({
+export const ConversationPayloadRef = payloadType<ConversationChange>('ConversationPayload', {
   description: 'The result of a change to a conversation of the acting user.',
   fields: (t) => ({
-    ok: t.boolean({ nullable: false, description: 'Whether the service accepted the change.', resolve: () => true }),
-    conversationId: t.field({
-      type: 'ID',
-      nullable: false,
-      description: CONVERSATION_ID,
-      resolve: (c) => c.conversationId,
-    }),
-    messageId: t.field({ type: 'ID', description: 'The message the change named, if any.', resolve: (c) => c.messageId ?? null }),
+    conversationId: t.field({ type: 'ID', description: CONVERSATION_ID, resolve: fromResult((c) => c.conversationId) }),
+    messageId: t.field({ type: 'ID', description: 'The message the change named, if any.', resolve: fromResult((c) => c.messageId ?? null) }),
     user: t.field({
       type: UserRef,
-      nullable: false,
       description: 'The acting user, read after the change: select `unreadConversations` or `conversation(with:)` for the new state.',
-      resolve: () => ({}),
+      resolve: fromResult(() => ({})),
     }),
   }),
 });
 
-builder.mutationFields((t) => ({
-  deleteConversation: t.field({
-    type: ConversationPayloadRef,
-    description:
-      'Delete a conversation for the acting user only (DELETE /message/conversation): its messages leave this user\'s history; ' +
-      'the other side keeps them, and a later message shows the conversation again.',
-    extensions: reaches('DELETE /message/conversation'),
-    args: { conversationId: t.arg({ type: 'ID', required: true, description: CONVERSATION_ID }) },
-    resolve: async (_root, a, ctx) => {
-      await ctx.rest.call('DELETE /message/conversation', { conversation_id: a.conversationId });
-      return { conversationId: a.conversationId };
-    },
+mutation('deleteConversation', {
+  description:
+    "Delete a conversation for the acting user only (DELETE /message/conversation): its messages leave this user's history; " +
+    'the other side keeps them, and a later message shows the conversation again.',
+  endpoints: ['DELETE /message/conversation'],
+  payload: ConversationPayloadRef,
+  id: { name: 'conversationId', description: CONVERSATION_ID },
+  resolve: async (conversationId, ctx) => {
+    await ctx.rest.call('DELETE /message/conversation', { conversation_id: conversationId });
+    return { conversationId };
+  },
+});
+
+mutation('markConversationRead', {
+  description: 'Send a read receipt (GET /message/ack): the messages of the conversation up to the one given, or all of them, become READ.',
+  endpoints: ['GET /message/ack'],
+  payload: ConversationPayloadRef,
+  inputDescription: 'The conversation, and how far it was read.',
+  input: (t) => ({
+    conversationId: t.field({ type: 'ID', required: true, description: CONVERSATION_ID }),
+    messageId: t.field({ type: 'ID', required: false, description: 'The newest message read; omit to mark the whole conversation read.' }),
+    deviceSn: t.int({ required: false, description: 'Serial number of the device the messages were read on.' }),
   }),
-  markConversationRead: t.field({
-    type: ConversationPayloadRef,
-    description: 'Send a read receipt (GET /message/ack): the messages of the conversation up to the one given, or all of them, become READ.',
-    extensions: reaches('GET /message/ack'),
-    args: {
-      conversationId: t.arg({ type: 'ID', required: true, description: CONVERSATION_ID }),
-      messageId: t.arg({ type: 'ID', required: false, description: 'The newest message read; omit to mark the whole conversation read.' }),
-      deviceSn: t.arg.int({ required: false, description: 'Serial number of the device the messages were read on.' }),
-    },
-    resolve: async (_root, a, ctx) => {
-      const deviceSn = a.deviceSn == null ? undefined : inRange('deviceSn', a.deviceSn, 0, 2 ** 31 - 1);
-      await ctx.rest.call('GET /message/ack', { conversation_id: a.conversationId, msg_id: a.messageId ?? undefined, device_sn: deviceSn });
-      return { conversationId: a.conversationId, messageId: a.messageId };
-    },
-  }),
-}));
+  resolve: async (input, ctx) => {
+    const deviceSn = input.deviceSn == null ? undefined : inRange('input.deviceSn', input.deviceSn, 0, 2 ** 31 - 1);
+    await ctx.rest.call('GET /message/ack', { conversation_id: input.conversationId, msg_id: input.messageId ?? undefined, device_sn: deviceSn });
+    return { conversationId: input.conversationId, messageId: input.messageId };
+  },
+});

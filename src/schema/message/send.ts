@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { GatewayContext } from '../../context';
 import { type Int64, stringifyJson, toInt64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
+import { fromResult, mutation, payloadType } from '../core/mutation';
 import { CONVERSATION_ID, ConversationPayloadRef } from './conversation';
 import { MessageType, TargetType } from './enums';
 import { withRetryKey } from '../../rest/graphql-error';
@@ -129,14 +130,12 @@ interface SentMessage extends Sent {
   messageIds: Int64[] | null;
 }
 
-const OK = 'Whether the service accepted it.';
 const TRANSACTION_ID = 'The transaction_id used (given or generated): send again with it to retry without a double send.';
 
-const SendNotificationPayloadRef = builder.objectRef<Sent>('SendNotificationPayload').implement({
+const SendNotificationPayloadRef = payloadType<Sent>('SendNotificationPayload', {
   description: 'The result of sending a system notification.',
   fields: (t) => ({
-    ok: t.boolean({ nullable: false, description: OK, resolve: () => true }),
-    transactionId: t.field({ type: 'ID', nullable: false, description: TRANSACTION_ID, resolve: (s) => s.transactionId }),
+    transactionId: t.field({ type: 'ID', description: TRANSACTION_ID, resolve: fromResult((s) => s.transactionId) }),
   }),
 });
 
@@ -157,15 +156,14 @@ async function sentMessage(s: SentMessage, ctx: GatewayContext) {
   return data.messages.find((m) => String(m.msg_id) === String(msgId)) ?? null;
 }
 
-const SendMessagePayloadRef = builder.objectRef<SentMessage>('SendMessagePayload').implement({
+const SendMessagePayloadRef = payloadType<SentMessage>('SendMessagePayload', {
   description: 'The result of sending a message.',
   fields: (t) => ({
-    ok: t.boolean({ nullable: false, description: OK, resolve: () => true }),
-    transactionId: t.field({ type: 'ID', nullable: false, description: TRANSACTION_ID, resolve: (s) => s.transactionId }),
+    transactionId: t.field({ type: 'ID', description: TRANSACTION_ID, resolve: fromResult((s) => s.transactionId) }),
     messageIds: t.field({
       type: ['ID'],
       description: 'IDs of the new messages (msg_ids), exact; the service reports them only when there is exactly one target.',
-      resolve: (s) => s.messageIds,
+      resolve: fromResult((s) => s.messageIds),
     }),
     message: t.field({
       type: MessageRef,
@@ -173,45 +171,46 @@ const SendMessagePayloadRef = builder.objectRef<SentMessage>('SendMessagePayload
         "The new message as its sender reads it in the conversation (one target only), found by its ID in the sender's history; " +
         'null when there were several targets or it is no longer there.',
       extensions: reaches('GET /message/conversation'),
-      resolve: (s, _a, ctx) => sentMessage(s, ctx),
+      resolve: fromResult((s, ctx) => sentMessage(s, ctx)),
     }),
   }),
 });
 
-builder.mutationFields((t) => ({
-  sendMessage: t.field({
-    type: SendMessagePayloadRef,
-    description: 'Send a message to users or to groups (PUT /message/send): one message per target.',
-    extensions: reaches('PUT /message/send'),
-    args: { input: t.arg({ type: SendMessageInput, required: true, description: 'The message and its targets.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const body = sendBody(input);
-      const reply = await withRetryKey({ transactionId: String(body.transaction_id) }, ctx.rest.call('PUT /message/send', body));
-      return { input, transactionId: body.transaction_id, messageIds: reply.msg_ids ?? null };
-    },
+mutation('sendMessage', {
+  description: 'Send a message to users or to groups (PUT /message/send): one message per target.',
+  endpoints: ['PUT /message/send'],
+  payload: SendMessagePayloadRef,
+  input: SendMessageInput,
+  resolve: async (input, ctx) => {
+    const body = sendBody(input);
+    const reply = await withRetryKey({ transactionId: String(body.transaction_id) }, ctx.rest.call('PUT /message/send', body));
+    return { input, transactionId: body.transaction_id, messageIds: reply.msg_ids ?? null };
+  },
+});
+
+mutation('sendNotification', {
+  description: 'Send a system notification to users or to groups (PUT /message/notify); with the admin token it needs no sender.',
+  endpoints: ['PUT /message/notify'],
+  payload: SendNotificationPayloadRef,
+  input: SendNotificationInput,
+  resolve: async (input, ctx) => {
+    const body = sendBody(input);
+    await withRetryKey({ transactionId: String(body.transaction_id) }, ctx.rest.call('PUT /message/notify', body));
+    return { transactionId: body.transaction_id };
+  },
+});
+
+mutation('recallMessage', {
+  description: 'Recall (revoke) a message its sender sent (PUT /message/recall): it leaves the history and unread counts of every side.',
+  endpoints: ['PUT /message/recall'],
+  payload: ConversationPayloadRef,
+  inputDescription: 'The message to recall and its conversation.',
+  input: (t) => ({
+    conversationId: t.field({ type: 'ID', required: true, description: `${CONVERSATION_ID} The message is in it.` }),
+    messageId: t.field({ type: 'ID', required: true, description: 'The message to recall.' }),
   }),
-  sendNotification: t.field({
-    type: SendNotificationPayloadRef,
-    description: 'Send a system notification to users or to groups (PUT /message/notify); with the admin token it needs no sender.',
-    extensions: reaches('PUT /message/notify'),
-    args: { input: t.arg({ type: SendNotificationInput, required: true, description: 'The notification and its targets.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const body = sendBody(input);
-      await withRetryKey({ transactionId: String(body.transaction_id) }, ctx.rest.call('PUT /message/notify', body));
-      return { transactionId: body.transaction_id };
-    },
-  }),
-  recallMessage: t.field({
-    type: ConversationPayloadRef,
-    description: 'Recall (revoke) a message its sender sent (PUT /message/recall): it leaves the history and unread counts of every side.',
-    extensions: reaches('PUT /message/recall'),
-    args: {
-      conversationId: t.arg({ type: 'ID', required: true, description: `${CONVERSATION_ID} The message is in it.` }),
-      messageId: t.arg({ type: 'ID', required: true, description: 'The message to recall.' }),
-    },
-    resolve: async (_root, a, ctx) => {
-      await ctx.rest.call('PUT /message/recall', { conversation_id: a.conversationId, msg_id: a.messageId });
-      return { conversationId: a.conversationId, messageId: a.messageId };
-    },
-  }),
-}));
+  resolve: async (input, ctx) => {
+    await ctx.rest.call('PUT /message/recall', { conversation_id: input.conversationId, msg_id: input.messageId });
+    return { conversationId: input.conversationId, messageId: input.messageId };
+  },
+});

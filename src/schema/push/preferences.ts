@@ -3,7 +3,8 @@ import { builder, reaches } from '../core/builder';
 import { inRange, nonBlank, nonEmptyList } from '../core/inputs';
 import { UserRef } from '../core/refs';
 import { restFor } from '../user/user';
-import { actingUser, changed, defineSetters, orUndefined, setter, UserPayloadRef } from '../user/writes';
+import { mutation } from '../core/mutation';
+import { byActingUser, orUndefined, UserPayloadRef } from '../user/writes';
 
 builder.objectField(UserRef, 'pushTags', (t) =>
   t.field({
@@ -20,59 +21,54 @@ function checkTags(tags: readonly string[], field: string): void {
   tags.forEach((tag, i) => nonBlank(`${field}[${i}]`, tag));
 }
 
-defineSetters([
-  setter({
-    name: 'setPushBadge',
-    endpoint: 'POST /user/push/badge',
-    description: "Set the acting user's push badge (the count shown on the app icon).",
-    arg: { name: 'badge', type: 'Int', description: 'The badge number, 0 or more.' },
-    params: (v) => ({ badge: v }),
-    check: (v, field) => void inRange(field, v, 0, 2 ** 31 - 1),
-  }),
-  setter({
-    name: 'addPushTags',
-    endpoint: 'POST /user/push/tag',
-    description: 'Add push tags to the acting user.',
-    arg: { name: 'tags', type: ['String'], description: 'The tags to add (at least one, none empty).' },
-    params: (v) => ({ tags: v }),
-    check: checkTags,
-  }),
-  setter({
-    name: 'removePushTags',
-    endpoint: 'DELETE /user/push/tag',
-    description: 'Remove push tags from the acting user (tags it does not have are ignored).',
-    arg: { name: 'tags', type: ['String'], description: 'The tags to remove (at least one, none empty).' },
-    params: (v) => ({ tags: v }),
-    check: checkTags,
-  }),
-]);
+mutation('setPushBadge', {
+  description: "Set the acting user's push badge (the count shown on the app icon).",
+  endpoints: ['POST /user/push/badge'],
+  payload: UserPayloadRef,
+  inputDescription: 'The badge number.',
+  input: (t) => ({ badge: t.int({ required: true, description: 'The badge number, 0 or more.' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('POST /user/push/badge', { badge: inRange('input.badge', input.badge, 0, 2 ** 31 - 1) })),
+});
 
-builder.mutationField('clearPushTags', (t) =>
-  t.field({
-    type: UserPayloadRef,
-    description: 'Remove all push tags of the acting user.',
-    extensions: reaches('DELETE /user/push/tag/all'),
-    resolve: async (_root, _a, ctx) => changed((await ctx.rest.call('DELETE /user/push/tag/all', {})).data, actingUser(ctx)),
-  }),
-);
+mutation('addPushTags', {
+  description: 'Add push tags to the acting user.',
+  endpoints: ['POST /user/push/tag'],
+  payload: UserPayloadRef,
+  inputDescription: 'The tags to add.',
+  input: (t) => ({ tags: t.stringList({ required: true, description: 'The tags to add (at least one, none empty).' }) }),
+  resolve: (input, ctx) => {
+    checkTags(input.tags, 'input.tags');
+    return byActingUser(ctx, ctx.rest.call('POST /user/push/tag', { tags: input.tags }));
+  },
+});
 
-const SetPushAliasInput = builder.inputType('SetPushAliasInput', {
-  description: 'A push alias, and optionally the push token it goes with.',
-  fields: (t) => ({
+mutation('removePushTags', {
+  description: 'Remove push tags from the acting user (tags it does not have are ignored).',
+  endpoints: ['DELETE /user/push/tag'],
+  payload: UserPayloadRef,
+  inputDescription: 'The tags to remove.',
+  input: (t) => ({ tags: t.stringList({ required: true, description: 'The tags to remove (at least one, none empty).' }) }),
+  resolve: (input, ctx) => {
+    checkTags(input.tags, 'input.tags');
+    return byActingUser(ctx, ctx.rest.call('DELETE /user/push/tag', { tags: input.tags }));
+  },
+});
+
+mutation('clearPushTags', {
+  description: 'Remove all push tags of the acting user.',
+  endpoints: ['DELETE /user/push/tag/all'],
+  payload: UserPayloadRef,
+  resolve: (_none, ctx) => byActingUser(ctx, ctx.rest.call('DELETE /user/push/tag/all', {})),
+});
+
+mutation('setPushAlias', {
+  description: "Set the acting user's push alias.",
+  endpoints: ['POST /user/push/alias'],
+  payload: UserPayloadRef,
+  inputDescription: 'A push alias, and optionally the push token it goes with.',
+  input: (t) => ({
     alias: t.string({ required: true, description: 'The push alias (pushes may target users by alias).' }),
     pushToken: t.string({ required: false, description: 'Push token.' }),
   }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('POST /user/push/alias', { alias: input.alias, push_token: orUndefined(input.pushToken) })),
 });
-
-builder.mutationField('setPushAlias', (t) =>
-  t.field({
-    type: UserPayloadRef,
-    description: "Set the acting user's push alias.",
-    extensions: reaches('POST /user/push/alias'),
-    args: { input: t.arg({ type: SetPushAliasInput, required: true, description: 'The alias and push token.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const params = { alias: input.alias, push_token: orUndefined(input.pushToken) };
-      return changed((await ctx.rest.call('POST /user/push/alias', params)).data, actingUser(ctx));
-    },
-  }),
-);

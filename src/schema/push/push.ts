@@ -6,6 +6,7 @@ import DataLoader from 'dataloader';
 import type { Int64 } from '../../rest/json';
 import { PUSH_CHANNELS, type PushCertificate, type PushTaskStats } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
+import { fromResult, mutation, payloadType } from '../core/mutation';
 import { PushChannel, PushEnvironment, PushProvider } from './enums';
 import { withRetryKey } from '../../rest/graphql-error';
 import { defineLoader } from '../core/loader';
@@ -121,38 +122,34 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const SendPushPayload = builder.objectRef<{ taskId: Int64 }>('SendPushPayload').implement({
+const SendPushPayload = payloadType<{ taskId: Int64 }>('SendPushPayload', {
   description: 'Result of sendPush.',
   fields: (t) => ({
-    ok: t.boolean({ nullable: false, description: 'True: the push was accepted.', resolve: () => true }),
     taskId: t.field({
       type: 'ID',
-      nullable: false,
       description: 'The push task (for a repeated requestId: the task of the first push).',
-      resolve: (p) => p.taskId,
+      resolve: fromResult((p) => p.taskId),
     }),
     task: t.field({
       type: PushTaskRef,
       description: "The task's delivery statistics.",
       extensions: reaches('POST /push/task/detail'),
-      resolve: (p, _a, ctx) => pushTaskLoader(ctx).load(p.taskId),
+      resolve: fromResult((p, ctx) => pushTaskLoader(ctx).load(p.taskId)),
     }),
   }),
 });
 
-builder.mutationField('sendPush', (t) =>
-  t.field({
-    type: SendPushPayload,
-    description: 'Send a push notification to devices (admin token).',
-    extensions: reaches('POST /push/notify'),
-    args: { input: t.arg({ type: SendPushInput, required: true, description: 'Audience, settings and message.' }) },
-    resolve: async (_root, a, ctx) => {
-      const given = pushBodyOf(a.input);
-      // Without a requestId of the client's, one of ours: a push whose answer was lost can then be
-      // sent again with it (the error names it) and is not pushed twice.
-      const requestId = given.setting?.request_id || `gw-${randomUUID()}`;
-      const body = { ...given, setting: { ...given.setting, request_id: requestId } };
-      return { taskId: (await withRetryKey({ requestId }, ctx.rest.call('POST /push/notify', body))).data.task_id };
-    },
-  }),
-);
+mutation('sendPush', {
+  description: 'Send a push notification to devices (admin token).',
+  endpoints: ['POST /push/notify'],
+  payload: SendPushPayload,
+  input: SendPushInput,
+  resolve: async (input, ctx) => {
+    const given = pushBodyOf(input);
+    // Without a requestId of the client's, one of ours: a push whose answer was lost can then be
+    // sent again with it (the error names it) and is not pushed twice.
+    const requestId = given.setting?.request_id || `gw-${randomUUID()}`;
+    const body = { ...given, setting: { ...given.setting, request_id: requestId } };
+    return { taskId: (await withRetryKey({ requestId }, ctx.rest.call('POST /push/notify', body))).data.task_id };
+  },
+});

@@ -5,6 +5,7 @@ import type { Int64 } from '../../rest/json';
 import type { UserBatchResult, UserListElement } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf, decodeCursor, firstOf, offsetConnection, pageArgs } from '../core/connection';
+import { fromResult, mutation, payloadType } from '../core/mutation';
 import { UserStatus } from './enums';
 import { badUserInput, nonEmptyList } from '../core/inputs';
 import { type UserParent, UserRef } from '../core/refs';
@@ -89,11 +90,20 @@ export interface UsersChange {
   userIds: readonly Int64[];
 }
 
-const UsersPayloadRef = builder.objectRef<UsersChange>('UsersPayload').implement({
+const UsersPayloadRef = payloadType<UsersChange>('UsersPayload', {
   description: 'The answer to a change of several users: whether the service accepted it, and the users.',
+  ok: (c) => c.ok,
   fields: (t) => ({
-    ok: t.exposeBoolean('ok', { nullable: false, description: 'Whether the service reported success.' }),
-    users: t.field({ type: [UserRef], nullable: false, description: 'The changed users (read lazily).', resolve: (p) => p.userIds.map((id) => ({ id })) }),
+    users: t.field({ type: [UserRef], description: 'The changed users (read lazily).', resolve: fromResult((c) => c.userIds.map((id) => ({ id }))) }),
+  }),
+});
+
+/** The per-entry results of a batch write: `ok` when every entry succeeded. */
+export const UserBatchPayloadRef = payloadType<UserBatchResult[]>('UserBatchPayload', {
+  description: 'The answer to a batch write: one result per entry, in order; each entry succeeds or fails alone.',
+  ok: (results) => results.every((r) => r.success),
+  fields: (t) => ({
+    results: t.field({ type: [UserBatchResultRef], description: 'One result per entry, in order.', resolve: fromResult((r) => r) }),
   }),
 });
 
@@ -103,19 +113,18 @@ const BANS = [
 ] as const;
 
 for (const ban of BANS) {
-  builder.mutationField(ban.name, (t) =>
-    t.field({
-      type: UsersPayloadRef,
-      description: ban.description,
-      extensions: reaches(ban.endpoint),
-      args: { userIds: t.arg({ type: ['ID'], required: true, description: 'The users (at least one).' }) },
-      resolve: async (_root, a, ctx) => {
-        const list = nonEmptyList('userIds', a.userIds);
-        const reply = await ctx.rest.call(ban.endpoint, { list: [...list] });
-        return { ok: reply.data !== false, userIds: list };
-      },
-    }),
-  );
+  mutation(ban.name, {
+    description: ban.description,
+    endpoints: [ban.endpoint],
+    payload: UsersPayloadRef,
+    inputDescription: 'The users.',
+    input: (t) => ({ userIds: t.field({ type: ['ID'], required: true, description: 'The users (at least one).' }) }),
+    resolve: async (input, ctx) => {
+      const list = nonEmptyList('input.userIds', input.userIds);
+      const reply = await ctx.rest.call(ban.endpoint, { list: [...list] });
+      return { ok: reply.data !== false, userIds: list };
+    },
+  });
 }
 
 // ---- batch profile writes ----
@@ -139,25 +148,26 @@ const UserProfileInput = builder.inputType('UserProfileInput', {
   }),
 });
 
-builder.mutationFields((t) => ({
-  setUserAvatars: t.field({
-    type: [UserBatchResultRef],
-    description: 'Set the avatars of several users (admin token); one result per entry, in order.',
-    extensions: reaches('PUT /user/avatar/batch'),
-    args: { avatars: t.arg({ type: [UserAvatarInput], required: true, description: 'The users and their avatars (at least one).' }) },
-    resolve: async (_root, a, ctx) => {
-      const list = nonEmptyList('avatars', a.avatars).map((e) => ({ user_id: e.userId, avatar: e.avatar }));
-      return (await ctx.rest.call('PUT /user/avatar/batch', { list })).data;
-    },
-  }),
-  updateUserProfiles: t.field({
-    type: [UserBatchResultRef],
-    description: 'Set profile fields of several users (admin token); one result per entry, in order.',
-    extensions: reaches('PUT /user/profile/batch'),
-    args: { profiles: t.arg({ type: [UserProfileInput], required: true, description: 'The users and their fields (at least one).' }) },
-    resolve: async (_root, a, ctx) => {
-      const list = nonEmptyList('profiles', a.profiles).map((e) => ({ user_id: orUndefined(e.userId), ...profileParams(e) }));
-      return (await ctx.rest.call('PUT /user/profile/batch', { list })).data;
-    },
-  }),
-}));
+mutation('setUserAvatars', {
+  description: 'Set the avatars of several users (admin token); one result per entry, in order.',
+  endpoints: ['PUT /user/avatar/batch'],
+  payload: UserBatchPayloadRef,
+  inputDescription: 'The users and their avatars.',
+  input: (t) => ({ avatars: t.field({ type: [UserAvatarInput], required: true, description: 'The users and their avatars (at least one).' }) }),
+  resolve: async (input, ctx) => {
+    const list = nonEmptyList('input.avatars', input.avatars).map((e) => ({ user_id: e.userId, avatar: e.avatar }));
+    return (await ctx.rest.call('PUT /user/avatar/batch', { list })).data;
+  },
+});
+
+mutation('updateUserProfiles', {
+  description: 'Set profile fields of several users (admin token); one result per entry, in order.',
+  endpoints: ['PUT /user/profile/batch'],
+  payload: UserBatchPayloadRef,
+  inputDescription: 'The users and their fields.',
+  input: (t) => ({ profiles: t.field({ type: [UserProfileInput], required: true, description: 'The users and their fields (at least one).' }) }),
+  resolve: async (input, ctx) => {
+    const list = nonEmptyList('input.profiles', input.profiles).map((e) => ({ user_id: orUndefined(e.userId), ...profileParams(e) }));
+    return (await ctx.rest.call('PUT /user/profile/batch', { list })).data;
+  },
+});

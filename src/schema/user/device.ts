@@ -8,7 +8,8 @@ import { Platform } from './enums';
 import { UserRef } from '../core/refs';
 import { publicOnlineOf } from './peers';
 import { PUBLIC, restFor } from './user';
-import { actingUser, changed, defineSetters, setter, UserPayloadRef } from './writes';
+import { UserPayloadRef, byActingUser, orUndefined } from './writes';
+import { mutation } from '../core/mutation';
 
 export const DeviceRef = builder.objectRef<Device>('Device').implement({
   description: 'A device the user has logged in on.',
@@ -40,56 +41,51 @@ builder.objectFields(UserRef, (t) => ({
   }),
 }));
 
-defineSetters([
-  setter({
-    name: 'removeDevice',
-    endpoint: 'DELETE /user/device/remove',
-    description: "Remove one of the acting user's devices (it is logged out).",
-    arg: { name: 'deviceSn', type: 'Int', description: 'Device number (Device.deviceSn).' },
-    params: (v) => ({ device_sn: v }),
-  }),
-  setter({
-    name: 'unbindDeviceToken',
-    endpoint: 'DELETE /user/token/unbind',
-    description: 'Unbind the push device token of one of the acting user\'s devices.',
-    arg: { name: 'deviceSn', type: 'Int', description: 'Device number (Device.deviceSn).' },
-    params: (v) => ({ deviceSn: v }),
-  }),
-]);
+const DEVICE_SN = 'Device number (Device.deviceSn).';
 
-builder.mutationField('kickUser', (t) =>
-  t.field({
-    type: UserPayloadRef,
-    description: 'Log the acting user out of one device, or of all devices when deviceSn is omitted.',
-    extensions: reaches('PUT /user/kick'),
-    args: { deviceSn: t.arg.int({ required: false, description: 'Device number (Device.deviceSn); omitted: all devices.' }) },
-    resolve: async (_root, a, ctx) =>
-      changed((await ctx.rest.call('PUT /user/kick', { device_sn: a.deviceSn ?? undefined })).data, actingUser(ctx)),
-  }),
-);
+mutation('removeDevice', {
+  description: "Remove one of the acting user's devices (it is logged out).",
+  endpoints: ['DELETE /user/device/remove'],
+  payload: UserPayloadRef,
+  inputDescription: 'The device to remove.',
+  input: (t) => ({ deviceSn: t.int({ required: true, description: DEVICE_SN }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('DELETE /user/device/remove', { device_sn: input.deviceSn })),
+});
 
-const BindDeviceTokenInput = builder.inputType('BindDeviceTokenInput', {
-  description: 'A vendor push token for one device.',
-  fields: (t) => ({
-    deviceSn: t.int({ required: true, description: 'Device number (Device.deviceSn).' }),
+mutation('unbindDeviceToken', {
+  description: "Unbind the push device token of one of the acting user's devices.",
+  endpoints: ['DELETE /user/token/unbind'],
+  payload: UserPayloadRef,
+  inputDescription: 'The device whose token is unbound.',
+  input: (t) => ({ deviceSn: t.int({ required: true, description: DEVICE_SN }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('DELETE /user/token/unbind', { deviceSn: input.deviceSn })),
+});
+
+mutation('kickUser', {
+  description: 'Log the acting user out of one device, or of all devices when deviceSn is omitted.',
+  endpoints: ['PUT /user/kick'],
+  payload: UserPayloadRef,
+  inputDescription: 'The device to log out of; empty: all devices.',
+  input: (t) => ({ deviceSn: t.int({ required: false, description: `${DEVICE_SN} Omitted: all devices.` }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/kick', { device_sn: orUndefined(input.deviceSn) })),
+});
+
+mutation('bindDeviceToken', {
+  description: "Bind a vendor push device token to one of the acting user's devices.",
+  endpoints: ['PUT /user/token/bind'],
+  payload: UserPayloadRef,
+  inputDescription: 'A vendor push token for one device.',
+  input: (t) => ({
+    deviceSn: t.int({ required: true, description: DEVICE_SN }),
     deviceToken: t.string({ required: true, description: 'The device token issued by the push vendor.' }),
     notifierName: t.string({ required: true, description: 'Name of the push certificate.' }),
   }),
+  resolve: (input, ctx) => {
+    const params = {
+      device_sn: input.deviceSn,
+      device_token: nonBlank('input.deviceToken', input.deviceToken),
+      notifier_name: nonBlank('input.notifierName', input.notifierName),
+    };
+    return byActingUser(ctx, ctx.rest.call('PUT /user/token/bind', params));
+  },
 });
-
-builder.mutationField('bindDeviceToken', (t) =>
-  t.field({
-    type: UserPayloadRef,
-    description: "Bind a vendor push device token to one of the acting user's devices.",
-    extensions: reaches('PUT /user/token/bind'),
-    args: { input: t.arg({ type: BindDeviceTokenInput, required: true, description: 'The device and its token.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const params = {
-        device_sn: input.deviceSn,
-        device_token: nonBlank('input.deviceToken', input.deviceToken),
-        notifier_name: nonBlank('input.notifierName', input.notifierName),
-      };
-      return changed((await ctx.rest.call('PUT /user/token/bind', params)).data, actingUser(ctx));
-    },
-  }),
-);

@@ -1,8 +1,11 @@
-// Registration (no access-token needed). A registration answers the new user's settings record,
-// as the service does: its userId (and user, for admin callers) names the new user.
-import { builder, reaches } from '../core/builder';
+// Registration (no access-token needed). A registration answers the new user; the service's
+// answer, the new user's settings record, is there too.
+import type { UserSettings } from '../../rest/records';
+import { builder } from '../core/builder';
 import { nonBlank, nonEmptyList } from '../core/inputs';
-import { UserBatchResultRef } from './admin';
+import { fromResult, mutation, payloadType } from '../core/mutation';
+import { UserRef } from '../core/refs';
+import { UserBatchPayloadRef } from './admin';
 import { orUndefined } from './writes';
 import { UserSettingsRef } from './settings';
 
@@ -31,38 +34,56 @@ function credentials(input: { username: string; password: string }, field: strin
   return { username: nonBlank(`${field}.username`, input.username), password: nonBlank(`${field}.password`, input.password) };
 }
 
-builder.mutationFields((t) => ({
-  registerUser: t.field({
-    type: UserSettingsRef,
-    description: "Register a user; answers the new user's settings (userId names the user).",
-    extensions: reaches('POST /user/register/v2'),
-    args: { input: t.arg({ type: RegisterUserInput, required: true, description: 'User name and password.' }) },
-    resolve: async (_root, { input }, ctx) => (await ctx.rest.call('POST /user/register/v2', credentials(input, 'input'))).data,
+/** A new user's settings record, as the registrations answer it: its user_id names the user. */
+const RegisterUserPayloadRef = payloadType<UserSettings>('RegisterUserPayload', {
+  description: 'The answer to a registration: the new user, and its settings as the service answered them.',
+  fields: (t) => ({
+    user: t.field({
+      type: UserRef,
+      description: 'The new user (its other fields are read lazily, as that user: an admin token reads them).',
+      resolve: fromResult((s) => ({ id: s.user_id })),
+    }),
+    settings: t.field({ type: UserSettingsRef, description: "The new user's settings (no extra call).", resolve: fromResult((s) => s) }),
   }),
-  registerUserWithPush: t.field({
-    type: UserSettingsRef,
-    description: "Register a user with push information; answers the new user's settings (userId names the user).",
-    extensions: reaches('POST /user/register/push'),
-    args: { input: t.arg({ type: RegisterUserWithPushInput, required: true, description: 'Credentials and push information.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const params = {
-        ...credentials(input, 'input'),
-        alias: orUndefined(input.alias),
-        device_guid: orUndefined(input.deviceGuid),
-        push_token: orUndefined(input.pushToken),
-        sign: orUndefined(input.sign),
-      };
-      return (await ctx.rest.call('POST /user/register/push', params)).data;
-    },
-  }),
-  registerUsers: t.field({
-    type: [UserBatchResultRef],
-    description: 'Register several users; one result per entry, in order (a taken name fails that entry alone).',
-    extensions: reaches('POST /user/register/batch'),
-    args: { users: t.arg({ type: [RegisterUserInput], required: true, description: 'User names and passwords (at least one).' }) },
-    resolve: async (_root, a, ctx) => {
-      const list = nonEmptyList('users', a.users).map((u, i) => credentials(u, `users[${i}]`));
-      return (await ctx.rest.call('POST /user/register/batch', { list })).data;
-    },
-  }),
-}));
+});
+
+const nameTaken = { 10004: { field: ['input', 'username'] } } as const;
+
+mutation('registerUser', {
+  description: 'Register a user; answers the new user. A taken name is a userError NAME_TAKEN.',
+  endpoints: ['POST /user/register/v2'],
+  payload: RegisterUserPayloadRef,
+  refusals: nameTaken,
+  input: RegisterUserInput,
+  resolve: async (input, ctx) => (await ctx.rest.call('POST /user/register/v2', credentials(input, 'input'))).data,
+});
+
+mutation('registerUserWithPush', {
+  description: 'Register a user with push information; answers the new user. A taken name is a userError NAME_TAKEN.',
+  endpoints: ['POST /user/register/push'],
+  payload: RegisterUserPayloadRef,
+  refusals: nameTaken,
+  input: RegisterUserWithPushInput,
+  resolve: async (input, ctx) => {
+    const params = {
+      ...credentials(input, 'input'),
+      alias: orUndefined(input.alias),
+      device_guid: orUndefined(input.deviceGuid),
+      push_token: orUndefined(input.pushToken),
+      sign: orUndefined(input.sign),
+    };
+    return (await ctx.rest.call('POST /user/register/push', params)).data;
+  },
+});
+
+mutation('registerUsers', {
+  description: 'Register several users; one result per entry, in order (a taken name fails that entry alone).',
+  endpoints: ['POST /user/register/batch'],
+  payload: UserBatchPayloadRef,
+  inputDescription: 'The users to register.',
+  input: (t) => ({ users: t.field({ type: [RegisterUserInput], required: true, description: 'User names and passwords (at least one).' }) }),
+  resolve: async (input, ctx) => {
+    const list = nonEmptyList('input.users', input.users).map((u, i) => credentials(u, `input.users[${i}]`));
+    return (await ctx.rest.call('POST /user/register/batch', { list })).data;
+  },
+});

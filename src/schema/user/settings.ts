@@ -7,7 +7,8 @@ import { AuthMode } from './enums';
 import { inRange } from '../core/inputs';
 import { type UserParent, UserRef } from '../core/refs';
 import { profileOf, restFor } from './user';
-import { actingUser, type UserChange, changed, defineSetters, orUndefined, setter } from './writes';
+import { fromResult, mutation, payloadType } from '../core/mutation';
+import { actingUser, byActingUser, type UserChange, changed, orUndefined } from './writes';
 
 /** The settings of the user (the acting user, or another one through the admin token). */
 export async function settingsOf(user: UserParent, ctx: GatewayContext): Promise<UserSettings> {
@@ -62,75 +63,83 @@ builder.objectField(UserRef, 'settings', (t) =>
   }),
 );
 
-export const UserSettingsPayloadRef = builder.objectRef<UserChange>('UserSettingsPayload').implement({
+export const UserSettingsPayloadRef = payloadType<UserChange>('UserSettingsPayload', {
   description: "The answer to a change of the acting user's settings: whether the service accepted it, and the settings to read back.",
+  ok: (c) => c.ok,
   fields: (t) => ({
-    ok: t.exposeBoolean('ok', { nullable: false, description: 'Whether the service reported success.' }),
     settings: t.field({
       type: UserSettingsRef,
       description: 'The settings after the change, read fresh (costs a REST call only when selected).',
       extensions: reaches('GET /user/settings'),
-      resolve: (p, _a, ctx) => settingsOf(p.user, ctx),
+      resolve: fromResult((c, ctx) => settingsOf(c.user, ctx)),
     }),
-    user: t.field({ type: UserRef, nullable: false, description: 'The user whose settings changed.', resolve: (p) => p.user }),
+    user: t.field({ type: UserRef, description: 'The user whose settings changed.', resolve: fromResult((c) => c.user) }),
   }),
 });
 
-// The boolean setters map their argument straight onto `value`; each name says what true means.
-defineSetters(
-  [
-    setter({
-      name: 'setAuthMode',
-      endpoint: 'PUT /user/authmode',
-      description: 'Set how others may add the acting user as a friend.',
-      arg: { name: 'authMode', type: AuthMode, description: 'The friend-adding verification mode.' },
-      params: (v) => ({ value: v }),
-    }),
-    setter({
-      name: 'setAutoDownload',
-      endpoint: 'PUT /user/download',
-      description: 'Set whether thumbnails and files are downloaded automatically.',
-      arg: { name: 'autoDownload', type: 'Boolean', description: 'true: download thumbnails and files automatically.' },
-      params: (v) => ({ value: v }),
-    }),
-    setter({
-      name: 'setPushDisabled',
-      endpoint: 'PUT /user/push',
-      description: 'Turn push messages off (disabled: true) or on (disabled: false). Read back as settings.noPush.',
-      arg: { name: 'disabled', type: 'Boolean', description: 'true: push messages OFF; false: push messages on.' },
-      params: (v) => ({ value: v }),
-    }),
-    setter({
-      name: 'setPushDetailsHidden',
-      endpoint: 'PUT /user/push/detail',
-      description: 'Hide (hidden: true) or show (hidden: false) the details of push messages. Read back as settings.noPushDetail.',
-      arg: { name: 'hidden', type: 'Boolean', description: 'true: push details closed (hidden); false: details shown.' },
-      params: (v) => ({ value: v }),
-    }),
-    setter({
-      name: 'setPushNickname',
-      endpoint: 'PUT /user/push/nickname',
-      description: 'Set the nickname shown in pushes.',
-      arg: { name: 'pushNickName', type: 'String', description: 'The push nickname.' },
-      params: (v) => ({ value: v }),
-    }),
-    setter({
-      name: 'setSoundsMuted',
-      endpoint: 'PUT /user/sounds',
-      description: 'Turn the sound reminder off (muted: true) or on (muted: false). Read back as settings.noSounds.',
-      arg: { name: 'muted', type: 'Boolean', description: 'true: sound reminder OFF; false: sound on.' },
-      params: (v) => ({ value: v }),
-    }),
-    setter({
-      name: 'setVibrate',
-      endpoint: 'PUT /user/vibratory',
-      description: 'Set whether the device vibrates on receiving a message. Read back as settings.vibratory.',
-      arg: { name: 'vibrate', type: 'Boolean', description: 'true: vibrate; false: do not.' },
-      params: (v) => ({ value: v }),
-    }),
-  ],
-  UserSettingsPayloadRef,
-);
+// The single-setting writes: each maps its one input field straight onto `value`; each name says what true means.
+mutation('setAuthMode', {
+  description: 'Set how others may add the acting user as a friend.',
+  endpoints: ['PUT /user/authmode'],
+  payload: UserSettingsPayloadRef,
+  inputDescription: 'The friend-adding verification mode.',
+  input: (t) => ({ authMode: t.field({ type: AuthMode, required: true, description: 'The friend-adding verification mode.' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/authmode', { value: input.authMode })),
+});
+
+mutation('setAutoDownload', {
+  description: 'Set whether thumbnails and files are downloaded automatically.',
+  endpoints: ['PUT /user/download'],
+  payload: UserSettingsPayloadRef,
+  inputDescription: 'true: download thumbnails and files automatically.',
+  input: (t) => ({ autoDownload: t.boolean({ required: true, description: 'true: download thumbnails and files automatically.' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/download', { value: input.autoDownload })),
+});
+
+mutation('setPushDisabled', {
+  description: 'Turn push messages off (disabled: true) or on (disabled: false). Read back as settings.noPush.',
+  endpoints: ['PUT /user/push'],
+  payload: UserSettingsPayloadRef,
+  inputDescription: 'true: push messages OFF; false: push messages on.',
+  input: (t) => ({ disabled: t.boolean({ required: true, description: 'true: push messages OFF; false: push messages on.' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/push', { value: input.disabled })),
+});
+
+mutation('setPushDetailsHidden', {
+  description: 'Hide (hidden: true) or show (hidden: false) the details of push messages. Read back as settings.noPushDetail.',
+  endpoints: ['PUT /user/push/detail'],
+  payload: UserSettingsPayloadRef,
+  inputDescription: 'true: push details closed (hidden); false: details shown.',
+  input: (t) => ({ hidden: t.boolean({ required: true, description: 'true: push details closed (hidden); false: details shown.' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/push/detail', { value: input.hidden })),
+});
+
+mutation('setPushNickname', {
+  description: 'Set the nickname shown in pushes.',
+  endpoints: ['PUT /user/push/nickname'],
+  payload: UserSettingsPayloadRef,
+  inputDescription: 'The push nickname.',
+  input: (t) => ({ pushNickName: t.string({ required: true, description: 'The push nickname.' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/push/nickname', { value: input.pushNickName })),
+});
+
+mutation('setSoundsMuted', {
+  description: 'Turn the sound reminder off (muted: true) or on (muted: false). Read back as settings.noSounds.',
+  endpoints: ['PUT /user/sounds'],
+  payload: UserSettingsPayloadRef,
+  inputDescription: 'true: sound reminder OFF; false: sound on.',
+  input: (t) => ({ muted: t.boolean({ required: true, description: 'true: sound reminder OFF; false: sound on.' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/sounds', { value: input.muted })),
+});
+
+mutation('setVibrate', {
+  description: 'Set whether the device vibrates on receiving a message. Read back as settings.vibratory.',
+  endpoints: ['PUT /user/vibratory'],
+  payload: UserSettingsPayloadRef,
+  inputDescription: 'true: vibrate; false: do not.',
+  input: (t) => ({ vibrate: t.boolean({ required: true, description: 'true: vibrate; false: do not.' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/vibratory', { value: input.vibrate })),
+});
 
 const SetNoPushHoursInput = builder.inputType('SetNoPushHoursInput', {
   description: 'The do-not-disturb window.',
@@ -140,21 +149,19 @@ const SetNoPushHoursInput = builder.inputType('SetNoPushHoursInput', {
   }),
 });
 
-builder.mutationField('setNoPushHours', (t) =>
-  t.field({
-    type: UserSettingsPayloadRef,
-    description: 'Set the do-not-disturb window of push messages.',
-    extensions: reaches('PUT /user/push/limit'),
-    args: { input: t.arg({ type: SetNoPushHoursInput, required: true, description: 'The two hours.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const params = {
-        no_push_start_hour: inRange('input.noPushStartHour', input.noPushStartHour, 0, 23),
-        no_push_end_hour: inRange('input.noPushEndHour', input.noPushEndHour, 0, 23),
-      };
-      return changed((await ctx.rest.call('PUT /user/push/limit', params)).data, actingUser(ctx));
-    },
-  }),
-);
+mutation('setNoPushHours', {
+  description: 'Set the do-not-disturb window of push messages.',
+  endpoints: ['PUT /user/push/limit'],
+  payload: UserSettingsPayloadRef,
+  input: SetNoPushHoursInput,
+  resolve: (input, ctx) => {
+    const params = {
+      no_push_start_hour: inRange('input.noPushStartHour', input.noPushStartHour, 0, 23),
+      no_push_end_hour: inRange('input.noPushEndHour', input.noPushEndHour, 0, 23),
+    };
+    return byActingUser(ctx, ctx.rest.call('PUT /user/push/limit', params));
+  },
+});
 
 const UpdateSettingsInput = builder.inputType('UpdateSettingsInput', {
   description: 'Settings to set; absent fields keep their value.',
@@ -194,34 +201,32 @@ async function actingUserId(ctx: GatewayContext) {
   return acting.id ?? (await profileOf(acting, ctx)).user_id;
 }
 
-builder.mutationField('updateSettings', (t) =>
-  t.field({
-    type: UserSettingsPayloadRef,
-    description:
-      "Set several of the acting user's settings at once. The service needs the user's ID in the body: it is taken from " +
-      'the user_id header, or else read with one GET /user/profile.',
-    extensions: reaches('PUT /user/settings', 'GET /user/profile'),
-    args: { input: t.arg({ type: UpdateSettingsInput, required: true, description: 'The settings to set.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const params = {
-        auth_mode: orUndefined(input.authMode),
-        auth_question: orUndefined(input.authQuestion),
-        auth_answer: orUndefined(input.authAnswer),
-        auto_download: orUndefined(input.autoDownload),
-        group_confirm: orUndefined(input.groupConfirm),
-        no_push: orUndefined(input.noPush),
-        no_push_detail: orUndefined(input.noPushDetail),
-        no_push_start_hour: hour(input, 'noPushStartHour'),
-        no_push_end_hour: hour(input, 'noPushEndHour'),
-        silence_start_time: hour(input, 'silenceStartTime'),
-        silence_end_time: hour(input, 'silenceEndTime'),
-        no_sounds: orUndefined(input.noSounds),
-        vibratory: orUndefined(input.vibratory),
-        push_nick_name: orUndefined(input.pushNickName),
-        push_token: orUndefined(input.pushToken),
-      };
-      const reply = await ctx.rest.call('PUT /user/settings', { user_id: await actingUserId(ctx), ...params });
-      return changed(reply.data, actingUser(ctx));
-    },
-  }),
-);
+mutation('updateSettings', {
+  description:
+    "Set several of the acting user's settings at once. The service needs the user's ID in the body: it is taken from " +
+    'the user_id header, or else read with one GET /user/profile.',
+  endpoints: ['PUT /user/settings', 'GET /user/profile'],
+  payload: UserSettingsPayloadRef,
+  input: UpdateSettingsInput,
+  resolve: async (input, ctx) => {
+    const params = {
+      auth_mode: orUndefined(input.authMode),
+      auth_question: orUndefined(input.authQuestion),
+      auth_answer: orUndefined(input.authAnswer),
+      auto_download: orUndefined(input.autoDownload),
+      group_confirm: orUndefined(input.groupConfirm),
+      no_push: orUndefined(input.noPush),
+      no_push_detail: orUndefined(input.noPushDetail),
+      no_push_start_hour: hour(input, 'noPushStartHour'),
+      no_push_end_hour: hour(input, 'noPushEndHour'),
+      silence_start_time: hour(input, 'silenceStartTime'),
+      silence_end_time: hour(input, 'silenceEndTime'),
+      no_sounds: orUndefined(input.noSounds),
+      vibratory: orUndefined(input.vibratory),
+      push_nick_name: orUndefined(input.pushNickName),
+      push_token: orUndefined(input.pushToken),
+    };
+    const reply = await ctx.rest.call('PUT /user/settings', { user_id: await actingUserId(ctx), ...params });
+    return changed(reply.data, actingUser(ctx));
+  },
+});

@@ -1,6 +1,10 @@
 // Tokens: logging in by user ID, user name or login name. The token record of the service.
 import type { TokenRecord } from '../../rest/records';
-import { builder, reaches } from '../core/builder';
+import type { InputFieldBuilder } from '@pothos/core';
+import { builder, type SchemaTypes } from '../core/builder';
+import { fromResult, mutation, payloadType } from '../core/mutation';
+import { UserRef } from '../core/refs';
+import { orUndefined } from './writes';
 
 export const TokenRef = builder.objectRef<TokenRecord>('Token').implement({
   description: 'A user access token, with the file and push credentials issued beside it.',
@@ -19,35 +23,55 @@ export const TokenRef = builder.objectRef<TokenRecord>('Token').implement({
   }),
 });
 
-const credentials = builder.args((t) => ({
+const LoginPayloadRef = payloadType<TokenRecord>('LoginPayload', {
+  description: 'The answer to a login: the token, and the user it acts as.',
+  fields: (t) => ({
+    token: t.field({ type: TokenRef, description: 'The token and the credentials issued beside it.', resolve: fromResult((r) => r) }),
+    user: t.field({ type: UserRef, description: 'The user logged in (read lazily).', resolve: fromResult((r) => ({ id: r.user_id })) }),
+  }),
+});
+
+// The service answers 10000 both for an unknown user and for a wrong password.
+const wrongCredentials = { 10000: { code: 'UNAUTHENTICATED' } } as const;
+
+/** The password and device of every login. */
+const credentials = (t: InputFieldBuilder<SchemaTypes, 'InputObject'>) => ({
   password: t.string({ required: true, description: 'Password.' }),
   deviceGuid: t.string({ required: false, description: 'Device ID; when given, the device is registered and its pushToken returned.' }),
-}));
+});
 
-builder.mutationFields((t) => ({
-  loginById: t.field({
-    type: TokenRef,
-    description: 'Get a token for a user by user ID and password.',
-    extensions: reaches('POST /token/id'),
-    args: { userId: t.arg({ type: 'ID', required: true, description: 'User ID.' }), ...credentials },
-    resolve: async (_root, a, ctx) =>
-      (await ctx.rest.call('POST /token/id', { user_id: a.userId, password: a.password, device_guid: a.deviceGuid ?? undefined })).data,
-  }),
-  loginByName: t.field({
-    type: TokenRef,
-    description: 'Get a token for a user by user name and password.',
-    extensions: reaches('POST /token/user'),
-    args: { username: t.arg.string({ required: true, description: 'User name.' }), ...credentials },
-    resolve: async (_root, a, ctx) =>
-      (await ctx.rest.call('POST /token/user', { name: a.username, password: a.password, device_guid: a.deviceGuid ?? undefined })).data,
-  }),
-  loginByLoginName: t.field({
-    type: TokenRef,
-    description: 'Get a token for a user by login name (user name, mobile number or e-mail) and password.',
-    extensions: reaches('POST /token/login'),
-    args: { loginName: t.arg.string({ required: true, description: 'User name, mobile number or e-mail.' }), ...credentials },
-    resolve: async (_root, a, ctx) =>
-      (await ctx.rest.call('POST /token/login', { login_name: a.loginName, password: a.password, device_guid: a.deviceGuid ?? undefined }))
-        .data,
-  }),
-}));
+const LOGIN = 'A wrong name or password is a userError UNAUTHENTICATED.';
+
+mutation('loginById', {
+  description: `Get a token for a user by user ID and password. ${LOGIN}`,
+  endpoints: ['POST /token/id'],
+  payload: LoginPayloadRef,
+  refusals: wrongCredentials,
+  inputDescription: 'User ID and password.',
+  input: (t) => ({ userId: t.field({ type: 'ID', required: true, description: 'User ID.' }), ...credentials(t) }),
+  resolve: async (input, ctx) =>
+    (await ctx.rest.call('POST /token/id', { user_id: input.userId, password: input.password, device_guid: orUndefined(input.deviceGuid) })).data,
+});
+
+mutation('loginByName', {
+  description: `Get a token for a user by user name and password. ${LOGIN}`,
+  endpoints: ['POST /token/user'],
+  payload: LoginPayloadRef,
+  refusals: wrongCredentials,
+  inputDescription: 'User name and password.',
+  input: (t) => ({ username: t.string({ required: true, description: 'User name.' }), ...credentials(t) }),
+  resolve: async (input, ctx) =>
+    (await ctx.rest.call('POST /token/user', { name: input.username, password: input.password, device_guid: orUndefined(input.deviceGuid) })).data,
+});
+
+mutation('loginByLoginName', {
+  description: `Get a token for a user by login name (user name, mobile number or e-mail) and password. ${LOGIN}`,
+  endpoints: ['POST /token/login'],
+  payload: LoginPayloadRef,
+  refusals: wrongCredentials,
+  inputDescription: 'Login name and password.',
+  input: (t) => ({ loginName: t.string({ required: true, description: 'User name, mobile number or e-mail.' }), ...credentials(t) }),
+  resolve: async (input, ctx) =>
+    (await ctx.rest.call('POST /token/login', { login_name: input.loginName, password: input.password, device_guid: orUndefined(input.deviceGuid) }))
+      .data,
+});

@@ -8,7 +8,8 @@ import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
 import { type UserParent, UserRef } from '../core/refs';
 import { publicProfileOf } from './peers';
-import { actingUser, changed, defineSetters, orUndefined, setter, UserPayloadRef } from './writes';
+import { orUndefined, UserPayloadRef, byActingUser } from './writes';
+import { mutation } from '../core/mutation';
 
 /** The REST client acting as the user: the caller itself, or (admin token) the user by ID. */
 export function restFor(user: UserParent, ctx: GatewayContext): RequestClient {
@@ -70,51 +71,62 @@ builder.queryFields((t) => ({
   }),
 }));
 
-defineSetters([
-  setter({
-    name: 'setNickname',
-    endpoint: 'PUT /user/nickname',
-    description: "Set the acting user's nickname.",
-    arg: { name: 'nickName', type: 'String', description: 'The new nickname.' },
-    params: (v) => ({ nick_name: v }),
-  }),
-  setter({
-    name: 'setAvatar',
-    endpoint: 'PUT /user/avatar',
-    description: "Set the acting user's avatar URL.",
-    arg: { name: 'avatar', type: 'String', description: 'Avatar URL (for example a download URL of an uploaded avatar).' },
-    params: (v) => ({ avatar: v }),
-  }),
-  setter({
-    name: 'setMobile',
-    endpoint: 'PUT /user/mobile',
-    description: "Set the acting user's mobile number (also usable as a login name).",
-    arg: { name: 'mobile', type: 'String', description: 'The new mobile number.' },
-    params: (v) => ({ mobile: v }),
-  }),
-  setter({
-    name: 'setUsername',
-    endpoint: 'PUT /user/username',
-    description: "Set the acting user's user name.",
-    arg: { name: 'username', type: 'String', description: 'The new user name (unique).' },
-    params: (v) => ({ username: v }),
-    check: (v, field) => nonBlank(field, v),
-  }),
-  setter({
-    name: 'setPrivateInfo',
-    endpoint: 'PUT /user/private',
-    description: "Set the acting user's private extension information (visible only to the user).",
-    arg: { name: 'info', type: 'String', description: 'The private extension information.' },
-    params: (v) => ({ info: v }),
-  }),
-  setter({
-    name: 'setPublicInfo',
-    endpoint: 'PUT /user/public',
-    description: "Set the acting user's public extension information (visible to friends and strangers).",
-    arg: { name: 'info', type: 'String', description: 'The public extension information.' },
-    params: (v) => ({ info: v }),
-  }),
-]);
+// Profile setters: one value each, one REST call as the acting user.
+mutation('setNickname', {
+  description: "Set the acting user's nickname.",
+  endpoints: ['PUT /user/nickname'],
+  payload: UserPayloadRef,
+  inputDescription: 'The new nickname.',
+  input: (t) => ({ nickName: t.string({ required: true, description: 'The new nickname.' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/nickname', { nick_name: input.nickName })),
+});
+
+mutation('setAvatar', {
+  description: "Set the acting user's avatar URL.",
+  endpoints: ['PUT /user/avatar'],
+  payload: UserPayloadRef,
+  inputDescription: 'Avatar URL (for example a download URL of an uploaded avatar).',
+  input: (t) => ({ avatar: t.string({ required: true, description: 'Avatar URL (for example a download URL of an uploaded avatar).' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/avatar', { avatar: input.avatar })),
+});
+
+mutation('setMobile', {
+  description: "Set the acting user's mobile number (also usable as a login name).",
+  endpoints: ['PUT /user/mobile'],
+  payload: UserPayloadRef,
+  refusals: { 10004: { field: ['input', 'mobile'] } },
+  inputDescription: 'The new mobile number.',
+  input: (t) => ({ mobile: t.string({ required: true, description: 'The new mobile number.' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/mobile', { mobile: input.mobile })),
+});
+
+mutation('setUsername', {
+  description: "Set the acting user's user name.",
+  endpoints: ['PUT /user/username'],
+  payload: UserPayloadRef,
+  refusals: { 10004: { field: ['input', 'username'] } },
+  inputDescription: 'The new user name (unique).',
+  input: (t) => ({ username: t.string({ required: true, description: 'The new user name (unique).' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/username', { username: nonBlank('input.username', input.username) })),
+});
+
+mutation('setPrivateInfo', {
+  description: "Set the acting user's private extension information (visible only to the user).",
+  endpoints: ['PUT /user/private'],
+  payload: UserPayloadRef,
+  inputDescription: 'The private extension information.',
+  input: (t) => ({ info: t.string({ required: true, description: 'The private extension information.' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/private', { info: input.info })),
+});
+
+mutation('setPublicInfo', {
+  description: "Set the acting user's public extension information (visible to friends and strangers).",
+  endpoints: ['PUT /user/public'],
+  payload: UserPayloadRef,
+  inputDescription: 'The public extension information.',
+  input: (t) => ({ info: t.string({ required: true, description: 'The public extension information.' }) }),
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/public', { info: input.info })),
+});
 
 const UpdateProfileInput = builder.inputType('UpdateProfileInput', {
   description: 'Profile fields to set; absent fields keep their value.',
@@ -136,12 +148,10 @@ export function profileParams(p: { description?: string | null; nickName?: strin
   };
 }
 
-builder.mutationField('updateProfile', (t) =>
-  t.field({
-    type: UserPayloadRef,
-    description: "Set several of the acting user's profile fields at once.",
-    extensions: reaches('PUT /user/profile'),
-    args: { input: t.arg({ type: UpdateProfileInput, required: true, description: 'The fields to set.' }) },
-    resolve: async (_root, { input }, ctx) => changed((await ctx.rest.call('PUT /user/profile', profileParams(input))).data, actingUser(ctx)),
-  }),
-);
+mutation('updateProfile', {
+  description: "Set several of the acting user's profile fields at once.",
+  endpoints: ['PUT /user/profile'],
+  payload: UserPayloadRef,
+  input: UpdateProfileInput,
+  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/profile', profileParams(input))),
+});

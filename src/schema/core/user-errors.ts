@@ -1,0 +1,87 @@
+// Business refusals a client can act on (a taken name, not a member, a wrong password) are data
+// of a mutation's payload (`userErrors`), not GraphQL errors. This file says which upstream
+// codes are such refusals; every other failure stays a GraphQL error (see errors.ts).
+import { GraphQLError } from 'graphql';
+import { UpstreamError } from '../../rest/errors';
+import { builder } from './builder';
+
+const CODES = {
+  NAME_TAKEN: 'The name is taken by another user.',
+  ALREADY_MEMBER: 'The user is already a member of the group.',
+  NOT_A_MEMBER: 'A user the input names is not a member of the group.',
+  OWNER_CANNOT_LEAVE: 'The owner cannot leave the group: transfer it first.',
+  GROUP_FULL: 'The group has reached its capacity.',
+  BLOCKED: 'The user is on the group blacklist.',
+  NO_LONGER_PENDING: 'The application or invitation has expired or was already handled.',
+  INVALID_QR_CODE: 'The QR code is invalid or has expired.',
+  UNAUTHENTICATED: 'The user name or password is wrong.',
+} as const;
+
+export type UserErrorCodeName = keyof typeof CODES;
+
+export const UserErrorCode = builder.enumType('UserErrorCode', {
+  description: 'Why the service refused a mutation, in a way the client can act on.',
+  values: Object.fromEntries(Object.entries(CODES).map(([name, description]) => [name, { value: name, description }])) as {
+    [K in UserErrorCodeName]: { value: K; description: string };
+  },
+});
+
+export interface UserErrorShape {
+  /** The path of the input field at fault, from the mutation's arguments (["input", "username"]). */
+  field: readonly string[] | null;
+  code: UserErrorCodeName;
+  message: string;
+}
+
+export const UserErrorRef = builder.objectRef<UserErrorShape>('UserError').implement({
+  description: 'A refusal of the service the client can act on; the mutation changed nothing for it.',
+  fields: (t) => ({
+    field: t.stringList({
+      description: 'Path of the input field at fault, from the argument (for example ["input", "username"]); null when no one field is.',
+      resolve: (e) => (e.field ? [...e.field] : null),
+    }),
+    code: t.field({ type: UserErrorCode, nullable: false, description: 'What kind of refusal.', resolve: (e) => e.code }),
+    message: t.exposeString('message', { nullable: false, description: "The service's words." }),
+  }),
+});
+
+/**
+ * Upstream codes that are refusals for every mutation (spec/upstream-notes.md). Permission,
+ * not-found and invalid-parameter codes are not among them: they stay GraphQL errors.
+ */
+const REFUSALS: ReadonlyMap<number, UserErrorCodeName> = new Map<number, UserErrorCodeName>([
+  [10004, 'NAME_TAKEN'],
+  [20002, 'NOT_A_MEMBER'],
+  [20004, 'OWNER_CANNOT_LEAVE'],
+  [20005, 'NOT_A_MEMBER'],
+  [20010, 'GROUP_FULL'],
+  [20014, 'NO_LONGER_PENDING'],
+  [20015, 'NO_LONGER_PENDING'],
+  [20017, 'ALREADY_MEMBER'],
+  [20018, 'BLOCKED'],
+  [20024, 'INVALID_QR_CODE'],
+  [20025, 'INVALID_QR_CODE'],
+]);
+
+/** A mutation's own reading of upstream codes: a code to add or re-read, and the input field it points at. */
+export type Refusals = Readonly<Record<number, { code?: UserErrorCodeName; field?: readonly string[] }>>;
+
+/** The upstream code and message of a failed call, as a resolver sees it (a GraphQLError from the context, or the UpstreamError). */
+function upstreamOf(err: unknown): { code: number; message: string } | undefined {
+  if (err instanceof UpstreamError) return err.code === undefined ? undefined : { code: err.code, message: err.upstreamMessage ?? err.message };
+  if (err instanceof GraphQLError && typeof err.extensions.upstreamCode === 'number') {
+    const upstreamMessage = err.extensions.upstreamMessage;
+    return { code: err.extensions.upstreamCode, message: typeof upstreamMessage === 'string' && upstreamMessage ? upstreamMessage : err.message };
+  }
+  return undefined;
+}
+
+/** The user error for a failure, or undefined when it is not a refusal (then it stays a GraphQL error). */
+export function refusalOf(err: unknown, refusals: Refusals = {}): UserErrorShape | undefined {
+  const upstream = upstreamOf(err);
+  if (!upstream) return undefined;
+  const own = refusals[upstream.code];
+  const code = own?.code ?? REFUSALS.get(upstream.code);
+  if (!code) return undefined;
+  return { field: own?.field ?? null, code, message: upstream.message || CODES[code] };
+}
