@@ -10,7 +10,7 @@
 // dropped so that the body can move on; opening it later fails with BAD_USER_INPUT. Whatever is
 // left unread when the response is ready is drained before the response goes out, so that the
 // client can finish sending and the connection stays usable.
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import busboy from 'busboy';
 import { GraphQLError } from 'graphql';
@@ -26,21 +26,16 @@ const brokeOff = (err: Error) =>
 /**
  * The file's bytes as its reader sees them. busboy fails a file stream with its own bare error
  * (say, "Unexpected end of form" for a truncated body), which would reach the client as an
- * internal error with a stack trace logged: it is replaced by a BAD_REQUEST. A reader that stops
- * early destroys this stream and, through the generator's return, busboy's.
+ * internal error with a stack trace logged: the reader sees a BAD_REQUEST instead. Destroying
+ * this stream (a reader that stops early, or fail()) destroys busboy's at once, as before.
  */
-function readable(stream: Readable): Readable {
-  // Until the reader starts, nothing else listens: an error then must not crash the process (the
-  // reader still sees it, as the stream's recorded error).
-  stream.on('error', () => undefined);
-  async function* bytes(): AsyncGenerator<Buffer> {
-    try {
-      for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
-    } catch (err) {
-      throw brokeOff(err as Error);
-    }
-  }
-  return Readable.from(bytes(), { objectMode: false });
+function readable(file: Readable): Readable {
+  const relay = new PassThrough();
+  file.on('error', (err) => relay.destroy(brokeOff(err)));
+  relay.on('close', () => {
+    if (!file.readableEnded) file.destroy();
+  });
+  return file.pipe(relay);
 }
 
 

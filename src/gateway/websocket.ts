@@ -31,9 +31,13 @@ export interface WebSocketOptions {
   maxInitBytes: number;
 }
 
-/** The error as a graphql-ws client sees it: yoga's HTTP status hint means nothing here. */
+/**
+ * The error as a graphql-ws client sees it: yoga's HTTP status hint means nothing here, and a
+ * syntax error gets the code yoga gives it over HTTP.
+ */
 function forSocket(error: GraphQLError): GraphQLError {
   const { http: _http, ...extensions } = error.extensions;
+  if (extensions.code === undefined && error.message.startsWith('Syntax Error')) extensions.code = 'GRAPHQL_PARSE_FAILED';
   return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions });
 }
 
