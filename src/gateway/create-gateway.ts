@@ -40,8 +40,6 @@ export interface Gateway {
   /** Listens; resolves to the gateway's origin (http://host:port). */
   start(): Promise<string>;
   stop(): Promise<void>;
-  /** In-process requests without a socket (tests). */
-  fetch: (path: string, init?: RequestInit) => Promise<Response>;
   readonly rest: RestClient;
 }
 
@@ -121,7 +119,6 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   return {
     rest,
-    fetch: async (path, init = {}) => yoga.fetch(new URL(path, 'http://gateway.local'), init),
     async start() {
       await subscriptions.start();
       const downloads = createDownloadRoute(rest);
