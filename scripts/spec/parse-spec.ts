@@ -28,7 +28,7 @@ function readSpec(file: string): string {
 
 // ---- endpoints.tsv ----
 
-export interface TsvRow {
+interface TsvRow {
   readonly no: string;
   readonly methods: readonly string[];
   readonly path: string;
@@ -87,7 +87,7 @@ export interface SpecParam {
 }
 
 /** What a Body cell stands for when it is not a parameter list. */
-export type BodyRef = 'send-body' | 'push-body' | 'bare-string';
+type BodyRef = 'send-body' | 'push-body' | 'bare-string';
 
 // What may follow a parameter name in a cell; anything else makes the piece prose.
 const AFTER_NAME = /^(?::|(?:string|strings|int32|int64|double|boolean|array|required|optional|opt|as in)\b)/;
@@ -258,7 +258,7 @@ export function pushBodyFields(): { topLevel: SpecParam[]; children: ReadonlyMap
 }
 
 /** Fields (name and type) of the user settings object (document 2), the body of 1.36. */
-export function userSettingsFields(): Array<{ name: string; type: string }> {
+function userSettingsFields(): Array<{ name: string; type: string }> {
   return tableAfter(readSpec(DOCS[1]), '### User settings object').map((r) => ({ name: r.Field ?? '', type: r.Type ?? '' }));
 }
 

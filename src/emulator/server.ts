@@ -2,7 +2,7 @@
 // uses, resolves the caller, runs the handler and answers the envelope {code, data, message}.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { type EndpointName, endpoints } from '../rest/endpoints';
 import { parseJson, stringifyJson } from '../rest/json';

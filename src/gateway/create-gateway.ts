@@ -50,8 +50,6 @@ export interface Gateway {
   /** Listens; resolves to the gateway's origin (http://host:port). */
   start(): Promise<string>;
   stop(): Promise<void>;
-  /** In-process requests without a socket (tests). */
-  fetch: (path: string, init?: RequestInit) => Promise<Response>;
   readonly rest: RestClient;
   /** Requests the fast path answered (0 when it is off). */
   fastPathAnswers(): number;
@@ -151,7 +149,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     rest,
     fastPathAnswers: () => fastPath?.answered() ?? 0,
-    fetch: async (path, init = {}) => yoga.fetch(new URL(path, 'http://gateway.local'), init),
     async start() {
       await subscriptions.start();
       const downloads = createDownloadRoute(rest);

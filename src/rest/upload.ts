@@ -55,7 +55,7 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 const agent = new Agent({ connect: { timeout: 10_000 }, headersTimeout: 120_000, bodyTimeout: 120_000 });
 
 /** Whether an upload URL may be sent a file: http(s), on the IM service's host or an allowed one. */
-export function uploadHostAllowed(url: URL, imBaseUrl: string, uploadHosts: readonly string[]): boolean {
+function uploadHostAllowed(url: URL, imBaseUrl: string, uploadHosts: readonly string[]): boolean {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
   const host = url.host.toLowerCase();
   if (host === new URL(imBaseUrl).host.toLowerCase()) return true;

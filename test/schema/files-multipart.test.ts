@@ -3,15 +3,11 @@
 // and a client that goes away mid-file (the upload to the storage is cut too).
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/stack';
+import { describe, expect, it } from 'vitest';
+import { useStack } from '../helpers/stack';
 import { close, gatewayVia, gqlUpload, listen, startProxy } from './files-client';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 
 /** Posts a hand-written multipart body; answers status and JSON. */
 async function postRaw(parts: string, boundary = 'b0undary', url = stack.url) {

@@ -3,19 +3,14 @@
 // its values, the REST calls the service received, and the bytes read back.
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Group, UploadTarget } from '../../src/rest/records';
 import { UploadHostRefused, uploadToTarget } from '../../src/rest/upload';
-import { startStack, type Stack } from '../helpers/stack';
+import type { TestUser as User } from '../helpers/emulator';
+import { startStack, useStack } from '../helpers/stack';
 import { close, type FileToSend, gatewayVia, gqlUpload, listen, sha256, startProxy } from './files-client';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
-
-type User = Awaited<ReturnType<Stack['emu']['user']>>;
+const stack = useStack();
 
 const as = (u: User) => ({ 'access-token': u.token });
 const calls = () => stack.emu.server.calls.map((c) => ({ endpoint: c.endpoint, query: c.query, body: c.body }));

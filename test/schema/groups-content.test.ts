@@ -1,17 +1,15 @@
 // What a group holds: announcements and shared files, read and changed through the gateway.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Announcement, SharedFile } from '../../src/rest/records';
-import { firstError, type GroupsStack, startGroupsStack, type TestUser } from './groups.fixture';
+import { firstError, type TestUser, useGroupsStack } from './groups.fixture';
 
-let g: GroupsStack;
+const g = useGroupsStack();
 let owner: TestUser;
 let member: TestUser;
 beforeAll(async () => {
-  g = await startGroupsStack();
   owner = await g.user();
   member = await g.user();
 });
-afterAll(() => g.stop());
 
 const publish = (groupId: number, title: string) =>
   g.emu.ok<Announcement>('POST', '/group/announcement/edit', { token: owner.token, body: { group_id: groupId, title, content: `${title} text` } });

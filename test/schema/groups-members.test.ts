@@ -1,15 +1,13 @@
 // Members of a group: the member list (one call whatever its size), admins, members by user ID
 // (one POST /group/members/display_name per group), and the member and role mutations.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type GroupsStack, startGroupsStack, type TestUser } from './groups.fixture';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { firstError, type TestUser, useGroupsStack } from './groups.fixture';
 
-let g: GroupsStack;
+const g = useGroupsStack();
 let owner: TestUser;
 beforeAll(async () => {
-  g = await startGroupsStack();
   owner = await g.user();
 });
-afterAll(() => g.stop());
 
 const users = (n: number) => Promise.all(Array.from({ length: n }, () => g.user()));
 

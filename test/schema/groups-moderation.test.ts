@@ -1,15 +1,13 @@
 // Moderation through the gateway: member bans, the group-wide ban and the blacklist, their lists,
 // and what the group reads afterwards.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type GroupsStack, startGroupsStack, type TestUser } from './groups.fixture';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { firstError, type TestUser, useGroupsStack } from './groups.fixture';
 
-let g: GroupsStack;
+const g = useGroupsStack();
 let owner: TestUser;
 beforeAll(async () => {
-  g = await startGroupsStack();
   owner = await g.user();
 });
-afterAll(() => g.stop());
 
 const withMembers = async (n: number) => {
   const members = await Promise.all(Array.from({ length: n }, () => g.user()));

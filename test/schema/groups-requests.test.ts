@@ -1,14 +1,12 @@
 // Ways into a group: applications, invitations and QR codes, read and answered through the gateway.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type GroupsStack, startGroupsStack, type TestUser } from './groups.fixture';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { firstError, type TestUser, useGroupsStack } from './groups.fixture';
 
-let g: GroupsStack;
+const g = useGroupsStack();
 let owner: TestUser;
 beforeAll(async () => {
-  g = await startGroupsStack();
   owner = await g.user();
 });
-afterAll(() => g.stop());
 
 describe('applications', () => {
   it('applies with POST /group/apply: pending while admins confirm', async () => {

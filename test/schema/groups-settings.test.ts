@@ -1,15 +1,13 @@
 // Group settings: the fields read from GET /group/settings (sharing one record with GET
 // /group/info), their setters, and the acting member's mute and push modes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type GroupsStack, startGroupsStack, type TestUser } from './groups.fixture';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { firstError, type TestUser, useGroupsStack } from './groups.fixture';
 
-let g: GroupsStack;
+const g = useGroupsStack();
 let owner: TestUser;
 beforeAll(async () => {
-  g = await startGroupsStack();
   owner = await g.user();
 });
-afterAll(() => g.stop());
 
 describe('settings fields', () => {
   it('read GET /group/settings alone', async () => {

@@ -1,13 +1,15 @@
 // Shared set-up of the group schema tests: a stack (emulator + gateway), users, groups with members
 // and admins made through raw REST, GraphQL as a user, and the REST calls a request caused.
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { RecordedCall } from '../../src/emulator/server';
+import type { EndpointName } from '../../src/rest/endpoints';
 import type { Group } from '../../src/rest/records';
-import type { TestEmulator } from '../helpers/emulator';
-import { type GqlReply, startStack, type Stack } from '../helpers/stack';
+import type { TestEmulator, TestUser } from '../helpers/emulator';
+import { createGroup, type GroupSetup } from '../helpers/groups';
+import { lateBound } from '../helpers/late-bound';
+import { type Caller, type GqlReply, onlyError, startStack, type Stack } from '../helpers/stack';
 
-export type TestUser = Awaited<ReturnType<TestEmulator['user']>>;
-/** Who sends a GraphQL request: a user with their own token, or the app backend's admin token. */
-export type Caller = TestUser | 'admin';
+export type { Caller, TestUser };
 
 export interface GroupsStack {
   stack: Stack;
@@ -15,7 +17,7 @@ export interface GroupsStack {
   /** A registered, logged-in user; `confirm` makes invitations wait for the user's answer. */
   user(opts?: { confirm?: boolean }): Promise<TestUser>;
   /** A group owned by `owner`, with `members` joined and `admins` joined and promoted. */
-  group(owner: TestUser, opts?: { members?: TestUser[]; admins?: TestUser[]; type?: 0 | 2; name?: string }): Promise<number>;
+  group(owner: TestUser, opts?: GroupSetup): Promise<number>;
   /** A GraphQL request as the user (or the bare admin token); the recorded calls are reset first. */
   gql<T = Record<string, unknown>>(as: Caller, query: string, variables?: Record<string, unknown>): Promise<GqlReply<T>>;
   /** Like gql, but fails on any error and answers data. */
@@ -23,20 +25,19 @@ export interface GroupsStack {
   /** The endpoints the emulator received since the last request, in order. */
   endpoints(): string[];
   /** The calls of one endpoint since the last request. */
-  callsTo(endpoint: string): Stack['emu']['server']['calls'];
+  callsTo(endpoint: EndpointName): RecordedCall[];
   /** The Group record, read with the admin token (not recorded against the next request). */
   info(groupId: number): Promise<Group>;
   stop(): Promise<void>;
 }
 
-export async function startGroupsStack(): Promise<GroupsStack> {
+async function startGroupsStack(): Promise<GroupsStack> {
   const stack = await startStack();
   const { emu } = stack;
-  const headers = (as: Caller) => ({ 'access-token': as === 'admin' ? emu.adminToken : as.token });
 
   const gql: GroupsStack['gql'] = async (as, query, variables) => {
-    emu.server.resetCalls();
-    return stack.gql(query, variables, headers(as));
+    emu.mark();
+    return stack.gqlAs(as, query, variables);
   };
 
   return {
@@ -47,26 +48,15 @@ export async function startGroupsStack(): Promise<GroupsStack> {
       if (opts.confirm) await emu.ok('PUT', '/user/settings', { token: u.token, body: { user_id: u.id, group_confirm: true } });
       return u;
     },
-    async group(owner, opts = {}) {
-      const joining = [...(opts.members ?? []), ...(opts.admins ?? [])];
-      const g = await emu.ok<Group>('POST', '/group/create', {
-        token: owner.token,
-        body: { name: opts.name ?? 'a group', type: opts.type ?? 0, user_list: joining.map((u) => u.id) },
-      });
-      const id = Number(g.group_id);
-      if (opts.admins?.length) {
-        await emu.ok('POST', '/group/admin/add', { token: owner.token, body: { group_id: id, user_list: opts.admins.map((u) => u.id) } });
-      }
-      return id;
-    },
+    group: (owner, opts) => createGroup(emu, owner, opts),
     gql,
     async data(as, query, variables) {
       const reply = await gql(as, query, variables);
       expect(reply.errors).toBeUndefined();
       return reply.data as never;
     },
-    endpoints: () => emu.server.calls.map((c) => c.endpoint),
-    callsTo: (endpoint) => emu.server.calls.filter((c) => c.endpoint === endpoint),
+    endpoints: () => emu.calls().map((c) => c.endpoint),
+    callsTo: (endpoint) => emu.calls(endpoint),
     async info(groupId) {
       const before = [...emu.server.calls];
       const record = await emu.ok<Group>('GET', '/group/info', { token: emu.adminToken, query: { group_id: groupId } });
@@ -77,5 +67,15 @@ export async function startGroupsStack(): Promise<GroupsStack> {
   };
 }
 
-/** The first error of a reply, for asserting its path and extensions. */
-export const firstError = (reply: GqlReply<unknown>) => reply.errors?.[0];
+/** One GroupsStack for the test file: started before its tests, stopped after. */
+export function useGroupsStack(): GroupsStack {
+  let g: GroupsStack | undefined;
+  beforeAll(async () => {
+    g = await startGroupsStack();
+  });
+  afterAll(() => g?.stop());
+  return lateBound(() => g, 'the groups stack');
+}
+
+/** The reply's one error, for asserting its path and extensions (the name the group tests use). */
+export const firstError = onlyError;

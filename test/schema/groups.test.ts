@@ -1,16 +1,14 @@
 // The Group type and the group queries: summary fields batched into one POST /group/info/batch,
 // record fields from GET /group/info once per group, laziness, errors on one field alone; and
 // the mutations on a group as a whole (create, dissolve, name/avatar/description/ext).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type GroupsStack, startGroupsStack, type TestUser } from './groups.fixture';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { firstError, type TestUser, useGroupsStack } from './groups.fixture';
 
-let g: GroupsStack;
+const g = useGroupsStack();
 let owner: TestUser;
 beforeAll(async () => {
-  g = await startGroupsStack();
   owner = await g.user();
 });
-afterAll(() => g.stop());
 
 const UNKNOWN_GROUP = '999999999';
 

@@ -1,33 +1,27 @@
 // Messages through the gateway: history paging, unread conversations and their peers, sending,
 // notifications, recall, delete and read receipts. Each test checks the values returned and the
 // exact REST calls the emulator received; writes are checked by reading the state back.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Code, ImError } from '../../src/emulator/errors';
-import type { Group } from '../../src/rest/records';
-import type { TestEmulator } from '../helpers/emulator';
-import { type GqlReply, startStack, type Stack } from '../helpers/stack';
+import type { TestEmulator, TestUser } from '../helpers/emulator';
+import { createGroup } from '../helpers/groups';
+import { type GqlReply, onlyError, useStack } from '../helpers/stack';
 
-let stack: Stack;
+const stack = useStack();
 let emu: TestEmulator;
-beforeAll(async () => {
-  stack = await startStack();
+beforeAll(() => {
   emu = stack.emu;
 });
-afterAll(() => stack.stop());
 afterEach(() => vi.restoreAllMocks());
-
-type TestUser = Awaited<ReturnType<TestEmulator['user']>>;
 
 // ---- local helpers ----
 
 const users = (n: number) => Promise.all(Array.from({ length: n }, () => emu.user()));
 
 /** A GraphQL operation with this user's own token. */
-const gqlAs = <T = Record<string, unknown>>(u: TestUser, query: string, vars: Record<string, unknown> = {}) =>
-  stack.gql<T>(query, vars, { 'access-token': u.token });
+const gqlAs = <T = Record<string, unknown>>(u: TestUser, query: string, vars: Record<string, unknown> = {}) => stack.gqlAs<T>(u, query, vars);
 
-const asAdmin = <T = Record<string, unknown>>(query: string, vars: Record<string, unknown>) =>
-  stack.gql<T>(query, vars, { 'access-token': emu.adminToken });
+const asAdmin = <T = Record<string, unknown>>(query: string, vars: Record<string, unknown>) => stack.gqlAs<T>('admin', query, vars);
 
 /** Sends one message over raw REST (type 2: to a group); answers its ID exactly as the service's JSON text has it. */
 async function sendRaw(from: TestUser, to: number, more: Record<string, unknown> = {}): Promise<string> {
@@ -37,21 +31,12 @@ async function sendRaw(from: TestUser, to: number, more: Record<string, unknown>
   return /"msg_ids":\[(\d+)\]/.exec(reply.text)![1]!;
 }
 
-async function groupOf(owner: TestUser, members: TestUser[]): Promise<number> {
-  const body = { name: 'team', user_list: members.map((m) => m.id) };
-  return Number((await emu.ok<Group>('POST', '/group/create', { token: owner.token, body })).group_id);
-}
+const groupOf = (owner: TestUser, members: TestUser[]) => createGroup(emu, owner, { members, name: 'team' });
 
 /** The REST calls since the last reset, reduced to what the tests compare. */
 const calls = () => emu.server.calls.map((c) => ({ endpoint: c.endpoint, query: c.query, body: c.body }));
 const endpointsCalled = () => emu.server.calls.map((c) => c.endpoint);
 const get = (endpoint: string, query: Record<string, string> = {}) => ({ endpoint, query, body: undefined });
-
-/** The reply's one error. */
-function onlyError(reply: GqlReply<unknown>) {
-  expect(reply.errors).toHaveLength(1);
-  return reply.errors![0]!;
-}
 
 const upstream = (code: string, upstreamCode: number, endpoint: string) => ({ code, upstreamCode, endpoint });
 

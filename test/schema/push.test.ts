@@ -1,16 +1,14 @@
 // Push through the gateway: certificates, sendPush (its body exactly as the service receives it,
 // input checks before any REST call), and task statistics batched into one POST /push/task/detail.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PushCertificate, PushTaskStats } from '../../src/rest/records';
-import { startStack, type Stack } from '../helpers/stack';
+import { useStack } from '../helpers/stack';
 
-let stack: Stack;
+const stack = useStack();
 let admin: Record<string, string>;
-beforeAll(async () => {
-  stack = await startStack();
+beforeAll(() => {
   admin = { 'access-token': stack.emu.adminToken };
 });
-afterAll(() => stack.stop());
 
 /** The request_id the gateway makes up when the client gives none (so that a lost answer can be retried). */
 const GENERATED_ID = expect.stringMatching(/^gw-[0-9a-f-]{36}$/);

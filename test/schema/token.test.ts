@@ -1,12 +1,8 @@
 // Logging in through the gateway: each mutation reaches its token endpoint, with exact fields.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/stack';
+import { describe, expect, it } from 'vitest';
+import { useStack } from '../helpers/stack';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 
 const TOKEN_FIELDS = 'token userId expiresAt pushToken';
 

@@ -1,15 +1,11 @@
 // Writes on other users (admin token), deletion, and registration: exact REST calls, per-user
 // results of the batch endpoints, state read back, bad input refused before any call, and
 // refusals of the service on the field alone.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/stack';
+import { describe, expect, it } from 'vitest';
+import { useStack } from '../helpers/stack';
 import { expectFieldError, freshName, MISSING_USER, seenCalls, tokenOf } from './users.fixture';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 
 const admin = () => ({ 'access-token': stack.emu.adminToken });
 const canLogIn = async (name: string, password: string) => (await stack.emu.rest('POST', '/token/user', { body: { name, password } })).code === 200;

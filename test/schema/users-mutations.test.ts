@@ -1,16 +1,12 @@
 // Writes of the acting user: each mutation reaches exactly its endpoint with the right method and
 // parameter places, selecting only `ok` costs exactly one REST call, the change reads back, and a
 // refusal of the service lands on that mutation's field alone.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EndpointName } from '../../src/rest/endpoints';
-import { startStack, type Stack } from '../helpers/stack';
+import { useStack } from '../helpers/stack';
 import { expectFieldError, freshName, loginOnDevice, MISSING_USER, seenCalls, type TestUser, tokenOf } from './users.fixture';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 
 interface Case {
   /** The mutation field with its arguments. */

@@ -1,14 +1,10 @@
 // Reads of users: `me` and `user(id)` with profile, settings, devices, push tags and online state
 // (lazy, one REST call per endpoint), another user through the admin token, and the user list.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/stack';
+import { describe, expect, it } from 'vitest';
+import { useStack } from '../helpers/stack';
 import { expectFieldError, loginOnDevice, MISSING_USER, seenCalls, seenEndpoints, tokenOf } from './users.fixture';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+const stack = useStack();
 
 const EVERYTHING = `
   id username nickName avatar description email mobile publicInfo privateInfo

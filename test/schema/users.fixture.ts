@@ -1,12 +1,13 @@
 // Shared by the users*.test.ts files: identities, devices and a compact view of the REST calls.
 import { expect } from 'vitest';
 import type { EndpointName } from '../../src/rest/endpoints';
+import type { TestUser } from '../helpers/emulator';
 import type { GqlReply, Stack } from '../helpers/stack';
 
 /** A user ID no user has (real IDs are around 2e12). */
 export const MISSING_USER = '1';
 
-export type TestUser = Awaited<ReturnType<Stack['emu']['user']>>;
+export type { TestUser };
 
 /** Headers of a user token. */
 export const tokenOf = (u: { token: string }) => ({ 'access-token': u.token });

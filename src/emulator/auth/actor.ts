@@ -14,7 +14,7 @@ export interface Actor {
   readonly deviceSn?: number;
 }
 
-export const ANONYMOUS: Actor = { admin: false };
+const ANONYMOUS: Actor = { admin: false };
 
 export interface IdentityHeaders {
   token?: string;

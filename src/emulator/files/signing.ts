@@ -4,7 +4,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Code, ImError } from '../errors';
 
-export const ACCESS_KEY_ID = 'im-emulator';
+const ACCESS_KEY_ID = 'im-emulator';
 
 /** The fields an upload must carry (oss_body_param). */
 export interface SignedFields {

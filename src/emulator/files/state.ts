@@ -8,7 +8,7 @@ import { type SignedFields, UploadSigner } from './signing';
 import { kindOfKey, ObjectStore, type StoredObject } from './store';
 
 /** How long an upload target stays valid. */
-export const UPLOAD_TTL_MS = 3600_000;
+const UPLOAD_TTL_MS = 3600_000;
 
 export const STORAGE_UPLOAD_PATH = '/_storage/upload';
 export const STORAGE_OBJECT_PREFIX = '/_storage/object/';

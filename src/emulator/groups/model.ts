@@ -3,7 +3,7 @@ import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 
 /** Default capacities; no endpoint changes them (tests may set `capacity` on the record). */
-export const CAPACITY = { private: 500, chatroom: 5000 } as const;
+const CAPACITY = { private: 500, chatroom: 5000 } as const;
 
 export const GROUP_TYPE = { PRIVATE: 0, CHATROOM: 2 } as const;
 

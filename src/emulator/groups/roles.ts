@@ -14,7 +14,7 @@ import type { GroupRecord, MemberRecord } from './model';
 export const Rank = { NONE: 0, MEMBER: 1, ADMIN: 2, OWNER: 3 } as const;
 export type Rank = (typeof Rank)[keyof typeof Rank];
 
-export function userRank(g: GroupRecord, userId: number): Rank {
+function userRank(g: GroupRecord, userId: number): Rank {
   if (g.ownerId === userId) return Rank.OWNER;
   if (g.admins.has(userId)) return Rank.ADMIN;
   return g.members.has(userId) ? Rank.MEMBER : Rank.NONE;

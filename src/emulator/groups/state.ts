@@ -179,6 +179,6 @@ export class GroupState {
 }
 
 /** Whether a group-wide ban (ban_expire_time, seconds; -1 permanent) holds at `now` (ms). */
-export function banAllHolds(banExpireTime: number, now: number): boolean {
+function banAllHolds(banExpireTime: number, now: number): boolean {
   return banExpireTime === -1 || banExpireTime * 1000 > now;
 }

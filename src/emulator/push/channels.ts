@@ -20,7 +20,7 @@ export type Strategy = 'combined' | 'nativepush_only' | 'ospush_only';
 const PLATFORM_IOS = 1;
 const PLATFORM_ANDROID = 2;
 
-export function vendorChannel(device: DeviceRecord, sequence: readonly string[]): PushChannel | undefined {
+function vendorChannel(device: DeviceRecord, sequence: readonly string[]): PushChannel | undefined {
   const bound = device.notifierName ? channelOfNotifier(device.notifierName) : undefined;
   if (bound === 'apns' || (bound === undefined && device.platform === PLATFORM_IOS)) return 'apns';
   if (bound === undefined && device.platform !== PLATFORM_ANDROID) return undefined;

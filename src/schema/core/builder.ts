@@ -4,6 +4,7 @@ import SchemaBuilder from '@pothos/core';
 import type { GatewayContext } from '../../context';
 import type { IncomingFile } from '../../files/incoming-file';
 import type { Int64 } from '../../rest/json';
+import type { EndpointName } from '../../rest/endpoints';
 import { DateTimeScalar, SafeIntScalar } from './scalars';
 
 export const builder = new SchemaBuilder<{
@@ -35,4 +36,4 @@ builder.mutationType({ description: 'Writes to the IM service: one mutation per 
  * `extensions: { endpoints: [...] }` (see `reaches`), so a test can check that the schema covers
  * the whole endpoint table.
  */
-export const reaches = (...endpoints: import('../../rest/endpoints').EndpointName[]) => ({ endpoints });
+export const reaches = (...endpoints: EndpointName[]) => ({ endpoints });
