@@ -54,3 +54,21 @@ describe('message parties', () => {
     ]);
   });
 });
+
+describe('Member.role', () => {
+  it('tells the owner, the admins and the other members apart, with one admin list read', async () => {
+    const [a, b, c] = await Promise.all([stack.emu.user(), stack.emu.user(), stack.emu.user()]);
+    const g = await stack.emu.ok<Group>('POST', '/group/create', { token: a.token, body: { name: 'club', user_list: [b.id, c.id] } });
+    await stack.emu.ok('POST', '/group/admin/add', { token: a.token, body: { group_id: g.group_id, user_list: [b.id] } });
+    stack.emu.server.resetCalls();
+    const reply = await stack.gql<{ group: { members: { nodes: { userId: string; role: string }[] } } }>(
+      'query($g: ID!) { group(id: $g) { members { nodes { userId role } } } }',
+      { g: String(g.group_id) },
+      { 'access-token': c.token },
+    );
+    expect(reply.errors).toBeUndefined();
+    const roles = Object.fromEntries(reply.data!.group.members.nodes.map((n) => [n.userId, n.role]));
+    expect(roles).toEqual({ [String(a.id)]: 'OWNER', [String(b.id)]: 'ADMIN', [String(c.id)]: 'MEMBER' });
+    expect(stack.emu.server.calls.filter((call) => call.endpoint === 'GET /group/admin_list')).toHaveLength(1);
+  });
+});
