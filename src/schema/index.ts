@@ -10,6 +10,7 @@ import './push/preferences';
 import './user/account';
 import './user/admin';
 import './user/registration';
+import './user/node';
 import './group/group';
 import './group/member';
 import './group/announcement';

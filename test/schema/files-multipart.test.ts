@@ -29,7 +29,7 @@ const UPLOAD = 'mutation($file: File!, $to: ID!) { uploadChatFile(input: { file:
 
 describe('multipart requests', () => {
   it('runs an operation sent as multipart without any file', async () => {
-    const reply = await postRaw(field('operations', JSON.stringify({ query: '{ a: chatFileDownloadUrl(fileSign: "x") }' })) + end());
+    const reply = await postRaw(field('operations', JSON.stringify({ query: '{ a: chatFileDownloadUrl(fileKey: "x") }' })) + end());
     expect(reply).toEqual({ status: 200, body: { data: { a: '/files/chat?fileSign=x' } } });
   });
 
@@ -135,7 +135,7 @@ describe('multipart requests', () => {
       req.destroy();
       expect(await uploadOutcome).toBe('aborted');
       // The gateway carries on.
-      const after = await postRaw(field('operations', JSON.stringify({ query: '{ a: chatFileDownloadUrl(fileSign: "x") }' })) + end(), 'b0undary', url);
+      const after = await postRaw(field('operations', JSON.stringify({ query: '{ a: chatFileDownloadUrl(fileKey: "x") }' })) + end(), 'b0undary', url);
       expect(after.body).toEqual({ data: { a: '/files/chat?fileSign=x' } });
     } finally {
       await gateway.stop();

@@ -91,7 +91,7 @@ interface ClientResult {
   size: number;
   sha256: string;
   headers: Record<string, string>;
-  reply: { data?: { uploadChatFile: { file: { downloadUrl: string; storageKey: string; size: number } } }; errors?: unknown[] } | null;
+  reply: { data?: { uploadChatFile: { file: { downloadUrl: string; fileKey: string; size: number } } }; errors?: unknown[] } | null;
 }
 
 function client(args: string[]): Promise<ClientResult> {
@@ -147,7 +147,7 @@ function watchMemory() {
   };
 }
 
-const UPLOAD = `mutation($file: File!, $to: ID!) { uploadChatFile(input: { file: $file, fileType: CHAT_VIDEO, toId: $to }) { file { downloadUrl storageKey size } } }`;
+const UPLOAD = `mutation($file: File!, $to: ID!) { uploadChatFile(input: { file: $file, fileType: CHAT_VIDEO, toId: $to }) { file { downloadUrl fileKey size } } }`;
 
 const uploadOf = (size: number, sender: { token: string }, to: number) =>
   client([
@@ -178,7 +178,7 @@ describe('streaming a 20 MB file', () => {
     const downWatch = watchMemory();
     const routed = await client([
       'download',
-      `${gatewayUrl}/files/chat?fileSign=${encodeURIComponent(file.storageKey)}`,
+      `${gatewayUrl}/files/chat?fileSign=${encodeURIComponent(file.fileKey)}`,
       JSON.stringify({ app_id: APP_ID, 'access-token': b.token }),
     ]);
     const down = downWatch();

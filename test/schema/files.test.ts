@@ -96,11 +96,11 @@ describe('upload targets', () => {
 });
 
 const CHAT_UPLOAD = `mutation($file: File!, $to: ID!) {
-  uploadChatFile(input: { file: $file, fileType: CHAT_FILE, toId: $to }) { ok file { downloadUrl storageKey fileName contentType size } }
+  uploadChatFile(input: { file: $file, fileType: CHAT_FILE, toId: $to }) { ok file { downloadUrl fileKey fileName contentType size } }
 }`;
 interface UploadedOut {
   downloadUrl: string;
-  storageKey: string;
+  fileKey: string;
   fileName: string;
   contentType: string;
   size: number;
@@ -116,13 +116,13 @@ describe('uploadChatFile', () => {
     const { ok, file } = reply.data!.uploadChatFile;
     expect(ok).toBe(true);
     expect(file).toMatchObject({ fileName: 'notes.txt', contentType: 'text/plain', size: bytes.length });
-    expect(file.storageKey).toMatch(/^chat\//);
+    expect(file.fileKey).toMatch(/^chat\//);
     expect(calls()).toEqual([{ endpoint: 'GET /file/upload/chat', query: { file_type: '100', to_id: String(b.id) }, body: undefined }]);
     // Read back from the download URL and through the gateway's route (6.2), byte for byte.
     const direct = await download(file.downloadUrl);
     expect(direct).toMatchObject({ status: 200, type: 'text/plain' });
     expect(direct.bytes.equals(bytes)).toBe(true);
-    const urlReply = await stack.gql<{ chatFileDownloadUrl: string }>('query($s: String!) { chatFileDownloadUrl(fileSign: $s) }', { s: file.storageKey }, as(b));
+    const urlReply = await stack.gql<{ chatFileDownloadUrl: string }>('query($s: String!) { chatFileDownloadUrl(fileKey: $s) }', { s: file.fileKey }, as(b));
     const routed = await viaRoute(urlReply.data!.chatFileDownloadUrl, b);
     expect(routed.status).toBe(200);
     expect(sha256(routed.bytes)).toBe(sha256(bytes));
@@ -188,7 +188,7 @@ describe('uploadUserAvatar', () => {
     const bytes = randomBytes(10_000);
     stack.emu.server.resetCalls();
     const reply = await upload<{ uploadUserAvatar: { ok: boolean; avatarSet: boolean; file: UploadedOut; user: { avatar: string } } }>(
-      'mutation($file: File!) { uploadUserAvatar(input: { file: $file, setAsAvatar: true }) { ok avatarSet file { downloadUrl storageKey } user { avatar } } }',
+      'mutation($file: File!) { uploadUserAvatar(input: { file: $file, setAsAvatar: true }) { ok avatarSet file { downloadUrl fileKey } user { avatar } } }',
       { file: null },
       [aFile(bytes, 'me.jpg', 'image/jpeg')],
       u,
@@ -201,7 +201,7 @@ describe('uploadUserAvatar', () => {
       { endpoint: 'PUT /user/avatar', query: {}, body: { avatar: out.file.downloadUrl } },
       { endpoint: 'GET /user/profile', query: {}, body: undefined },
     ]);
-    const avatarUrl = await stack.gql<{ avatarDownloadUrl: string }>('query($o: String!) { avatarDownloadUrl(objectName: $o) }', { o: out.file.storageKey }, as(u));
+    const avatarUrl = await stack.gql<{ avatarDownloadUrl: string }>('query($o: String!) { avatarDownloadUrl(fileKey: $o) }', { o: out.file.fileKey }, as(u));
     const routed = await viaRoute(avatarUrl.data!.avatarDownloadUrl, u);
     expect(routed).toMatchObject({ status: 200, type: 'image/jpeg' });
     expect(routed.bytes.equals(bytes)).toBe(true);
@@ -304,7 +304,7 @@ describe('forwardChatFile', () => {
     const [a, b] = [await stack.emu.user(), await stack.emu.user()];
     const bytes = randomBytes(1000);
     const sent = await upload<{ uploadChatFile: { file: UploadedOut } }>(CHAT_UPLOAD, { file: null, to: String(b.id) }, [aFile(bytes)], a);
-    const fileSign = sent.data!.uploadChatFile.file.storageKey;
+    const fileSign = sent.data!.uploadChatFile.file.fileKey;
     stack.emu.server.resetCalls();
     const reply = await stack.gql<{ forwardChatFile: { url: string } }>(
       'mutation($s: String!, $to: ID!) { forwardChatFile(input: { fileKey: $s, toId: $to, toType: USER }) { url } }',
@@ -332,8 +332,8 @@ describe('download URL fields', () => {
   it('build route paths with the options as wire codes, and make no REST call', async () => {
     stack.emu.server.resetCalls();
     const reply = await stack.gql<{ a: string; c: string }>(
-      `{ a: avatarDownloadUrl(objectName: "avatar/user/1/ab", imageType: THUMBNAIL, width: 100, height: 50.5, thumbnailStrategy: LOCAL)
-         c: chatFileDownloadUrl(fileSign: "chat/x y", format: MP3, source: "miniprogram", storeToken: "st") }`,
+      `{ a: avatarDownloadUrl(fileKey: "avatar/user/1/ab", imageType: THUMBNAIL, width: 100, height: 50.5, thumbnailStrategy: LOCAL)
+         c: chatFileDownloadUrl(fileKey: "chat/x y", format: MP3, source: "miniprogram", storeToken: "st") }`,
     );
     expect(reply.data).toEqual({
       a: '/files/avatar?objectName=avatar%2Fuser%2F1%2Fab&imageType=2&w=100&h=50.5&thumbnailStrategy=2',
@@ -343,15 +343,15 @@ describe('download URL fields', () => {
   });
 
   it("with withToken, carry the caller's identity for image tags", async () => {
-    const reply = await stack.gql<{ chatFileDownloadUrl: string }>('{ chatFileDownloadUrl(fileSign: "s", withToken: true) }', {}, stack.asUser(42));
+    const reply = await stack.gql<{ chatFileDownloadUrl: string }>('{ chatFileDownloadUrl(fileKey: "s", withToken: true) }', {}, stack.asUser(42));
     const url = new URL(reply.data!.chatFileDownloadUrl, 'http://x');
     expect(Object.fromEntries(url.searchParams)).toEqual({ fileSign: 's', 'access-token': stack.emu.adminToken, app_id: stack.emu.appId, user_id: '42' });
   });
 
   it.each([
-    ['an empty object name', '{ avatarDownloadUrl(objectName: "") }', 'objectName'],
-    ['a zero width', '{ avatarDownloadUrl(objectName: "a", width: 0) }', 'width'],
-    ['a negative height', '{ chatFileDownloadUrl(fileSign: "a", height: -1) }', 'height'],
+    ['an empty object name', '{ avatarDownloadUrl(fileKey: "") }', 'fileKey'],
+    ['a zero width', '{ avatarDownloadUrl(fileKey: "a", width: 0) }', 'width'],
+    ['a negative height', '{ chatFileDownloadUrl(fileKey: "a", height: -1) }', 'height'],
   ])('refuse %s', async (_what, query, field) => {
     const reply = await stack.gql(query);
     expect(reply.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });

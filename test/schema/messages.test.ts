@@ -60,6 +60,9 @@ type Conversation<N> = { me: { conversation: { nodes: N[] } } };
 const readHistory = <N>(u: TestUser, peer: number | string, nodeFields: string) =>
   gqlAs<Conversation<N>>(u, `query($with: ID!) { me { conversation(with: $with) { nodes { ${nodeFields} } } } }`, { with: String(peer) });
 
+/** The receiver, a User or a Group, by type and ID. */
+const TO = 'to { __typename ... on User { id } ... on Group { id } }';
+
 const HISTORY = `query($with: ID!, $last: Int, $before: String) { me { conversation(with: $with, last: $last, before: $before) {
   nodes { id type content } pageInfo { hasPreviousPage startCursor } } } }`;
 
@@ -77,7 +80,7 @@ describe('me.conversation (GET /message/conversation)', () => {
       b!,
       a!.id,
       `id type content rawAttachment attachment { url } config ext status sentAt
-       from { id deviceSn user { id } group { id } } to { id user { id } group { id } }`,
+       from { id } deviceSn ${TO}`,
     );
     expect(reply.errors).toBeUndefined();
     expect(reply.data!.me.conversation.nodes).toEqual([
@@ -91,8 +94,9 @@ describe('me.conversation (GET /message/conversation)', () => {
         ext: 'x',
         status: 'UNREAD',
         sentAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
-        from: { id: String(a!.id), deviceSn: 0, user: { id: String(a!.id) }, group: null },
-        to: { id: String(b!.id), user: { id: String(b!.id) }, group: null },
+        from: { id: String(a!.id) },
+        deviceSn: 0,
+        to: { __typename: 'User', id: String(b!.id) },
       },
     ]);
     // The receiver's kind takes one batch lookup; the sender is always a user and needs none.
@@ -153,9 +157,9 @@ describe('me.conversation (GET /message/conversation)', () => {
     const g = await groupOf(a!, [b!]);
     for (let i = 0; i < 3; i++) await sendRaw(a!, g, { type: 2 });
     emu.server.resetCalls();
-    const reply = await readHistory(b!, g, 'from { user { id } } to { id user { id } group { id } }');
+    const reply = await readHistory(b!, g, `from { id } ${TO}`);
     expect(reply.errors).toBeUndefined();
-    const node = { from: { user: { id: String(a!.id) } }, to: { id: String(g), user: null, group: { id: String(g) } } };
+    const node = { from: { id: String(a!.id) }, to: { __typename: 'Group', id: String(g) } };
     expect(reply.data!.me.conversation.nodes).toEqual([node, node, node]);
     expect(calls()).toEqual([
       get('GET /message/conversation', { opposite_id: String(g), msg_id_start: '0', limit: '20' }),
@@ -190,10 +194,10 @@ describe('me.conversation (GET /message/conversation)', () => {
     const [a, b] = await users(2);
     await sendRaw(a!, b!.id);
     failing(emu.server.state.groups, 'get');
-    const reply = await readHistory(b!, a!.id, 'content to { id group { id } }');
-    expect(reply.data!.me.conversation.nodes).toEqual([{ content: 'hello', to: { id: String(b!.id), group: null } }]);
+    const reply = await readHistory(b!, a!.id, `content ${TO}`);
+    expect(reply.data!.me.conversation.nodes).toEqual([{ content: 'hello', to: null }]);
     expect(onlyError(reply)).toMatchObject({
-      path: ['me', 'conversation', 'nodes', 0, 'to', 'group'],
+      path: ['me', 'conversation', 'nodes', 0, 'to'],
       extensions: upstream('FORBIDDEN', 10010, 'POST /group/info/batch'),
     });
   });
@@ -261,7 +265,7 @@ describe('me.unreadConversations (GET /message/unread)', () => {
 // ---- sending ----
 
 const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) {
-  ok transactionId messageIds message { id content type attachment { url displayName size } from { user { id } } } } }`;
+  ok transactionId messageIds message { id content type attachment { url displayName size } from { id } } } }`;
 type Sent = { ok: boolean; transactionId: string; messageIds: string[] | null; message: Record<string, unknown> | null };
 type SendReply = { sendMessage: Sent };
 
@@ -303,7 +307,7 @@ describe('sendMessage (PUT /message/send)', () => {
       ok: true,
       transactionId: String(txId),
       messageIds: [sentId],
-      message: { id: sentId, content: 'hi', type: 'TEXT', attachment: null, from: { user: { id: String(a!.id) } } },
+      message: { id: sentId, content: 'hi', type: 'TEXT', attachment: null, from: { id: String(a!.id) } },
     });
   });
 
@@ -360,7 +364,7 @@ describe('sendMessage (PUT /message/send)', () => {
     emu.server.resetCalls();
     const reply = await asAdmin<SendReply>(SEND, { input: textTo(b!.id, { fromUserId: String(a!.id) }) });
     expect(reply.errors).toBeUndefined();
-    expect(reply.data!.sendMessage.message).toMatchObject({ from: { user: { id: String(a!.id) } } });
+    expect(reply.data!.sendMessage.message).toMatchObject({ from: { id: String(a!.id) } });
     expect(emu.server.calls.map((c) => [c.endpoint, c.headers.user_id])).toEqual([
       ['PUT /message/send', undefined],
       ['GET /message/conversation', String(a!.id)],
@@ -417,8 +421,8 @@ describe('sendNotification (PUT /message/notify)', () => {
     ]);
     expect(reply.data!.sendNotification).toEqual({ ok: true, transactionId: String(txId) });
     // uid 0 is the system: its conversation, and a sender that is no user.
-    const read = await readHistory(b!, 0, 'type content from { id user { id } }');
-    expect(read.data!.me.conversation.nodes).toEqual([{ type: 'COMMAND', content: 'refresh', from: { id: '0', user: null } }]);
+    const read = await readHistory(b!, 0, 'type content from { id } to { __typename }');
+    expect(read.data!.me.conversation.nodes).toEqual([{ type: 'COMMAND', content: 'refresh', from: null, to: { __typename: 'User' } }]);
   });
 
   it('refuses bad input before any REST call, like sendMessage', async () => {

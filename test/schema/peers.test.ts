@@ -37,7 +37,7 @@ const GROUP_SCREEN = `query($g: ID!) {
     owner { nickName }
     members { nodes { user { id nickName avatar publicInfo online } } }
   }
-  me { conversation(with: $g) { nodes { from { user { nickName } } } } }
+  me { conversation(with: $g) { nodes { from { nickName } } } }
 }`;
 
 describe('with a service credential', () => {
@@ -49,12 +49,12 @@ describe('with a service credential', () => {
 
     const reply = await stack.gql<{
       group: { owner: { nickName: string }; members: { nodes: { user: { id: string; nickName: string; online: boolean } }[] } };
-      me: { conversation: { nodes: { from: { user: { nickName: string } } }[] } };
+      me: { conversation: { nodes: { from: { nickName: string } }[] } };
     }>(GROUP_SCREEN, { g: String(groupId) }, tokenOf(bob!));
     expect(reply.errors).toBeUndefined();
     expect(reply.data!.group.owner.nickName).toBe('Ann');
     expect(reply.data!.group.members.nodes.map((n) => n.user.nickName).sort()).toEqual(['Ann', 'Bob', 'Cy']);
-    expect(reply.data!.me.conversation.nodes.map((n) => n.from.user.nickName)).toEqual(['Ann', 'Bob', 'Cy']);
+    expect(reply.data!.me.conversation.nodes.map((n) => n.from.nickName)).toEqual(['Ann', 'Bob', 'Cy']);
 
     const profiles = stack.emu.server.calls.filter((c) => c.endpoint === 'GET /user/profile');
     // One with the caller's own token (who is asking), one per peer as that peer (the service

@@ -70,7 +70,7 @@ describe('pushCertificate', () => {
   it('reports a user token as FORBIDDEN on that field alone', async () => {
     const user = await stack.emu.user();
     const reply = await stack.gql<{ pushCertificate: null; url: string }>(
-      '{ pushCertificate(provider: FCM) { name } url: chatFileDownloadUrl(fileSign: "abc") }',
+      '{ pushCertificate(provider: FCM) { name } url: chatFileDownloadUrl(fileKey: "abc") }',
       {},
       { 'access-token': user.token },
     );
@@ -242,7 +242,7 @@ describe('pushTasks', () => {
   it('reports a user token as FORBIDDEN on that field alone', async () => {
     const user = await stack.emu.user();
     const reply = await stack.gql<{ pushTasks: null; url: string }>(
-      '{ pushTasks(ids: ["1"]) { id } url: avatarDownloadUrl(objectName: "a") }',
+      '{ pushTasks(ids: ["1"]) { id } url: avatarDownloadUrl(fileKey: "a") }',
       {},
       { 'access-token': user.token },
     );

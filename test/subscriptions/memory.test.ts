@@ -150,7 +150,7 @@ describe('unreadCounts', () => {
 });
 
 describe('conversationMessages', () => {
-  const MESSAGES = 'subscription($with: ID!) { conversationMessages(with: $with) { id content from { id } to { id } } }';
+  const MESSAGES = 'subscription($with: ID!) { conversationMessages(with: $with) { id content from { id } to { ... on User { id } ... on Group { id } } } }';
   interface MessagesData {
     conversationMessages: { id: string; content: string; from: { id: string }; to: { id: string } };
   }

@@ -23,3 +23,29 @@ export const UnreadConversationRef = builder.objectRef<R.UnreadEntry>('UnreadCon
 
 /** A file shared in a group (POST /group/file/upload, GET /group/file, ...). */
 export const SharedFileRef = builder.objectRef<R.SharedFile>('SharedFile');
+
+/** Whether a User or Group parent is a group: it holds a group summary (or record). */
+const isGroupParent = (p: UserParent | GroupParent): p is GroupParent => 'summary' in p || 'info' in p;
+
+/**
+ * What can be fetched alone by its ID with `node(id:)`: User and Group. IDs stay the service's
+ * exact int64 (no type prefix): user and group IDs are drawn from separate ranges, so one ID names
+ * one thing (message.ts tells them apart with one batch lookup).
+ */
+export const NodeRef = builder.interfaceRef<UserParent | GroupParent>('Node').implement({
+  description: "An object that `node(id:)` fetches by its ID alone: a User or a Group. `id` is the service's int64 ID.",
+  resolveType: (p) => (isGroupParent(p) ? 'Group' : 'User'),
+  fields: (t) => ({
+    id: t.field({ type: 'ID', nullable: false, description: 'The ID (a user ID or a group ID: they never coincide).', resolve: (p) => p.id ?? 0 }),
+  }),
+});
+
+/**
+ * A user or a group: the receiver of a message, the other side of a conversation. A parent
+ * holding a group summary (or record) is a Group; any other is a User.
+ */
+export const PeerRef = builder.unionType('Peer', {
+  description: 'A user or a group (the receiver of a message: a user for a one-to-one message, the group for a group message).',
+  types: [UserRef, GroupRef],
+  resolveType: (p) => (isGroupParent(p) ? GroupRef : UserRef),
+});

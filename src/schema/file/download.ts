@@ -61,7 +61,7 @@ interface ImageArgs {
 
 /** The route URL for a file: `key` names it; the image options are checked and carried along. */
 function routeUrl(path: DownloadPath, key: [string, string], a: ImageArgs, extra: Record<string, string | null | undefined>, ctx: GatewayContext) {
-  if (key[1] === '') throw badUserInput(key[0], 'must not be empty');
+  if (key[1] === '') throw badUserInput('fileKey', 'must not be empty');
   for (const [name, value] of [['width', a.width], ['height', a.height]] as const) {
     if (value !== null && value !== undefined && !(value > 0)) throw badUserInput(name, 'must be greater than 0');
   }
@@ -82,18 +82,18 @@ builder.queryFields((t) => ({
   avatarDownloadUrl: t.string({
     description: `URL that downloads an avatar (user or group) through the gateway. ${IDENTITY_NOTE}`,
     extensions: reaches('GET /file/download/avatar'),
-    args: { objectName: t.arg.string({ required: true, description: "The avatar's object name (object_name)." }), ...imageArgs },
-    resolve: (_root, a, ctx) => routeUrl('/files/avatar', ['objectName', a.objectName], a, {}, ctx),
+    args: { fileKey: t.arg.string({ required: true, description: "The avatar's file key (the service's object_name; UploadedFile.fileKey)." }), ...imageArgs },
+    resolve: (_root, a, ctx) => routeUrl('/files/avatar', ['objectName', a.fileKey], a, {}, ctx),
   }),
   chatFileDownloadUrl: t.string({
     description: `URL that downloads a chat file through the gateway. ${IDENTITY_NOTE}`,
     extensions: reaches('GET /file/download/chat'),
     args: {
-      fileSign: t.arg.string({ required: true, description: "The chat file's signature (file_sign)." }),
+      fileKey: t.arg.string({ required: true, description: "The chat file's key (the service's file_sign; UploadedFile.fileKey)." }),
       format: t.arg({ type: AudioFormat, required: false, description: 'Audio format of a voice file (default amr).' }),
       source: t.arg.string({ required: false, description: 'Request source: miniprogram, or empty (the default).' }),
       ...imageArgs,
     },
-    resolve: (_root, a, ctx) => routeUrl('/files/chat', ['fileSign', a.fileSign], a, { format: a.format, source: a.source }, ctx),
+    resolve: (_root, a, ctx) => routeUrl('/files/chat', ['fileSign', a.fileKey], a, { format: a.format, source: a.source }, ctx),
   }),
 }));

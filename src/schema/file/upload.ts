@@ -57,8 +57,10 @@ export const UploadedFileRef = builder.objectRef<UploadedShape>('UploadedFile').
   description: 'A file the gateway uploaded to an upload target.',
   fields: (t) => ({
     downloadUrl: t.exposeString('downloadUrl', { nullable: false, description: "Download address of the file (the upload target's downloadUrl)." }),
-    storageKey: t.string({
-      description: 'The key the file is stored under (the key field of the upload target), when the target names one.',
+    fileKey: t.string({
+      description:
+        'The key the file is stored under (the key field of the upload target), when the target names one: the fileKey of ' +
+        'chatFileDownloadUrl and avatarDownloadUrl.',
       resolve: (f) => f.storageKey ?? null,
     }),
     fileName: t.exposeString('fileName', { nullable: false, description: 'File name as the client sent it.' }),

@@ -1,4 +1,5 @@
 // Group codes of the spec as GraphQL enums; each value's `value` is the code the REST service uses.
+import { builder } from '../core/builder';
 import { codeEnum } from '../core/code-enum';
 
 export const GroupType = codeEnum('GroupType', 'Kind of group.', {
@@ -35,4 +36,13 @@ export const RequestStatus = codeEnum('RequestStatus', 'State of a group applica
   PENDING: { value: 0, description: 'Waiting for an answer.' },
   ACCEPTED: { value: 1, description: 'Agreed.' },
   REJECTED: { value: 2, description: 'Rejected.' },
+});
+
+export const MemberRole = builder.enumType('MemberRole', {
+  description: "A member's role in its group.",
+  values: {
+    OWNER: { description: 'The owner (Group.owner).' },
+    ADMIN: { description: 'An admin (Group.admins).' },
+    MEMBER: { description: 'A member without a role.' },
+  } as const,
 });

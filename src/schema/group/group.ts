@@ -8,8 +8,8 @@ import { connectionOf, listConnection, pageArgs } from '../core/connection';
 import { ApplyApproval, GroupStatus, GroupType, MsgMuteMode, MsgPushMode } from './enums';
 import { mutation } from '../core/mutation';
 import { code, GROUP_ID, GroupPayloadRef, idList, MAX_IDS, okOf } from './common';
-import { fromRecord, fromSummary, primeGroup } from './loaders';
-import { GroupRef, type GroupParent, UserRef } from '../core/refs';
+import { fromRecord, fromSummary, primeGroup, groupSummaries } from './loaders';
+import { GroupRef, type GroupParent, UserRef, NodeRef } from '../core/refs';
 
 // Summary fields may also read GET /group/info: for a group the batch left out (unknown ones).
 const SUMMARY = reaches('POST /group/info/batch', 'GET /group/info');
@@ -19,6 +19,7 @@ const fromInfo = fromRecord('GET /group/info');
 
 GroupRef.implement({
   description: 'A group: a private group or a chatroom.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.field({ type: 'ID', nullable: false, description: 'Group ID.', resolve: (g) => g.id }),
     name: t.string({ description: 'Name.', extensions: SUMMARY, resolve: fromSummary((s) => s.name) }),
@@ -60,15 +61,21 @@ builder.queryFields((t) => ({
   group: t.field({
     type: GroupRef,
     description:
-      'The group with this ID. Its fields read the service only when selected; for an unknown group they fail with NOT_FOUND.',
+      'The group with this ID. Its fields read the service only when selected; for an unknown group they fail with NOT_FOUND ' +
+      '(`node(id:)` answers null instead, at the cost of one look-up).',
     args: { id: t.arg({ type: 'ID', required: true, description: 'Group ID.' }) },
     resolve: (_root, args) => ({ id: args.id }),
   }),
   groups: t.field({
     type: [GroupRef],
-    description: `Several groups, in the order given (at most ${MAX_IDS}). Their summary fields take one call for all of them.`,
+    nullable: { list: false, items: true },
+    description:
+      `Several groups, in the order given (at most ${MAX_IDS}); their summaries take one call for all of them. ` +
+      'A missing group is null, with one NOT_FOUND error at its index.',
+    extensions: SUMMARY,
     args: { ids: t.arg({ type: ['ID'], required: true, description: 'Group IDs.' }) },
-    resolve: (_root, args) => (args.ids.length === 0 ? [] : asGroups(idList('ids', args.ids))),
+    resolve: (_root, args, ctx) =>
+      args.ids.length === 0 ? [] : idList('ids', args.ids).map((id) => groupSummaries(ctx).load(id).then((summary) => ({ id, summary }))),
   }),
   publicGroups: t.field({
     type: [GroupRef],

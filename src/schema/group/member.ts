@@ -9,7 +9,8 @@ import { connectionOf, listConnection, pageArgs, toConnection, toPaging } from '
 import { GroupUserPayloadRef, idList, msOrNull, okOf, payloadGroupField, type GroupChange, GROUP_ID, GroupPayloadRef, GroupUsersPayloadRef } from './common';
 import type { EndpointName } from '../../rest/endpoints';
 import { fromResult, mutation, payloadType } from '../core/mutation';
-import { groupMembersById, primeMembers } from './loaders';
+import { groupMembersById, primeMembers, memberGroup, summaryOf } from './loaders';
+import { MemberRole } from './enums';
 import { GroupRef, UserRef } from '../core/refs';
 import { profileOf } from '../user/user';
 
@@ -18,6 +19,18 @@ export const MemberRef = builder.objectRef<R.Member>('Member').implement({
   fields: (t) => ({
     userId: t.field({ type: 'ID', nullable: false, description: 'User ID of the member.', resolve: (m) => m.user_id }),
     user: t.field({ type: UserRef, description: 'The member as a user.', resolve: (m) => ({ id: m.user_id }) }),
+    role: t.field({
+      type: MemberRole,
+      description: 'Owner, admin or member: from the group summary (owner) and the admin list, each read once per request.',
+      extensions: reaches('POST /group/info/batch', 'GET /group/admin_list'),
+      resolve: async (m, _a, ctx) => {
+        const groupId = memberGroup(m);
+        if (groupId === undefined) return null;
+        if (String((await summaryOf({ id: groupId }, ctx)).owner) === String(m.user_id)) return 'OWNER' as const;
+        const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: groupId })).data;
+        return admins.some((a) => String(a.user_id) === String(m.user_id)) ? ('ADMIN' as const) : ('MEMBER' as const);
+      },
+    }),
     displayName: t.exposeString('display_name', { description: "The member's display name in the group (member profile)." }),
     joinedAt: t.field({ type: 'DateTime', description: 'When the member joined.', resolve: (m) => msOrNull(m.join_time) }),
     bannedUntil: t.field({

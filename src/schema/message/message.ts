@@ -13,7 +13,7 @@ import { builder, reaches } from '../core/builder';
 import { MessageStatus, MessageType } from './enums';
 import { groupSummaries } from '../group/loaders';
 import { defineLoader } from '../core/loader';
-import { type GroupParent, GroupRef, type UserParent, UserRef } from '../core/refs';
+import { type GroupParent, PeerRef, type UserParent, UserRef } from '../core/refs';
 
 /** The REST client acting as this user: the caller itself for `me`, else through the user_id header. */
 export function restFor(user: UserParent, ctx: GatewayContext): RequestClient {
@@ -54,6 +54,12 @@ export async function groupOrNull(id: Int64, ctx: GatewayContext): Promise<Group
   return summary ? { id, summary } : null;
 }
 
+/** The User or Group an ID names; null for the system. */
+export async function peerOrNull(id: Int64, ctx: GatewayContext): Promise<UserParent | GroupParent | null> {
+  if (isSystem(id)) return null;
+  return (await groupOrNull(id, ctx)) ?? { id };
+}
+
 /** The User an ID names; null when the ID is a group (or the system). */
 export async function userOrNull(id: Int64, ctx: GatewayContext): Promise<UserParent | null> {
   if (isSystem(id)) return null;
@@ -67,43 +73,6 @@ const CTYPE_CODE = { TEXT: 0, IMAGE: 1, AUDIO: 2, VIDEO: 3, FILE: 4, LOCATION: 5
   number
 >;
 const STATUSES: ReadonlySet<string> = new Set<R.MessageStatus>(['UNREAD', 'DELIVERED', 'READ']);
-
-/** A side of a message: from_xid (always a user) or to_xid (a user or a group). */
-interface PartyParent {
-  xid: R.Xid;
-  side: 'from' | 'to';
-}
-
-const MessagePartyRef = builder.objectRef<PartyParent>('MessageParty').implement({
-  description:
-    'A side of a message: the sender (`from`: always a user) or the receiver (`to`: a user for a one-to-one message, ' +
-    'a group for a group message). Exactly one of `user` and `group` is set, except for system notifications, whose sender has neither.',
-  fields: (t) => ({
-    id: t.field({
-      type: 'ID',
-      nullable: false,
-      description: 'The uid of the side: a user ID, or for the receiver of a group message the group ID (0 for the system).',
-      resolve: (p) => p.xid.uid,
-    }),
-    deviceSn: t.int({ description: 'Serial number of the device (device_sn); 0 when not known.', resolve: (p) => p.xid.device_sn }),
-    user: t.field({
-      type: UserRef,
-      description: 'The user on this side; null when it is a group (the receiver of a group message) or the system.',
-      // Only the receiver needs the group lookup: a sender is always a user.
-      extensions: reaches('POST /group/info/batch'),
-      resolve: (p, _a, ctx) => {
-        if (p.side === 'from') return isSystem(p.xid.uid) ? null : { id: p.xid.uid };
-        return userOrNull(p.xid.uid, ctx);
-      },
-    }),
-    group: t.field({
-      type: GroupRef,
-      description: 'The group on this side: set for the receiver of a group message, null otherwise.',
-      extensions: reaches('POST /group/info/batch'),
-      resolve: (p, _a, ctx) => (p.side === 'from' ? null : groupOrNull(p.xid.uid, ctx)),
-    }),
-  }),
-});
 
 type Attachment = Readonly<Record<string, unknown>>;
 
@@ -167,16 +136,21 @@ export const MessageRef = builder.objectRef<R.MessageRecord>('Message').implemen
     }),
     sentAt: t.field({ type: 'DateTime', description: 'Delivery time (timestamp).', resolve: (m) => m.timestamp }),
     from: t.field({
-      type: MessagePartyRef,
-      nullable: false,
-      description: 'The sender (from_xid).',
-      resolve: (m) => ({ xid: m.from_xid, side: 'from' as const }),
+      type: UserRef,
+      description: 'The sender (from_xid.uid); null for a system notification (uid 0: sent by the app backend).',
+      resolve: (m) => (isSystem(m.from_xid.uid) ? null : { id: m.from_xid.uid }),
+    }),
+    deviceSn: t.int({
+      description: "The sender's device number (from_xid.device_sn); 0 when not known.",
+      resolve: (m) => m.from_xid.device_sn,
     }),
     to: t.field({
-      type: MessagePartyRef,
-      nullable: false,
-      description: 'The receiver (to_xid): a user, or the group of a group message.',
-      resolve: (m) => ({ xid: m.to_xid, side: 'to' as const }),
+      type: PeerRef,
+      description:
+        'The receiver (to_xid.uid): the user of a one-to-one message, the group of a group message; null for the system. ' +
+        'One POST /group/info/batch per request tells them apart.',
+      extensions: reaches('POST /group/info/batch'),
+      resolve: (m, _a, ctx) => peerOrNull(m.to_xid.uid, ctx),
     }),
   }),
 });

@@ -83,3 +83,20 @@ export const publicProfileOf = (u: UserParent, ctx: GatewayContext) => readPubli
 
 /** Whether the user is online; public like the profile's public fields. */
 export const publicOnlineOf = (u: UserParent, ctx: GatewayContext) => readPublic(u, ctx, readOnline, peerOnline);
+
+const isNotFound = (err: unknown) => err instanceof GraphQLError && err.extensions.code === 'NOT_FOUND';
+
+/**
+ * Whether a user exists, by its public profile (so the cache and the credential serve it too).
+ * True when the caller may not know (no credential, a peer it may not read): then the user is
+ * answered, and its fields say what they can.
+ */
+export async function userExists(id: Int64, ctx: GatewayContext): Promise<boolean> {
+  try {
+    await publicProfileOf({ id }, ctx);
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}

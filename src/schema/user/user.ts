@@ -6,7 +6,7 @@ import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
-import { type UserParent, UserRef } from '../core/refs';
+import { NodeRef, type UserParent, UserRef } from '../core/refs';
 import { publicProfileOf } from './peers';
 import { orUndefined, UserPayloadRef, byActingUser } from './writes';
 import { mutation } from '../core/mutation';
@@ -28,6 +28,7 @@ export const PUBLIC =
 
 UserRef.implement({
   description: 'A user of the IM service.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.field({
       type: 'ID',
@@ -65,7 +66,8 @@ builder.queryFields((t) => ({
     description:
       "A user by ID. With an admin token every field is read as that user (user_id header). With a user token the public " +
       'fields (nickName, avatar, publicInfo, online) of anyone are read (see their descriptions); the private ones only for ' +
-      "the caller's own ID (others fail with FORBIDDEN). Costs nothing until a field is selected.",
+      "the caller's own ID (others fail with FORBIDDEN). Costs nothing until a field is selected; for an unknown user " +
+      'the fields fail with NOT_FOUND (`node(id:)` answers null instead, at the cost of one look-up).',
     args: { id: t.arg({ type: 'ID', required: true, description: 'User ID.' }) },
     resolve: (_root, a) => ({ id: a.id }),
   }),
