@@ -38,22 +38,21 @@ export function conversationEventsSource(peer: Int64): Source<ConversationEvent[
       const read = pageReader(rest, caller, peer, signal);
       const first = await read(0, PAGE);
       const page: State['page'] = first.messages.map((m) => [String(m.msg_id), m.status]);
-      const newestOf = (fallback: string) => (first.messages[0] ? String(first.messages[0].msg_id) : fallback);
       if (text === undefined) {
-        const newest = newestOf('0');
+        const newest = first.messages[0] ? String(first.messages[0].msg_id) : '0';
         return { state: encode({ newest, page }), payload: [{ kind: 'baseline', conversationId: peer, newest: toInt64(newest) }] };
       }
       const before = parseJson(text) as State;
       const known = BigInt(before.newest);
       // The first page answers most rounds; older pages only when all of it is new.
       const allNew = first.messages.length > 0 && BigInt(first.messages.at(-1)!.msg_id) > known && !first.is_last;
-      const received = allNew
-        ? (await readSpan(read, known, 0, PAGE, MAX_NEW)).messages
-        : first.messages.filter((m) => BigInt(m.msg_id) > known).reverse();
+      const older = allNew ? (await readSpan(read, known, first.next_msg_id, PAGE, MAX_NEW)).messages : [];
+      const received = [...older, ...first.messages.filter((m) => BigInt(m.msg_id) > known).reverse()];
       const events: ConversationEvent[] = received.map((message) => ({ kind: 'received', conversationId: peer, message }));
 
       const statusBefore = new Map(before.page);
-      const nowRead = first.messages.filter((m) => m.status === 'READ' && statusBefore.has(String(m.msg_id)) && statusBefore.get(String(m.msg_id)) !== 'READ');
+      const turnedRead = (m: MessageRecord) => m.status === 'READ' && (statusBefore.get(String(m.msg_id)) ?? 'READ') !== 'READ';
+      const nowRead = first.messages.filter(turnedRead);
       if (nowRead.length > 0) events.push({ kind: 'read', conversationId: peer, messages: nowRead.reverse() });
 
       // Gone from the part of the conversation this page still covers.

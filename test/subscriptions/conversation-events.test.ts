@@ -93,6 +93,21 @@ describe('conversationEvents', () => {
     }
   });
 
+  it('misses no message when more than a page arrives between two polls', async () => {
+    const [me, peer] = await pair();
+    const client = wsClient(stack.url, identity(stack.emu, me));
+    try {
+      const feed = client.feed<EventData>(EVENTS, { with: String(peer.id) });
+      await polled(peer);
+      const sent = await Promise.all(Array.from({ length: 45 }, (_, i) => sendText(stack.emu, peer, me, `m${i}`)));
+      const got = (await take(feed, 45)).map((e) => e.messageId);
+      expect(got).toEqual([...sent].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)));
+      await expectNothingMore(feed);
+    } finally {
+      await client.dispose();
+    }
+  });
+
   it('resumes after a message ID: the messages after it first, then live ones, each once', async () => {
     const [me, peer] = await pair();
     const sent: string[] = [];
