@@ -8,11 +8,12 @@
 // own. Every run is bounded in requests and in time.
 //
 //   npm run bench:queries        (BENCH_CONCURRENCY, BENCH_MEASURE_MS, BENCH_WARMUP_MS)
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config';
 import { createGateway } from '../src/gateway/create-gateway';
+import { channel } from './channel';
 import type { EmulatorSetup, FromEmulator, ToEmulator } from './query-emulator';
 import type { FromLoad, LoadResult, LoadRun, ToLoad } from './query-load';
 
@@ -49,27 +50,6 @@ function machineBusyMs(): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Request/reply over a child's IPC channel; a `failed` message or the child's exit rejects. */
-function channel<To, From extends { type: string; error?: string }>(child: ChildProcess, name: string) {
-  const inbox: From[] = [];
-  let wake = () => {};
-  child.on('message', (m: From) => {
-    inbox.push(m);
-    wake();
-  });
-  child.on('exit', () => wake());
-  return async function ask<T extends From['type']>(message: To | undefined, type: T): Promise<Extract<From, { type: T }>> {
-    if (message !== undefined) child.send(message as object);
-    for (;;) {
-      const reply = inbox.shift();
-      if (reply?.type === 'failed') throw new Error(`${name}: ${reply.error}`);
-      if (reply?.type === type) return reply as Extract<From, { type: T }>;
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited`);
-      if (!reply) await new Promise<void>((resolve) => (wake = resolve));
-    }
-  };
 }
 
 interface QueryCase {

@@ -19,6 +19,7 @@ import { createDownloadRoute } from './downloads';
 import { createGatewayMetrics } from './metrics';
 import { useStreamingMultipart } from './multipart';
 import { upstreamLog } from './upstream-log';
+import { sharedSubscriptions } from './shared-subscriptions';
 import { mountWebSocket } from './websocket';
 
 export interface GatewayOptions {
@@ -56,7 +57,14 @@ function causedByScalarInput(error: unknown): boolean {
 export function createGateway(options: GatewayOptions): Gateway {
   const { config, imBaseUrl } = options;
   // The hub is read only at scrape time, after it exists.
-  const metrics = config.metrics === false ? undefined : createGatewayMetrics({ subscriptions: () => subscriptions.stats() });
+  // WebSocket subscribers of one operation and identity share an execution (one hub subscriber).
+  const shared = sharedSubscriptions();
+  const subscriptionStats = () => {
+    const stats = subscriptions.stats();
+    const { executions, members } = shared.stats();
+    return { ...stats, subscribers: stats.subscribers - executions + members };
+  };
+  const metrics = config.metrics === false ? undefined : createGatewayMetrics({ subscriptions: subscriptionStats });
   const logTrouble = upstreamLog();
   const rest = createRestClient({
     baseUrl: imBaseUrl,
@@ -128,7 +136,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       server = createServer((req, res) => {
         if (!downloads(req, res)) void yoga(req, res);
       });
-      ws = mountWebSocket(server, yoga, { verify: subscriptions.verify });
+      ws = mountWebSocket(server, yoga, { verify: subscriptions.verify, shared });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(config.port, config.host, () => resolve());

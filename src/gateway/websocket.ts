@@ -13,6 +13,7 @@ import { WebSocketServer } from 'ws';
 import { callerFrom, paramsLookup } from '../context';
 import type { Verdict } from '../subscriptions/hub';
 import type { Caller } from '../rest/caller';
+import type { SharedSubscriptions } from './shared-subscriptions';
 
 interface EnvelopedRoot {
   execute: (args: ExecutionArgs) => unknown;
@@ -22,6 +23,8 @@ interface EnvelopedRoot {
 export interface WebSocketOptions {
   /** Checks the identity a connection presents. */
   verify?: (caller: Caller) => Promise<Verdict>;
+  /** Subscribers of the same operation for the same identity share one execution. */
+  shared?: SharedSubscriptions;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -44,8 +47,13 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
-      subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
+      subscribe: (args) => {
+        const run = (own: ExecutionArgs) => (own.rootValue as EnvelopedRoot).subscribe(own) as never;
+        return (options.shared ? options.shared.subscribe(args, run) : run(args)) as never;
+      },
       onConnect: async (ctx) => {
+        // graphql-ws keeps the upgrade request as long as the socket lives; nothing here reads it.
+        (ctx.extra as { request?: unknown }).request = undefined;
         if (!options.verify) return true;
         const verdict = await options.verify(callerFrom(paramsLookup(ctx.connectionParams)));
         if (verdict === 'ok') return true;

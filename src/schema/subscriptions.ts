@@ -31,7 +31,8 @@ builder.subscriptionFields((t) => ({
       "The acting user's recent conversations with unread messages, most recent first (GET /message/unread): sent when " +
       'subscribing, then each time they change. A failed poll sends an error and polling goes on, less often; a rejected ' +
       'token ends the subscription with UNAUTHENTICATED.',
-    extensions: reaches('GET /message/unread'),
+    // A subscriber who joins a running execution gets its latest result (src/gateway/shared-subscriptions.ts).
+    extensions: { ...reaches('GET /message/unread'), replaysLatest: true },
     subscribe: (_root, _args, ctx) => ctx.subscriptions.unreadCounts(ctx.caller),
     resolve: (event, _args, ctx) => valueOf(event, ctx),
   }),
