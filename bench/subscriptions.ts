@@ -22,8 +22,9 @@ const SUBSCRIBERS = env('BENCH_SUBSCRIBERS', 10_000);
 const IDENTITIES = env('BENCH_IDENTITIES', 1_000);
 const INTERVAL_MS = env('BENCH_INTERVAL_MS', 2_000);
 const MESSAGES = env('BENCH_MESSAGES', 200);
-const IDLE_WINDOW_MS = 5_000;
-const TIME_LIMIT_MS = 480_000;
+// A whole number of intervals, so that the count does not depend on where the rounds fall.
+const IDLE_WINDOW_MS = 4 * INTERVAL_MS;
+const TIME_LIMIT_MS = 600_000;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
