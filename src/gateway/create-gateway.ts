@@ -26,6 +26,7 @@ import { createGatewayMetrics } from './metrics';
 import { createReadiness } from './readiness';
 import { useStreamingMultipart } from './multipart';
 import { upstreamLog } from './upstream-log';
+import { sharedSubscriptions } from './shared-subscriptions';
 import { mountWebSocket } from './websocket';
 
 export interface GatewayOptions {
@@ -69,7 +70,14 @@ const MULTIPART_FIELD_BYTES = 1024 * 1024;
 export function createGateway(options: GatewayOptions): Gateway {
   const { config, imBaseUrl } = options;
   // The hub is read only at scrape time, after it exists.
-  const metrics = config.metrics === false ? undefined : createGatewayMetrics({ subscriptions: () => subscriptions.stats() });
+  // WebSocket subscribers of one operation and identity share an execution (one hub subscriber).
+  const shared = sharedSubscriptions();
+  const subscriptionStats = () => {
+    const stats = subscriptions.stats();
+    const { executions, members } = shared.stats();
+    return { ...stats, subscribers: stats.subscribers - executions + members };
+  };
+  const metrics = config.metrics === false ? undefined : createGatewayMetrics({ subscriptions: subscriptionStats });
   const logTrouble = upstreamLog();
   const readiness = createReadiness({ failedCalls: config.readyFailedCalls ?? 20, windowMs: config.readyWindowMs ?? 60_000 });
   const client = createRestClient({
@@ -156,7 +164,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       server = createServer((req, res) => {
         if (!graphiql(req, res) && !downloads(req, res) && !fastPath?.handle(req, res)) void yoga(req, res);
       });
-      ws = mountWebSocket(server, yoga, { verify: subscriptions.verify, maxPayloadBytes: config.maxWsPayloadBytes, maxInitBytes: config.maxWsInitBytes });
+      ws = mountWebSocket(server, yoga, { verify: subscriptions.verify, maxPayloadBytes: config.maxWsPayloadBytes, maxInitBytes: config.maxWsInitBytes, shared });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(config.port, config.host, () => resolve());

@@ -16,6 +16,7 @@ import { callerFrom, paramsLookup } from '../context';
 import type { Verdict } from '../subscriptions/hub';
 import type { Caller } from '../rest/caller';
 import { limitMessages, quietClientFaults } from './ws-limits';
+import type { SharedSubscriptions } from './shared-subscriptions';
 
 interface EnvelopedRoot {
   execute: (args: ExecutionArgs) => unknown;
@@ -29,6 +30,8 @@ export interface WebSocketOptions {
   maxPayloadBytes: number;
   /** Largest message before `connection_init` is acknowledged. */
   maxInitBytes: number;
+  /** Subscribers of the same operation for the same identity share one execution. */
+  shared?: SharedSubscriptions;
 }
 
 /**
@@ -86,8 +89,13 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
-      subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
+      subscribe: (args) => {
+        const run = (own: ExecutionArgs) => (own.rootValue as EnvelopedRoot).subscribe(own) as never;
+        return (options.shared ? options.shared.subscribe(args, run) : run(args)) as never;
+      },
       onConnect: async (ctx) => {
+        // graphql-ws keeps the upgrade request as long as the socket lives; nothing here reads it.
+        (ctx.extra as { request?: unknown }).request = undefined;
         const accept = () => {
           limitMessages(ctx.extra.socket, options.maxPayloadBytes);
           return true;

@@ -75,24 +75,35 @@ describe('shutdown', () => {
 });
 
 describe('more than one round can read', () => {
-  it('ends conversationMessages with UPSTREAM_UNAVAILABLE rather than skip messages', { timeout: 20_000 }, async () => {
-    const stack = await startStack({ POLL_INTERVAL_MS: '4000' });
-    const me = await stack.emu.user();
-    const peer = await stack.emu.user();
-    const client = wsClient(stack.url, identity(stack.emu, me));
+  it('ends conversationMessages with UPSTREAM_UNAVAILABLE rather than skip messages', async () => {
+    // The service: message 1000 at first, then ever more new messages, page after page (more
+    // than the 5 pages of 20 one round reads), so the round never reaches message 1000 again.
+    let round = 0;
+    const upstream = await startScriptedServer((req) => {
+      if (req.path === '/user/profile') return envelope({ user_id: 5, username: 'u' });
+      if (req.path !== '/message/conversation') return failure(404, 'no such endpoint', 404);
+      if (req.query.get('msg_id_start') === '0') round++;
+      const top = round === 1 ? 1000 : Number(req.query.get('msg_id_start')) || 2000;
+      const limit = Number(req.query.get('limit'));
+      const messages = Array.from({ length: limit }, (_, i) => ({
+        msg_id: top - i, ctype: 0, content: 'm', attachment: '', config: '', ext: '', status: 0, timestamp: 1, from_xid: { uid: 7 }, to_xid: { uid: 5 },
+      }));
+      return envelope({ is_last: false, messages, next_msg_id: top - limit });
+    });
+    const config = { ...loadConfig({ PORT: '1', POLL_INTERVAL_MS: String(INTERVAL), IM_RETRIES: '0' }), port: 0 };
+    const gateway = createGateway({ config, imBaseUrl: upstream.url });
+    const client = wsClient(await gateway.start(), { app_id: 'app', 'access-token': 'token' });
     try {
-      const messages = client.feed('subscription($p: ID!) { conversationMessages(with: $p) { id } }', { p: String(peer.id) });
-      for (let i = 0; i < 100 && stack.emu.calls('GET /message/conversation').length === 0; i++) await sleep(20);
-      // 130 messages before the next round: one round reads at most 100 of them.
-      await Promise.all(Array.from({ length: 130 }, (_, i) => sendText(stack.emu, peer, me, `m${i}`)));
-      const ended = await messages.next(10_000);
+      const messages = client.feed('subscription { conversationMessages(with: "7") { id } }');
+      const ended = await messages.next();
       expect(ended.data ?? null).toBeNull();
       expect(ended.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
       expect(await messages.ending).toEqual({ complete: true });
+      expect(round).toBe(2); // no further round after the end
     } finally {
       await client.dispose();
-      await stack.gateway.stop();
-      await stack.emu.stop();
+      await gateway.stop();
+      await upstream.close();
     }
   });
 });

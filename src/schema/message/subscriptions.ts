@@ -35,7 +35,8 @@ builder.subscriptionFields((t) => ({
       'subscribing, then each time they change. A conversation read since the last result is in the next one once more, ' +
       'with unreadCount 0, after the others (the service just leaves it out). A failed poll sends an error and polling goes on, less often; a rejected ' +
       'token ends the subscription with UNAUTHENTICATED.',
-    extensions: reaches('GET /message/unread'),
+    // A subscriber who joins a running execution gets its latest result (src/gateway/shared-subscriptions.ts).
+    extensions: { ...reaches('GET /message/unread'), replaysLatest: true },
     subscribe: (_root, _args, ctx) => ctx.subscriptions.unreadCounts(ctx.caller),
     resolve: (event, _args, ctx) => valueOf(event, ctx),
   }),
