@@ -18,6 +18,7 @@ import { createSubscriptionHub } from '../subscriptions/hub';
 import { graphiqlOptions, renderGraphiQL } from './graphiql';
 import { createDownloadRoute } from './downloads';
 import { createFastPath } from './fast-path';
+import { useCompiledExecution } from './jit';
 import { createGatewayMetrics } from './metrics';
 import { useStreamingMultipart } from './multipart';
 import { upstreamLog } from './upstream-log';
@@ -122,6 +123,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       ...(metrics ? [metrics.plugin] : []),
       ...(fastPath ? [fastPath.plugin] : []),
+      useCompiledExecution(),
     ],
   });
 
