@@ -30,7 +30,7 @@ export interface GatewayOptions {
     'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes' | 'maxDepth' | 'maxAliases' | 'pollIntervalMs' | 'redisUrl'
   > &
     // Optional for callers that build the config by hand: metrics and the fast path are on unless turned off.
-    Partial<Pick<Config, 'metrics' | 'fastPath' | 'coalesce'>>;
+    Partial<Pick<Config, 'metrics' | 'fastPath' | 'coalesce' | 'jit'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -123,7 +123,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       ...(metrics ? [metrics.plugin] : []),
       ...(fastPath ? [fastPath.plugin] : []),
-      useCompiledExecution(),
+      ...(config.jit === false ? [] : [useCompiledExecution()]),
     ],
   });
 
