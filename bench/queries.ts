@@ -199,7 +199,8 @@ async function main() {
     const alone = await run(gqlRun, ALONE, 1);
 
     const perQuery = mark.calls / loaded.ok;
-    if (one.calls !== c.calls || Math.abs(perQuery - c.calls) > 0.01) mismatch = true;
+    // Under load, identical queries in flight share calls (IM_COALESCE): fewer per query, never more.
+    if (one.calls !== c.calls || perQuery > c.calls + 0.01) mismatch = true;
     rows.push({
       label: c.label,
       restPerQuery: `${perQuery.toFixed(2)} (one query: ${one.calls}, rule: ${c.calls})`,

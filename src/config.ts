@@ -56,6 +56,8 @@ export interface Config {
   fastPath: boolean;
   /** Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts). */
   coalesce: boolean;
+  /** Run queries and mutations compiled by graphql-jit where it can (src/gateway/jit.ts). */
+  jit: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins,
     fastPath: flag(env, 'FAST_PATH', true),
     coalesce: flag(env, 'IM_COALESCE', true),
+    jit: flag(env, 'GRAPHQL_JIT', false),
   };
 }
 

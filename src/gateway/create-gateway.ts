@@ -22,6 +22,7 @@ import { useCsrfPrevention } from './csrf';
 import { createDownloadRoute } from './downloads';
 import { createFastPath } from './fast-path';
 import { requestLookup } from './event-source';
+import { useCompiledExecution } from './jit';
 import { createGatewayMetrics } from './metrics';
 import { createReadiness } from './readiness';
 import { useStreamingMultipart } from './multipart';
@@ -38,7 +39,7 @@ export interface GatewayOptions {
     // Optional for callers that build the config by hand: metrics are on unless turned off,
     // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
     // No CORS unless origins are listed; the fast path and coalescing are on unless turned off.
-    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs' | 'corsOrigins' | 'fastPath' | 'coalesce' | 'imAdminToken'>>;
+    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs' | 'corsOrigins' | 'fastPath' | 'coalesce' | 'imAdminToken' | 'jit'>>;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -148,6 +149,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       ...(metrics ? [metrics.plugin] : []),
       ...(fastPath ? [fastPath.plugin] : []),
+      ...(config.jit === false ? [] : [useCompiledExecution()]),
     ],
   });
 

@@ -78,10 +78,24 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
   const registry = Registry.merge([processMetrics()]);
 
   const operationName = operationNameLabel();
-  const operationLabels = (params: FillLabelsFnParams) => ({
-    operationName: operationName(params.operationName),
-    operationType: params.operationType ?? 'unknown',
-  });
+  // Label sets are made once per distinct value and reused: every operation observes three or
+  // four metrics and every REST call one, and a fresh object each time is garbage on the hot path.
+  const operationLabelSets = new Map<string, { operationName: string; operationType: string }>();
+  const operationLabels = (params: FillLabelsFnParams) => {
+    const name = operationName(params.operationName);
+    const type = params.operationType ?? 'unknown';
+    const key = `${type} ${name}`;
+    let labels = operationLabelSets.get(key);
+    if (!labels) operationLabelSets.set(key, (labels = { operationName: name, operationType: type }));
+    return labels;
+  };
+  const restLabelSets = new Map<string, { endpoint: string; outcome: string }>();
+  const restLabels = (endpoint: string, outcome: string) => {
+    const key = `${endpoint} ${outcome}`;
+    let labels = restLabelSets.get(key);
+    if (!labels) restLabelSets.set(key, (labels = { endpoint, outcome }));
+    return labels;
+  };
 
   const plugin = usePrometheus({
     registry,
@@ -179,7 +193,7 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     plugin,
     restCall(info) {
       // The endpoint is the table key ('GET /group/info'): one of 113, never a path with values.
-      restDuration.observe({ endpoint: info.endpoint, outcome: outcomeOf(info) }, info.ms / 1000);
+      restDuration.observe(restLabels(info.endpoint, outcomeOf(info)), info.ms / 1000);
       if (info.attempt > 1) restRetries.inc({ endpoint: info.endpoint });
     },
   };
