@@ -74,8 +74,8 @@ describe('the fast path', () => {
     ['a query that is not a string (left to yoga)', 'POST', '/graphql', () => ({ ...json, accept: 'application/graphql-response+json' }), '{"query":1}'],
     ['no query (left to yoga)', 'POST', '/graphql', () => ({ ...json, accept: 'application/graphql-response+json' }), '{"variables":{}}'],
     ['an unknown parameter (left to yoga)', 'POST', '/graphql', () => ({ ...json, accept: 'application/graphql-response+json' }), '{"query":"{ me { id } }","bogus":1}'],
-    ['a GET query', 'GET', `/graphql?query=${encodeURIComponent('{ me { username } }')}`, () => ({ accept: 'application/graphql-response+json', 'access-token': user.token })],
-    ['a GET mutation (refused)', 'GET', `/graphql?query=${encodeURIComponent('mutation { setNickname(input: { nickName: "x" }) { ok } }')}`, () => ({ accept: 'application/graphql-response+json', 'access-token': user.token })],
+    ['a GET query', 'GET', `/graphql?query=${encodeURIComponent('{ me { username } }')}`, () => ({ accept: 'application/graphql-response+json', 'access-token': user.token, 'x-graphql-yoga-csrf': '1' })],
+    ['a GET mutation (refused)', 'GET', `/graphql?query=${encodeURIComponent('mutation { setNickname(input: { nickName: "x" }) { ok } }')}`, () => ({ accept: 'application/graphql-response+json', 'access-token': user.token, 'x-graphql-yoga-csrf': '1' })],
     ['a GET without a query (left to yoga)', 'GET', '/graphql?x=1', () => ({ accept: 'application/graphql-response+json' })],
   ];
 

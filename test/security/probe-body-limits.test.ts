@@ -39,6 +39,8 @@ function send(contentType: string, parts: (string | number)[], chunked = false):
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { 'content-type': contentType, 'access-token': sender.token, accept: 'application/graphql-response+json' };
     if (!chunked) headers['content-length'] = String(length);
+    // Multipart is a "simple" request: CSRF prevention wants a custom header (README).
+    if (contentType.startsWith('multipart/')) headers['x-graphql-yoga-csrf'] = 'upload';
     const req = request(`${stack.url}/graphql`, { method: 'POST', headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
