@@ -13,12 +13,13 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   rest: [],
   generated: [],
   files: ['rest'],
+  peers: ['rest'],
   emulator: ['rest', 'config'],
   subscriptions: ['rest'],
-  context: ['rest', 'subscriptions'],
-  schema: ['rest', 'files', 'subscriptions', 'context'],
-  gateway: ['rest', 'files', 'subscriptions', 'context', 'schema', 'config'],
-  main: ['rest', 'files', 'subscriptions', 'context', 'schema', 'gateway', 'config', 'emulator'],
+  context: ['rest', 'subscriptions', 'peers'],
+  schema: ['rest', 'files', 'peers', 'subscriptions', 'context'],
+  gateway: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'config'],
+  main: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'gateway', 'config', 'emulator'],
 };
 
 const areaOf = (file: string) => path.relative(SRC, file).split(path.sep)[0]!.replace(/\.ts$/, '');

@@ -73,7 +73,7 @@ describe('coalescing of identical reads', () => {
   });
 
   it(`never shares writes: ${N} identical mutations at once make ${N} calls`, async () => {
-    const { byPath } = await atOnce(onUrl, Array.from({ length: N }, () => ({ query: 'mutation { setNickname(nickName: "x") { ok } }', headers: same })));
+    const { byPath } = await atOnce(onUrl, Array.from({ length: N }, () => ({ query: 'mutation { setNickname(input: { nickName: "x" }) { ok } }', headers: same })));
     expect(Object.values(byPath).reduce((a, b) => a + b, 0)).toBe(N);
   });
 
@@ -82,7 +82,7 @@ describe('coalescing of identical reads', () => {
     const pause = () => new Promise((resolve) => setTimeout(resolve, DELAY_MS / 4));
     const first = gql(onUrl, '{ me { username } }', same);
     await pause();
-    const write = gql(onUrl, 'mutation { setNickname(nickName: "y") { ok } }', same);
+    const write = gql(onUrl, 'mutation { setNickname(input: { nickName: "y" }) { ok } }', same);
     await pause();
     const second = gql(onUrl, '{ me { username } }', same);
     await Promise.all([first, write, second]);

@@ -76,7 +76,7 @@ describe('me.conversations', () => {
     expect(reply.errors).toBeUndefined();
     const list = reply.data!.me.conversations;
     expect(list.totalCount).toBe(4);
-    expect(list.pageInfo).toEqual({ hasNextPage: false, endCursor: null });
+    expect(list.pageInfo).toEqual({ hasNextPage: false, endCursor: expect.any(String) });
     expect(list.nodes.map((n) => ({ id: n.id, unreadCount: n.unreadCount, peer: n.peer, content: n.lastMessage?.content }))).toEqual([
       { id: String(others[1]!.id), unreadCount: 1, peer: { __typename: 'User', id: String(others[1]!.id) }, content: 'hello 1' },
       { id: String(others[0]!.id), unreadCount: 1, peer: { __typename: 'User', id: String(others[0]!.id) }, content: 'hello 0' },
@@ -122,7 +122,7 @@ describe('me.conversations', () => {
     expect(again.data!.me.conversations.nodes[0]!.unreadCount).toBe(2);
   });
 
-  it('pages with first/after: every conversation once, endCursor null on the last page', async () => {
+  it('pages with first/after: every conversation once, until hasNextPage is false', async () => {
     const { me } = await homeOf(3, 2);
     const seen: string[] = [];
     let after: string | null = null;
@@ -131,9 +131,9 @@ describe('me.conversations', () => {
       expect(reply.errors).toBeUndefined();
       const { nodes, pageInfo } = reply.data!.me.conversations;
       seen.push(...nodes.map((n) => n.id));
+      expect(pageInfo.endCursor).toEqual(nodes.length > 0 ? expect.any(String) : null);
+      if (!pageInfo.hasNextPage) break;
       after = pageInfo.endCursor;
-      expect(pageInfo.hasNextPage).toBe(after !== null);
-      if (!after) break;
     }
     expect(seen).toHaveLength(5);
     expect(new Set(seen).size).toBe(5);
@@ -161,7 +161,7 @@ describe('Conversation.messages', () => {
     expect(newest.pageInfo.hasPreviousPage).toBe(true);
     const older = (await gqlAs<Reply>(me, query, { before: newest.pageInfo.startCursor })).data!.me.conversations.nodes[0]!.messages;
     expect(older.nodes.map((m) => m.content)).toEqual(['m1']);
-    expect(older.pageInfo).toEqual({ hasPreviousPage: false, startCursor: null });
+    expect(older.pageInfo).toEqual({ hasPreviousPage: false, startCursor: expect.any(String) });
   });
 });
 
@@ -169,9 +169,9 @@ describe('Group.unreadCount', () => {
   it('answers every joined group from one GET /message/unread', async () => {
     const { me, groupIds } = await homeOf(0, 3);
     emu.server.resetCalls();
-    const reply = await gqlAs<{ me: { joinedGroups: { id: string; unreadCount: number }[] } }>(me, '{ me { joinedGroups { id unreadCount } } }');
+    const reply = await gqlAs<{ me: { joinedGroups: { nodes: { id: string; unreadCount: number }[] } } }>(me, '{ me { joinedGroups { nodes { id unreadCount } } } }');
     expect(reply.errors).toBeUndefined();
-    expect(reply.data!.me.joinedGroups).toEqual(groupIds.map((id, i) => ({ id: String(id), unreadCount: i === 0 ? 1 : 0 })));
+    expect(reply.data!.me.joinedGroups.nodes).toEqual(groupIds.map((id, i) => ({ id: String(id), unreadCount: i === 0 ? 1 : 0 })));
     expect(count(endpointsCalled())).toEqual({ 'GET /group/user_joined': 1, 'GET /message/unread': 1 });
   });
 });

@@ -265,14 +265,14 @@ const CASES: Record<string, Case> = {
   forwardChatFile: {
     prepare: async () => {
       const [a, b] = [await user(), await user()];
-      const uploaded = await gqlUpload<{ uploadChatFile: { file: { storageKey: string } } }>(
+      const uploaded = await gqlUpload<{ uploadChatFile: { file: { fileKey: string } } }>(
         stack.url,
-        `mutation($file: File!) { uploadChatFile(input: { file: $file, fileType: CHAT_FILE, toId: "${b.id}" }) { file { storageKey } } }`,
+        `mutation($file: File!) { uploadChatFile(input: { file: $file, fileType: CHAT_FILE, toId: "${b.id}" }) { file { fileKey } } }`,
         { file: null },
         [FILE],
         { app_id: stack.emu.appId, ...token(a) },
       );
-      const key = uploaded.data!.uploadChatFile.file.storageKey;
+      const key = uploaded.data!.uploadChatFile.file.fileKey;
       return { call: `forwardChatFile(input: { fileKey: ${JSON.stringify(key)}, toId: "${b.id}" })`, headers: token(a) };
     },
   },

@@ -220,7 +220,7 @@ describe("SSE as a browser's EventSource", () => {
   it('reads no identity from the URL of a request that is not SSE', async () => {
     const [me] = await pair();
     const res = await fetch(url({ query: '{ me { id } }', 'access-token': me.token, app_id: stack.emu.appId }), {
-      headers: { accept: 'application/graphql-response+json' },
+      headers: { accept: 'application/graphql-response+json', 'x-graphql-yoga-csrf': '1' },
     });
     const body = (await res.json()) as { data?: { me: { id: string } | null }; errors?: { extensions?: { code?: string } }[] };
     expect(body.data?.me?.id).not.toBe(String(me.id));
