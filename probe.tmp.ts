@@ -1,6 +1,6 @@
 import { startStack } from './test/helpers/stack';
 const s = await startStack();
-const post = async (body: string, headers: Record<string,string> = {'content-type':'application/json'}) => {
+const post = async (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
   const t = performance.now();
   const r = await fetch(`${s.url}/graphql`, { method: 'POST', headers: { accept: 'application/graphql-response+json', ...headers }, body });
   return `${r.status} ${Math.round(performance.now() - t)}ms ${(await r.text()).slice(0, 200)}`;

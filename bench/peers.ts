@@ -87,7 +87,10 @@ function cases(setup: EmulatorSetup): Case[] {
       },
       check: (peer, body) => {
         if (peer === 'rest') return body.includes('"username":"bench-owner"') ? undefined : body.slice(0, 200);
-        return errorsOf(body) ?? ((parsed(body).data?.me as { username?: string } | undefined)?.username === 'bench-owner' ? undefined : body.slice(0, 200));
+        return (
+          errorsOf(body) ??
+          ((parsed(body).data?.me as { username?: string } | undefined)?.username === 'bench-owner' ? undefined : body.slice(0, 200))
+        );
       },
     },
     {
@@ -99,8 +102,13 @@ function cases(setup: EmulatorSetup): Case[] {
       check: (peer, body) => {
         const group = parsed(body).data?.group as { members?: { nodes?: unknown[] } | unknown[] } | undefined;
         const members = peer === 'gateway' ? (group?.members as { nodes?: unknown[] } | undefined)?.nodes : group?.members;
-        const users = Array.isArray(members) ? members.filter((m) => typeof (m as { user?: { nickName?: unknown } }).user?.nickName === 'string') : [];
-        return errorsOf(body) ?? (users.length === setup.midGroupSize ? undefined : `not ${setup.midGroupSize} members with a nickName: ${body.slice(0, 200)}`);
+        const users = Array.isArray(members)
+          ? members.filter((m) => typeof (m as { user?: { nickName?: unknown } }).user?.nickName === 'string')
+          : [];
+        return (
+          errorsOf(body) ??
+          (users.length === setup.midGroupSize ? undefined : `not ${setup.midGroupSize} members with a nickName: ${body.slice(0, 200)}`)
+        );
       },
     },
     {
@@ -152,12 +160,18 @@ function durationMs(text: string): number {
 }
 
 async function wrk(origin: string, path: string, script: string, seconds: number): Promise<WrkResult> {
-  const { stdout } = await run('wrk', ['-t1', `-c${CONCURRENCY}`, `-d${seconds}s`, '--timeout', '10s', '--latency', '-s', script, origin + path], { timeout: (seconds + 30) * 1000 });
+  const { stdout } = await run(
+    'wrk',
+    ['-t1', `-c${CONCURRENCY}`, `-d${seconds}s`, '--timeout', '10s', '--latency', '-s', script, origin + path],
+    { timeout: (seconds + 30) * 1000 },
+  );
   const grab = (re: RegExp) => re.exec(stdout)?.[1];
   const requests = Number(grab(/(\d+) requests in/));
   const seconds_ = durationMs(grab(/requests in ([\d.]+\w+),/) ?? '') / 1000;
   const bad =
-    Number(grab(/Non-2xx or 3xx responses: (\d+)/) ?? 0) + Number(grab(/Socket errors: .*?timeout (\d+)/) ?? 0) + Number(grab(/graphql-errors: (\d+)/) ?? 0);
+    Number(grab(/Non-2xx or 3xx responses: (\d+)/) ?? 0) +
+    Number(grab(/Socket errors: .*?timeout (\d+)/) ?? 0) +
+    Number(grab(/graphql-errors: (\d+)/) ?? 0);
   return {
     requests,
     seconds: seconds_,
@@ -249,7 +263,8 @@ async function main() {
   }
 
   const binary = tailcallBinary();
-  if (PEERS.includes('tailcall') && !binary) console.warn('bench: @tailcallhq/core-linux-x64-gnu is not installed (optional dependency): racing without Tailcall');
+  if (PEERS.includes('tailcall') && !binary)
+    console.warn('bench: @tailcallhq/core-linux-x64-gnu is not installed (optional dependency): racing without Tailcall');
   if (PEERS.includes('tailcall') && binary) {
     const port = await freePort();
     const config = readFileSync(here('./tailcall/peers.graphql'), 'utf8').replace(/port: \d+/, `port: ${port}`);
@@ -261,7 +276,15 @@ async function main() {
     writeFileSync(join(cache, 'tailcall', '.state'), String(Math.floor(Date.now() / 1000)));
     const tailcall = spawn(binary, ['start', 'peers.graphql'], {
       cwd: scratch,
-      env: { PATH: process.env.PATH ?? '', HOME: scratch, XDG_CACHE_HOME: cache, TAILCALL_TRACKER: 'false', TC_TRACKER: 'false', TAILCALL_LOG_LEVEL: 'warn', IM_URL: setup.url },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: scratch,
+        XDG_CACHE_HOME: cache,
+        TAILCALL_TRACKER: 'false',
+        TC_TRACKER: 'false',
+        TAILCALL_LOG_LEVEL: 'warn',
+        IM_URL: setup.url,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(tailcall);
@@ -269,7 +292,17 @@ async function main() {
     // Tailcall at `warn` prints nothing when it starts: poll the port instead.
     const polled = (async () => {
       for (let i = 0; i < 100; i++) {
-        if (await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' }).then(() => true, () => false)) return;
+        if (
+          await fetch(`http://127.0.0.1:${port}/graphql`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"query":"{__typename}"}',
+          }).then(
+            () => true,
+            () => false,
+          )
+        )
+          return;
         await new Promise((r) => setTimeout(r, 100));
       }
       throw new Error('tailcall did not answer within 10 s');
@@ -297,7 +330,17 @@ async function main() {
       const wrong = res.status === 200 ? c.check(peer.name, body) : `HTTP ${res.status}: ${body.slice(0, 200)}`;
       if (wrong) throw new Error(`${peer.name}, ${c.label}: ${wrong}`);
       const mark = await emulator({ type: 'mark' }, 'marked');
-      rows.set(`${c.label}|${peer.name}`, { caseLabel: c.label, peer: peer.name, requests: 0, seconds: 0, cpuMs: 0, calls: 0, p50: [], p99: [], oneQueryCalls: mark.calls });
+      rows.set(`${c.label}|${peer.name}`, {
+        caseLabel: c.label,
+        peer: peer.name,
+        requests: 0,
+        seconds: 0,
+        cpuMs: 0,
+        calls: 0,
+        p50: [],
+        p99: [],
+        oneQueryCalls: mark.calls,
+      });
     }
   }
 
@@ -340,15 +383,31 @@ async function main() {
   clearTimeout(watchdog);
 
   const fmt = (n: number, digits = 2) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-  console.log(`\npeers bench (Node ${process.version}, wrk -t1 -c${CONCURRENCY}, ${ROUNDS} rounds × ${MEASURE_S} s measured per case and peer after ${WARMUP_S} s warm-up)\n`);
+  console.log(
+    `\npeers bench (Node ${process.version}, wrk -t1 -c${CONCURRENCY}, ${ROUNDS} rounds × ${MEASURE_S} s measured per case and peer after ${WARMUP_S} s warm-up)\n`,
+  );
   const header = ['case', 'peer', 'req/s', 'p50', 'p99', 'CPU ms/req', 'REST calls/query (alone)'];
   const table = [header];
   for (const row of rows.values()) {
     const cpuLabel = row.peer === 'rest' ? `${fmt(row.cpuMs / row.requests, 3)} (emulator)` : fmt(row.cpuMs / row.requests, 3);
-    table.push([row.caseLabel, row.peer, fmt(row.requests / row.seconds, 0), `${fmt(median(row.p50))} ms`, `${fmt(median(row.p99))} ms`, cpuLabel, `${fmt(row.calls / row.requests)} (${row.oneQueryCalls})`]);
+    table.push([
+      row.caseLabel,
+      row.peer,
+      fmt(row.requests / row.seconds, 0),
+      `${fmt(median(row.p50))} ms`,
+      `${fmt(median(row.p99))} ms`,
+      cpuLabel,
+      `${fmt(row.calls / row.requests)} (${row.oneQueryCalls})`,
+    ]);
   }
   const widths = header.map((_, i) => Math.max(...table.map((cells) => cells[i]!.length)));
-  for (const cells of table) console.log(cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  for (const cells of table)
+    console.log(
+      cells
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    );
 
   console.log('\nRatios (gateway against each peer; req/s: higher is better for the gateway, CPU: lower):');
   for (const c of all) {

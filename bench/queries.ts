@@ -76,7 +76,10 @@ function cases(setup: EmulatorSetup): QueryCase[] {
       query: '{ me { id username settings { noPush } devices { deviceSn } pushTags online } }',
       calls: 5,
       check: (d) =>
-        typeof at(d, 'me', 'settings', 'noPush') === 'boolean' && Array.isArray(at(d, 'me', 'devices')) && Array.isArray(at(d, 'me', 'pushTags')) && typeof at(d, 'me', 'online') === 'boolean'
+        typeof at(d, 'me', 'settings', 'noPush') === 'boolean' &&
+        Array.isArray(at(d, 'me', 'devices')) &&
+        Array.isArray(at(d, 'me', 'pushTags')) &&
+        typeof at(d, 'me', 'online') === 'boolean'
           ? undefined
           : 'me is missing settings, devices, pushTags or online',
     },
@@ -136,9 +139,14 @@ async function main() {
   // Every request acts as the owner through the admin token, as an app backend would.
   const identity = { app_id: setup.appId, 'access-token': setup.adminToken, user_id: String(setup.ownerId) };
   const gqlHeaders = { ...identity, 'content-type': 'application/json', accept: 'application/graphql-response+json' };
-  const run = async (base: Omit<LoadRun, 'maxRequests' | 'maxMs' | 'concurrency'>, bounds: { maxRequests: number; maxMs: number }, concurrency = CONCURRENCY) => {
+  const run = async (
+    base: Omit<LoadRun, 'maxRequests' | 'maxMs' | 'concurrency'>,
+    bounds: { maxRequests: number; maxMs: number },
+    concurrency = CONCURRENCY,
+  ) => {
     const { result } = await load({ type: 'run', run: { ...base, ...bounds, concurrency } }, 'done');
-    if (result.failed > 0) throw new Error(`${result.failed} of ${result.ok + result.failed} requests failed; first: ${result.firstFailure}`);
+    if (result.failed > 0)
+      throw new Error(`${result.failed} of ${result.ok + result.failed} requests failed; first: ${result.firstFailure}`);
     return result;
   };
 
@@ -155,7 +163,8 @@ async function main() {
     const mark = await emulator({ type: 'mark' }, 'marked');
     const gatewayMs = (cpu.user + cpu.system) / 1000;
     const oursMs = gatewayMs + mark.cpuMicros / 1000 + loaded.cpuMicros / 1000;
-    const others = machineBefore === undefined || machineAfter === undefined ? undefined : Math.max(0, machineAfter - machineBefore - oursMs) / windowMs;
+    const others =
+      machineBefore === undefined || machineAfter === undefined ? undefined : Math.max(0, machineAfter - machineBefore - oursMs) / windowMs;
     return { loaded, gatewayMs, mark, others };
   }
 
@@ -181,7 +190,14 @@ async function main() {
   const oneQueryCalls: string[] = [];
   let mismatch = false;
   for (const c of cases(setup)) {
-    const gqlRun = { origin: gatewayUrl, method: 'POST' as const, path: '/graphql', headers: gqlHeaders, body: JSON.stringify({ query: c.query }), mustNotContain: '"errors"' };
+    const gqlRun = {
+      origin: gatewayUrl,
+      method: 'POST' as const,
+      path: '/graphql',
+      headers: gqlHeaders,
+      body: JSON.stringify({ query: c.query }),
+      mustNotContain: '"errors"',
+    };
 
     // One query first, checked in full, and the REST calls it causes.
     await emulator({ type: 'mark' }, 'marked');
@@ -190,7 +206,11 @@ async function main() {
     const wrong = reply.errors ? JSON.stringify(reply.errors) : c.check(reply.data);
     if (wrong) throw new Error(`${c.label}: ${wrong}`);
     const one = await emulator({ type: 'mark' }, 'marked');
-    oneQueryCalls.push(`${c.label}: ${Object.entries(one.byEndpoint).map(([e, n]) => (n > 1 ? `${n} × ${e}` : e)).join(', ')}`);
+    oneQueryCalls.push(
+      `${c.label}: ${Object.entries(one.byEndpoint)
+        .map(([e, n]) => (n > 1 ? `${n} × ${e}` : e))
+        .join(', ')}`,
+    );
 
     const before = memory();
     await run(gqlRun, WARMUP);
@@ -218,12 +238,43 @@ async function main() {
   clearTimeout(watchdog);
 
   const perSecond = (r: LoadResult) => Math.round(r.ok / (r.elapsedMs / 1000)).toLocaleString('en-US');
-  console.log(`\nqueries bench (Node ${process.version}, ${CONCURRENCY} concurrent clients, measured ${MEASURE.maxMs / 1000} s per case after ${WARMUP.maxMs / 1000} s warm-up)\n`);
+  console.log(
+    `\nqueries bench (Node ${process.version}, ${CONCURRENCY} concurrent clients, measured ${MEASURE.maxMs / 1000} s per case after ${WARMUP.maxMs / 1000} s warm-up)\n`,
+  );
   const othersCpu = (r: Row) => (r.others === undefined ? 'n/a' : `${(r.others * 100).toFixed(0)}%`);
-  const header = ['case', 'REST calls/query', 'req/s', 'p50', 'p99', 'p50 alone', 'CPU/query (gateway)', 'gateway RSS before → after', "others' CPU"];
-  const table = [header, ...rows.map((r) => [r.label, r.restPerQuery, perSecond(r.loaded), ms(r.loaded.p50), ms(r.loaded.p99), ms(r.alone.p50), r.cpuPerQuery, r.memory, othersCpu(r)])];
+  const header = [
+    'case',
+    'REST calls/query',
+    'req/s',
+    'p50',
+    'p99',
+    'p50 alone',
+    'CPU/query (gateway)',
+    'gateway RSS before → after',
+    "others' CPU",
+  ];
+  const table = [
+    header,
+    ...rows.map((r) => [
+      r.label,
+      r.restPerQuery,
+      perSecond(r.loaded),
+      ms(r.loaded.p50),
+      ms(r.loaded.p99),
+      ms(r.alone.p50),
+      r.cpuPerQuery,
+      r.memory,
+      othersCpu(r),
+    ]),
+  ];
   const widths = header.map((_, i) => Math.max(...table.map((cells) => cells[i]!.length)));
-  for (const cells of table) console.log(cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  for (const cells of table)
+    console.log(
+      cells
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    );
 
   console.log('\nREST calls of one query, at the emulator:');
   for (const line of oneQueryCalls) console.log(`  ${line}`);
@@ -238,7 +289,10 @@ async function main() {
     );
   }
   const busiest = Math.max(...rows.map((r) => r.others ?? 0));
-  if (busiest > 0.1) console.log(`\nbench: other processes used up to ${(busiest * 100).toFixed(0)}% of a core during a measured window: figures are disturbed, run again on a quiet machine`);
+  if (busiest > 0.1)
+    console.log(
+      `\nbench: other processes used up to ${(busiest * 100).toFixed(0)}% of a core during a measured window: figures are disturbed, run again on a quiet machine`,
+    );
   console.log(`\nwhole run ${((performance.now() - began) / 1000).toFixed(0)} s`);
   if (mismatch) {
     console.error('bench: a query caused another number of REST calls than the batching rule says');

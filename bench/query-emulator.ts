@@ -51,17 +51,33 @@ async function seed(): Promise<EmulatorSetup> {
     if (reply.code !== 200) throw new Error(`${path}: ${reply.code} ${reply.message}`);
     return reply.data;
   }
-  const register = async (name: string) => (await rest<{ user_id: number }>('/user/register/v2', { username: name, password: 'bench-pass' })).user_id;
+  const register = async (name: string) =>
+    (await rest<{ user_id: number }>('/user/register/v2', { username: name, password: 'bench-pass' })).user_id;
 
   const ownerId = await register('bench-owner');
   const members: number[] = [];
   for (let i = 1; i < BIG_GROUP; i++) members.push(await register(`bench-member${i}`));
   const groupIds: number[] = [];
-  for (let i = 0; i < GROUPS; i++) groupIds.push((await rest<{ group_id: number }>('/group/create', { name: `bench group ${i}`, type: 0 }, ownerId)).group_id);
+  for (let i = 0; i < GROUPS; i++)
+    groupIds.push((await rest<{ group_id: number }>('/group/create', { name: `bench group ${i}`, type: 0 }, ownerId)).group_id);
   const big = await rest<{ group_id: number }>('/group/create', { name: 'bench big group', type: 0, user_list: members }, ownerId);
-  const mid = await rest<{ group_id: number }>('/group/create', { name: 'bench mid group', type: 0, user_list: members.slice(0, MID_GROUP - 1) }, ownerId);
+  const mid = await rest<{ group_id: number }>(
+    '/group/create',
+    { name: 'bench mid group', type: 0, user_list: members.slice(0, MID_GROUP - 1) },
+    ownerId,
+  );
   emulator.resetCalls();
-  return { url, appId, adminToken, ownerId, groupIds, bigGroupId: big.group_id, bigGroupSize: BIG_GROUP, midGroupId: mid.group_id, midGroupSize: MID_GROUP };
+  return {
+    url,
+    appId,
+    adminToken,
+    ownerId,
+    groupIds,
+    bigGroupId: big.group_id,
+    bigGroupSize: BIG_GROUP,
+    midGroupId: mid.group_id,
+    midGroupSize: MID_GROUP,
+  };
 }
 
 let cpuMark = process.cpuUsage();

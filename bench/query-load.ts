@@ -96,7 +96,14 @@ async function run(r: LoadRun): Promise<LoadResult> {
   await Promise.all(Array.from({ length: r.concurrency }, worker));
   const { user, system } = process.cpuUsage(cpu);
   const sorted = latencies.subarray(0, ok).sort();
-  const result: LoadResult = { ok, failed, elapsedMs: last - begin, cpuMicros: user + system, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  const result: LoadResult = {
+    ok,
+    failed,
+    elapsedMs: last - begin,
+    cpuMicros: user + system,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+  };
   if (firstFailure !== undefined) result.firstFailure = firstFailure;
   return result;
 }

@@ -53,7 +53,11 @@ async function main() {
   const appId = emulator.state.options.appId;
 
   async function rest<T>(path: string, body: unknown): Promise<T> {
-    const res = await fetch(`${emulatorUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', app_id: appId }, body: JSON.stringify(body) });
+    const res = await fetch(`${emulatorUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', app_id: appId },
+      body: JSON.stringify(body),
+    });
     const reply = (await res.json()) as { code: number; data: T; message: string };
     if (reply.code !== 200) throw new Error(`${path}: ${reply.code} ${reply.message}`);
     return reply.data;
@@ -77,9 +81,20 @@ async function main() {
   };
 
   /** A child process of clients (bench/subscription-clients.ts), and a way to ask it things. */
-  const startClients = () => channel<ToClients, FromClients>(fork(fileURLToPath(new URL('./subscription-clients.ts', import.meta.url))), 'clients');
+  const startClients = () =>
+    channel<ToClients, FromClients>(fork(fileURLToPath(new URL('./subscription-clients.ts', import.meta.url))), 'clients');
 
-  const plan: ClientsPlan = { gatewayUrl, emulatorUrl, appId, users, sender, subscribers: SUBSCRIBERS, messages: MESSAGES, messageGapMs: 25, intervalMs: INTERVAL_MS };
+  const plan: ClientsPlan = {
+    gatewayUrl,
+    emulatorUrl,
+    appId,
+    users,
+    sender,
+    subscribers: SUBSCRIBERS,
+    messages: MESSAGES,
+    messageGapMs: 25,
+    intervalMs: INTERVAL_MS,
+  };
   const warmUp = startClients();
   await warmUp({ type: 'plan', plan: { ...plan, subscribers: Math.max(IDENTITIES, Math.floor(SUBSCRIBERS / 10)) } }, 'subscribed');
   await warmUp({ type: 'close' }, 'closed');
@@ -105,10 +120,22 @@ async function main() {
   console.log(`\nsubscriptions bench (Node ${process.version}, poll interval ${INTERVAL_MS} ms)`);
   line('subscribers (WebSocket connections)', `${SUBSCRIBERS} on ${IDENTITIES} identities`);
   line('all subscribed, first counts in', `${(subscribed.ms / 1000).toFixed(1)} s`);
-  line('polls per second at the emulator', `${(polls / (IDLE_WINDOW_MS / 1000)).toFixed(1)} (one poller per identity: ${(IDENTITIES / (INTERVAL_MS / 1000)).toFixed(1)})`);
-  line('gateway heap per subscriber', `${((held.heapUsed - before.heapUsed) / SUBSCRIBERS / 1024).toFixed(1)} KiB (heap ${mb(before.heapUsed)} → ${mb(held.heapUsed)})`);
-  line('gateway RSS per subscriber', `${((held.rss - before.rss) / SUBSCRIBERS / 1024).toFixed(1)} KiB (RSS ${mb(before.rss)} → ${mb(held.rss)})`);
-  line('messages sent', `${MESSAGES}, ${delays.length} of ${expected} deliveries timed (send call median ${percentile(sendSorted, 50).toFixed(1)} ms)`);
+  line(
+    'polls per second at the emulator',
+    `${(polls / (IDLE_WINDOW_MS / 1000)).toFixed(1)} (one poller per identity: ${(IDENTITIES / (INTERVAL_MS / 1000)).toFixed(1)})`,
+  );
+  line(
+    'gateway heap per subscriber',
+    `${((held.heapUsed - before.heapUsed) / SUBSCRIBERS / 1024).toFixed(1)} KiB (heap ${mb(before.heapUsed)} → ${mb(held.heapUsed)})`,
+  );
+  line(
+    'gateway RSS per subscriber',
+    `${((held.rss - before.rss) / SUBSCRIBERS / 1024).toFixed(1)} KiB (RSS ${mb(before.rss)} → ${mb(held.rss)})`,
+  );
+  line(
+    'messages sent',
+    `${MESSAGES}, ${delays.length} of ${expected} deliveries timed (send call median ${percentile(sendSorted, 50).toFixed(1)} ms)`,
+  );
   line('send → delivery, median', `${percentile(sorted, 50).toFixed(0)} ms`);
   line('send → delivery, p99', `${percentile(sorted, 99).toFixed(0)} ms`);
   line('send → delivery, max', `${(sorted[sorted.length - 1] ?? NaN).toFixed(0)} ms`);

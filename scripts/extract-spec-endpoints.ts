@@ -77,7 +77,10 @@ check(tsv.length === 113, `endpoints.tsv has ${tsv.length} rows, not 113`);
 const tsvLabels = tsv.map(label).sort();
 const specLabels = spec.map(label).sort();
 check(JSON.stringify(tsvLabels) === JSON.stringify(specLabels), 'the markdown tables and endpoints.tsv list different endpoints');
-check(sendBodyFields().some((p) => p.name === 'transaction_id'), 'the send-body table was not read');
+check(
+  sendBodyFields().some((p) => p.name === 'transaction_id'),
+  'the send-body table was not read',
+);
 
 const byLabel = new Map(spec.map((e) => [label(e), e]));
 const fixture: SpecFixture = {

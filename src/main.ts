@@ -16,7 +16,12 @@ async function main(): Promise<void> {
   if (!imBaseUrl) {
     const adminToken = config.imAdminToken ?? randomBytes(18).toString('base64url');
     imAdminToken = adminToken;
-    const emulator = createEmulator({ adminToken, appId: config.imAppId, port: config.emulatorPort, maxUploadBytes: config.maxUploadBytes });
+    const emulator = createEmulator({
+      adminToken,
+      appId: config.imAppId,
+      port: config.emulatorPort,
+      maxUploadBytes: config.maxUploadBytes,
+    });
     imBaseUrl = await emulator.start();
     stops.unshift(() => emulator.stop());
     console.log(`IM emulator   ${imBaseUrl}   app_id ${config.imAppId}`);
@@ -24,7 +29,9 @@ async function main(): Promise<void> {
     if (config.emulatorSeed) {
       const demo = await seedDemo(imBaseUrl, config.imAppId, adminToken);
       graphiqlHeaders = { app_id: config.imAppId, 'access-token': demo.token };
-      console.log(`              demo users: ${demo.users.map((u) => u.username).join(', ')} (password ${demo.password}); GraphiQL acts as ${demo.users[0]!.username}`);
+      console.log(
+        `              demo users: ${demo.users.map((u) => u.username).join(', ')} (password ${demo.password}); GraphiQL acts as ${demo.users[0]!.username}`,
+      );
     }
   }
 

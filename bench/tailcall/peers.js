@@ -2,5 +2,9 @@
 // objects. Tailcall hands the body over and takes the new one back as JSON text.
 function wrapIds(body) {
   var reply = typeof body === 'string' ? JSON.parse(body) : body;
-  return JSON.stringify(reply.data.map(function (id) { return { group_id: id }; }));
+  return JSON.stringify(
+    reply.data.map(function (id) {
+      return { group_id: id };
+    }),
+  );
 }

@@ -7,11 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const DOCS = [
-  'rest-1-conventions-tokens-messages-files-push.md',
-  'rest-2-users.md',
-  'rest-3-groups.md',
-] as const;
+const DOCS = ['rest-1-conventions-tokens-messages-files-push.md', 'rest-2-users.md', 'rest-3-groups.md'] as const;
 
 /** The spec directory every reader below takes its documents from (set by `useSpecDir`). */
 let specDir = '';
@@ -35,7 +31,9 @@ interface TsvRow {
 }
 
 export function readEndpointsTsv(): TsvRow[] {
-  const [header, ...lines] = readSpec('endpoints.tsv').split('\n').filter((l) => l.trim() !== '');
+  const [header, ...lines] = readSpec('endpoints.tsv')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   if (header !== 'no\tmethods\tpath') throw new Error(`endpoints.tsv: unexpected header '${header}'`);
   return lines.map((line) => {
     const [no = '', methods = '', p = ''] = line.split('\t');
@@ -63,7 +61,11 @@ function tablesOf(lines: readonly string[], from = 0): Row[][] {
   return tables;
 }
 
-const cells = (line: string) => line.split('|').slice(1, -1).map((c) => c.trim());
+const cells = (line: string) =>
+  line
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
 
 /** The first table after the first line starting with `marker` (a heading or a lead-in line). */
 function tableAfter(doc: string, marker: string): Row[] {
@@ -200,7 +202,9 @@ export function readSpecEndpoints(): SpecEndpoint[] {
         out.push({
           doc,
           no: row['No.'] ?? '2',
-          methods: dropParens(methodsCell).split(',').map((m) => m.trim()),
+          methods: dropParens(methodsCell)
+            .split(',')
+            .map((m) => m.trim()),
           path: dropParens(row.Path),
           query: parseParamCell(row.Query ?? '').map((p) => resolveAsIn(p, row.Query ?? '', out)),
           body: bodyOf(row.Body ?? row['Body fields'] ?? ''),

@@ -48,5 +48,4 @@ export class ImError extends Error {
 }
 
 /** 10002 naming the offending parameter. */
-export const invalidParam = (field: string, why: string) =>
-  new ImError(Code.INVALID_PARAMETER, `invalid parameter ${field}: ${why}`);
+export const invalidParam = (field: string, why: string) => new ImError(Code.INVALID_PARAMETER, `invalid parameter ${field}: ${why}`);

@@ -82,7 +82,7 @@ export function createEmulatorServer(config: EmulatorServerOptions): EmulatorSer
     const { name, def } = route;
     const binary = def.result === 'binary';
     // Downloads go into image tags, so the SDK passes identity as query parameters there.
-    const header = (key: string) => headerValue(req, key) ?? (binary ? url.searchParams.get(key) ?? undefined : undefined);
+    const header = (key: string) => headerValue(req, key) ?? (binary ? (url.searchParams.get(key) ?? undefined) : undefined);
 
     const appId = header('app_id');
     if (appId === undefined || appId === '') throw new ImError(Code.INVALID_PARAMETER, 'invalid header app_id: required');

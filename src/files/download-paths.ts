@@ -12,7 +12,14 @@ export interface DownloadRoute {
   params: Readonly<Record<string, string>>;
 }
 
-const IMAGE_PARAMS = { imageType: 'image_type', w: 'w', h: 'h', sdkSign: 'sdk_sign', storeToken: 'store_token', thumbnailStrategy: 'thumbnail_strategy' };
+const IMAGE_PARAMS = {
+  imageType: 'image_type',
+  w: 'w',
+  h: 'h',
+  sdkSign: 'sdk_sign',
+  storeToken: 'store_token',
+  thumbnailStrategy: 'thumbnail_strategy',
+};
 
 export const DOWNLOAD_ROUTES = {
   '/files/avatar': { endpoint: 'GET /file/download/avatar', key: 'objectName', params: { objectName: 'object_name', ...IMAGE_PARAMS } },
@@ -32,7 +39,11 @@ const IDENTITY = { token: 'access-token', appId: 'app_id', userId: 'user_id' } a
  * The route's URL (a path on the gateway) for these parameters; with `identity`, the caller's
  * token, app_id and user_id ride along as query parameters (for image tags: the URL is then a secret).
  */
-export function downloadPath(path: DownloadPath, params: Readonly<Record<string, string | number | null | undefined>>, identity?: Caller): string {
+export function downloadPath(
+  path: DownloadPath,
+  params: Readonly<Record<string, string | number | null | undefined>>,
+  identity?: Caller,
+): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(params) as [string, unknown][]) {
     if (value !== undefined && value !== null) search.set(name, String(value));

@@ -61,7 +61,11 @@ export class IncomingFile {
   discard(): void {
     this.claimed = true;
     if (this.part) this.part.stream.resume();
-    else void this.arrived.then((p) => p.stream.resume(), () => undefined);
+    else
+      void this.arrived.then(
+        (p) => p.stream.resume(),
+        () => undefined,
+      );
   }
 
   /** Drops an unclaimed file for the order rule; opening it later fails. */

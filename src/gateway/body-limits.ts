@@ -38,7 +38,8 @@ function membersOver(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x3a && ++members > max) return true;
@@ -87,7 +88,13 @@ function capped(request: Request, limit: number, what: string, fetchAPI: FetchAP
     }),
   );
   // `duplex` is required by Node's fetch for a streamed body, and missing from the DOM typings.
-  return new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body, duplex: 'half' } as RequestInit);
+  return new fetchAPI.Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    signal: request.signal,
+    body,
+    duplex: 'half',
+  } as RequestInit);
 }
 
 /** Must come after every plugin that picks a request parser, so that it wraps the one chosen. */
@@ -95,7 +102,9 @@ export function useBodyLimits(limits: BodyLimits): Plugin {
   const multipartBytes = limits.maxUploadBytes + 2 * limits.maxFieldBytes + PART_FRAMING_BYTES;
   return {
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
-      const [limit, what] = isMultipart(request) ? [multipartBytes, 'the multipart request body'] : [limits.maxBodyBytes, 'the request body'];
+      const [limit, what] = isMultipart(request)
+        ? [multipartBytes, 'the multipart request body']
+        : [limits.maxBodyBytes, 'the request body'];
       const length = request.headers.get('content-length');
       if (length !== null) {
         if (!/^\d+$/.test(length)) throw badContentLength();

@@ -33,13 +33,30 @@ import { mountWebSocket } from './websocket';
 export interface GatewayOptions {
   config: Pick<
     Config,
-    'port' | 'host' | 'imAppId' | 'connectTimeoutMs' | 'callTimeoutMs' | 'retries' | 'connections' | 'uploadHosts' | 'maxUploadBytes' | 'maxDepth' | 'maxAliases' | 'pollIntervalMs' | 'redisUrl'
+    | 'port'
+    | 'host'
+    | 'imAppId'
+    | 'connectTimeoutMs'
+    | 'callTimeoutMs'
+    | 'retries'
+    | 'connections'
+    | 'uploadHosts'
+    | 'maxUploadBytes'
+    | 'maxDepth'
+    | 'maxAliases'
+    | 'pollIntervalMs'
+    | 'redisUrl'
   > &
     Pick<Config, 'maxTokens' | 'maxBodyBytes' | 'maxWsPayloadBytes' | 'maxWsInitBytes'> &
     // Optional for callers that build the config by hand: metrics are on unless turned off,
     // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
     // No CORS unless origins are listed; the fast path and coalescing are on unless turned off.
-    Partial<Pick<Config, 'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs' | 'corsOrigins' | 'fastPath' | 'coalesce' | 'imAdminToken' | 'jit'>>;
+    Partial<
+      Pick<
+        Config,
+        'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs' | 'corsOrigins' | 'fastPath' | 'coalesce' | 'imAdminToken' | 'jit'
+      >
+    >;
   /** The IM service's origin. */
   imBaseUrl: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
@@ -106,7 +123,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
 
   // Plain JSON queries skip yoga's fetch-API layer (the same hooks and plugins run): see fast-path.ts.
-  const fastPath = config.fastPath === false ? undefined : createFastPath({ endpoint: '/graphql', fallback: (req, res) => void yoga(req, res) });
+  const fastPath =
+    config.fastPath === false ? undefined : createFastPath({ endpoint: '/graphql', fallback: (req, res) => void yoga(req, res) });
   // The service credential reads peers' public profiles for user-token callers (README: trust model).
   const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
   const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes };
@@ -128,7 +146,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       maskError(error, message, isDev) {
         // A variable refused by our scalars is the client's mistake, not an internal error.
         if (causedByScalarInput(error)) return error as GraphQLError;
-        const upstream = upstreamCause(error instanceof GraphQLError ? error.originalError ?? error : error);
+        const upstream = upstreamCause(error instanceof GraphQLError ? (error.originalError ?? error) : error);
         if (upstream) return toGraphQLError(upstream, error instanceof GraphQLError ? error : undefined);
         return maskError(error, message, isDev);
       },
@@ -166,7 +184,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       server = createServer((req, res) => {
         if (!graphiql(req, res) && !downloads(req, res) && !fastPath?.handle(req, res)) void yoga(req, res);
       });
-      ws = mountWebSocket(server, yoga, { verify: subscriptions.verify, maxPayloadBytes: config.maxWsPayloadBytes, maxInitBytes: config.maxWsInitBytes, shared });
+      ws = mountWebSocket(server, yoga, {
+        verify: subscriptions.verify,
+        maxPayloadBytes: config.maxWsPayloadBytes,
+        maxInitBytes: config.maxWsInitBytes,
+        shared,
+      });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(config.port, config.host, () => resolve());

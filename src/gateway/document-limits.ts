@@ -35,9 +35,19 @@ const ABORTED = 'Validation aborted.';
 
 export function useDocumentLimits(limits: DocumentLimits): Plugin {
   const tooManyTokens = () =>
-    refusal(`The document has more than ${limits.maxTokens} tokens (names, punctuation, values): send a smaller one`, 'MAX_TOKENS_EXCEEDED', limits.maxTokens);
+    refusal(
+      `The document has more than ${limits.maxTokens} tokens (names, punctuation, values): send a smaller one`,
+      'MAX_TOKENS_EXCEEDED',
+      limits.maxTokens,
+    );
   const rules = [
-    maxDepthRule({ n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true, propagateOnRejection: false, onReject: [reportAs('MAX_DEPTH_EXCEEDED', limits.maxDepth)] }),
+    maxDepthRule({
+      n: limits.maxDepth,
+      ignoreIntrospection: true,
+      flattenFragments: true,
+      propagateOnRejection: false,
+      onReject: [reportAs('MAX_DEPTH_EXCEEDED', limits.maxDepth)],
+    }),
     maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: [reportAs('MAX_ALIASES_EXCEEDED', limits.maxAliases)] }),
   ];
   return {

@@ -16,7 +16,16 @@ import { toGraphQLError } from '../rest/graphql-error';
 import { DOWNLOAD_ROUTES, type DownloadPath, type DownloadRoute } from '../files/download-paths';
 
 // Headers of the file worth passing on; hop-by-hop ones (connection, transfer-encoding) are not.
-const PASSED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-disposition', 'cache-control', 'etag', 'last-modified', 'location'];
+const PASSED_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-disposition',
+  'cache-control',
+  'etag',
+  'last-modified',
+  'location',
+];
 
 /** Shown inline (an <img>, a preview); SVG is not among them, it can hold script. */
 const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -26,7 +35,10 @@ const CONTAINED = { 'x-content-type-options': 'nosniff', 'content-security-polic
 
 /** The upstream's disposition, made `attachment` unless the type is an inline-safe image (keeps a filename). */
 function disposition(type: string | string[] | undefined, given: string | string[] | undefined): string | undefined {
-  const media = String(type ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  const media = String(type ?? '')
+    .split(';', 1)[0]!
+    .trim()
+    .toLowerCase();
   const upstream = Array.isArray(given) ? given[0] : given;
   if (INLINE_TYPES.has(media)) return upstream;
   const params = upstream?.replace(/^\s*[^;]*/, '') ?? '';

@@ -12,5 +12,5 @@ export function requestLookup(request: Request): (name: string) => string | unde
   const headers = headersLookup(request.headers);
   if (!request.headers.get('accept')?.includes('text/event-stream')) return headers;
   const query = new URL(request.url).searchParams;
-  return (name) => headers(name) ?? (URL_IDENTITY.has(name) ? query.get(name) ?? undefined : undefined);
+  return (name) => headers(name) ?? (URL_IDENTITY.has(name) ? (query.get(name) ?? undefined) : undefined);
 }

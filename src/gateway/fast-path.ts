@@ -138,7 +138,8 @@ export function createFastPath(options: FastPathOptions): FastPath {
     const h = req.headers;
     if (h.origin !== undefined || h.upgrade !== undefined) return false;
     if (h.accept !== undefined && STREAMING_ACCEPT.test(h.accept)) return false;
-    if (req.method === 'GET') return req.url!.startsWith(`${endpoint}?`) && h['content-length'] === undefined && h['transfer-encoding'] === undefined;
+    if (req.method === 'GET')
+      return req.url!.startsWith(`${endpoint}?`) && h['content-length'] === undefined && h['transfer-encoding'] === undefined;
     if (req.method !== 'POST' || req.url !== endpoint) return false;
     if (h['content-type'] === undefined || !JSON_TYPE.test(h['content-type'])) return false;
     if (h['transfer-encoding'] !== undefined || h['content-length'] === undefined || !/^\d{1,9}$/.test(h['content-length'])) return false;
@@ -166,7 +167,10 @@ export function createFastPath(options: FastPathOptions): FastPath {
   }
 
   /** The answer, or undefined when yoga must answer instead (nothing has been executed then). */
-  async function answer(request: ReturnType<typeof requestFor>, serverContext: Record<string, unknown>): Promise<PlainResponse | undefined> {
+  async function answer(
+    request: ReturnType<typeof requestFor>,
+    serverContext: Record<string, unknown>,
+  ): Promise<PlainResponse | undefined> {
     const yoga = server!;
     let early: unknown;
     let handlerChanged = false;
@@ -218,7 +222,11 @@ export function createFastPath(options: FastPathOptions): FastPath {
     }
     let response: unknown;
     if (!processor) {
-      response = new PlainResponse(null, { status: 406, statusText: 'Not Acceptable', headers: { accept: acceptableMediaTypes.join('; charset=utf-8, ') } }, fetchAPI.Headers as typeof Headers);
+      response = new PlainResponse(
+        null,
+        { status: 406, statusText: 'Not Acceptable', headers: { accept: acceptableMediaTypes.join('; charset=utf-8, ') } },
+        fetchAPI.Headers as typeof Headers,
+      );
     } else {
       // Only the regular JSON processor is reachable (streaming Accept headers went to yoga).
       if (processor !== (processRegularResult as unknown)) throw new Error('fast path: a streaming result processor was chosen');

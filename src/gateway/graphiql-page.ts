@@ -43,7 +43,10 @@ function matches(header: string | undefined, etag: string): boolean {
  * A Node request handler: answers true when the request asked for GraphiQL (and is being
  * answered), false to let the next handler have it.
  */
-export function createGraphiQLPage(options: GraphiQLOptions, endpoint = '/graphql'): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createGraphiQLPage(
+  options: GraphiQLOptions,
+  endpoint = '/graphql',
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   let page: Promise<Page> | undefined;
   return (req, res) => {
     if (!wantsPage(req, endpoint)) return false;

@@ -112,7 +112,11 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
       }),
       graphql_envelop_request_duration: createHistogram({
         registry,
-        histogram: { name: 'graphql_envelop_request_duration', help: 'Time spent executing GraphQL operations (seconds)', labelNames: OPERATION_LABELS },
+        histogram: {
+          name: 'graphql_envelop_request_duration',
+          help: 'Time spent executing GraphQL operations (seconds)',
+          labelNames: OPERATION_LABELS,
+        },
         fillLabelsFn: operationLabels,
       }),
       graphql_envelop_error_result: createCounter({
@@ -181,7 +185,12 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
       this.set(options.subscriptions().topics);
     },
   });
-  mirroredCounter(registry, 'im_gateway_subscription_polls_total', 'Subscription poll rounds run by this gateway', () => options.subscriptions().polls);
+  mirroredCounter(
+    registry,
+    'im_gateway_subscription_polls_total',
+    'Subscription poll rounds run by this gateway',
+    () => options.subscriptions().polls,
+  );
   mirroredCounter(
     registry,
     'im_gateway_subscription_poll_errors_total',

@@ -38,7 +38,6 @@ function readable(file: Readable): Readable {
   return file.pipe(relay);
 }
 
-
 export interface MultipartLimits {
   /** Largest file; busboy cuts a file there (the upload then reports it too large). */
   maxFileBytes: number;
@@ -153,7 +152,8 @@ export class UploadSession {
     if (map === null || typeof map !== 'object' || Array.isArray(map)) throw badRequest('multipart field "map" must be an object');
     if (Object.keys(map).length > this.limits.maxFiles) throw badRequest(`more than ${this.limits.maxFiles} files in one request`, 413);
     for (const [field, paths] of Object.entries(map as Record<string, unknown>)) {
-      if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string')) throw badRequest(`map entry ${field} must be a list of paths`);
+      if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string'))
+        throw badRequest(`map entry ${field} must be a list of paths`);
       const file = new IncomingFile(this, field);
       this.files.set(field, file);
       for (const path of paths as string[]) {

@@ -197,7 +197,8 @@ function shareOf(args: ExecutionArgs): { key: string | undefined; replay: boolea
   const text = args.document.loc?.source.body;
   const operation = getOperationAST(args.document, args.operationName);
   const field = operation?.selectionSet.selections[0];
-  if (!caller || text === undefined || operation?.operation !== 'subscription' || field?.kind !== 'Field') return { key: undefined, replay: false };
+  if (!caller || text === undefined || operation?.operation !== 'subscription' || field?.kind !== 'Field')
+    return { key: undefined, replay: false };
   const definition = args.schema.getSubscriptionType()?.getFields()[field.name.value];
   const identity = [caller.appId, caller.token, caller.userId, caller.groupId].map((part) => part ?? null);
   const key = `${JSON.stringify([...identity, args.operationName ?? null, args.variableValues ?? null])}\n${text}`;

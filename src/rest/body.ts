@@ -15,11 +15,7 @@ function declaredLength(headers: Record<string, string | string[] | undefined>):
 }
 
 /** Reads the whole body as UTF-8, or destroys it and throws BodyTooLarge past `limit` bytes. */
-export async function readText(
-  body: Readable,
-  headers: Record<string, string | string[] | undefined>,
-  limit: number,
-): Promise<string> {
+export async function readText(body: Readable, headers: Record<string, string | string[] | undefined>, limit: number): Promise<string> {
   const declared = declaredLength(headers);
   if (declared !== undefined && declared > limit) {
     body.destroy();

@@ -64,9 +64,7 @@ interface ExtraFields {
 }
 
 /** `data` of the envelope, plus the top-level extras the table lists for the endpoint. */
-export type Reply<K extends EndpointName> = { data: DataOf<Endpoints[K]> } & Partial<
-  Pick<ExtraFields, Endpoints[K]['extras'][number]>
->;
+export type Reply<K extends EndpointName> = { data: DataOf<Endpoints[K]> } & Partial<Pick<ExtraFields, Endpoints[K]['extras'][number]>>;
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -177,8 +175,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
         return await once(attempt);
       } catch (err) {
         const transient =
-          err instanceof UpstreamError &&
-          (err.kind === 'unavailable' || (err.kind === 'http' && RETRY_STATUSES.has(err.httpStatus ?? 0)));
+          err instanceof UpstreamError && (err.kind === 'unavailable' || (err.kind === 'http' && RETRY_STATUSES.has(err.httpStatus ?? 0)));
         if (!retryable || !transient || attempt > retries) throw err;
         const delay = Math.random() * retryBaseDelayMs * 2 ** (attempt - 1);
         try {
@@ -352,4 +349,3 @@ export function createRestClient(options: RestClientOptions): RestClient {
     },
   };
 }
-

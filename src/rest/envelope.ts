@@ -24,8 +24,7 @@ function read(text: string): Read {
   } catch {
     return { problem: 'body is not JSON' };
   }
-  const isEnvelope =
-    value !== null && typeof value === 'object' && typeof (value as { code?: unknown }).code === 'number';
+  const isEnvelope = value !== null && typeof value === 'object' && typeof (value as { code?: unknown }).code === 'number';
   return isEnvelope ? { envelope: value as Envelope } : { problem: 'body is not an envelope' };
 }
 
@@ -57,10 +56,7 @@ export function openEnvelope({ endpoint, status, text, secrets }: Answer): Envel
   return envelope;
 }
 
-export function envelopeError(
-  envelope: Envelope | undefined,
-  secrets: readonly string[],
-): { code?: number; upstreamMessage?: string } {
+export function envelopeError(envelope: Envelope | undefined, secrets: readonly string[]): { code?: number; upstreamMessage?: string } {
   if (!envelope) return {};
   const message = envelope.message;
   if (typeof message !== 'string' || message === '') return { code: envelope.code };
@@ -70,4 +66,3 @@ export function envelopeError(
     upstreamMessage: clean.length > MAX_MESSAGE ? `${clean.slice(0, MAX_MESSAGE)}…` : clean,
   };
 }
-

@@ -33,9 +33,7 @@ export function stringifyJson(value: unknown): string {
 export function toInt64(value: number | bigint | string): Int64 {
   if (typeof value === 'number') return value;
   const big = typeof value === 'bigint' ? value : BigInt(value);
-  return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
-    ? Number(big)
-    : big;
+  return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
 }
 
 export const INT64_MIN = -(2n ** 63n);

@@ -62,4 +62,3 @@ export function bindClient(client: RestClient, caller: Caller): RequestClient {
     download: (name, params, opts) => client.download(name, params, caller, opts),
   };
 }
-

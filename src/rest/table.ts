@@ -58,59 +58,51 @@ export function bareString<const N extends string>(name: N): BareStringBody<N> {
 
 const DIGITS = /^-?\d{1,19}$/;
 
-export const int64 = z
-  .union([z.number(), z.bigint(), z.string()], { error: 'expected an int64 integer' })
-  .transform((raw, ctx): Int64 => {
-    // An unsafe number has already lost digits somewhere; exact int64s travel as bigints or text.
-    if (typeof raw === 'number' && !Number.isSafeInteger(raw)) {
-      ctx.addIssue({ code: 'custom', message: 'expected an int64 integer (beyond 2^53 send it as a string or bigint)' });
-      return z.NEVER;
-    }
-    if (typeof raw === 'string' && !DIGITS.test(raw)) {
-      ctx.addIssue({ code: 'custom', message: 'expected an int64 integer' });
-      return z.NEVER;
-    }
-    const big = BigInt(raw);
-    if (big < INT64_MIN || big > INT64_MAX) {
-      ctx.addIssue({ code: 'custom', message: 'expected an int64 integer (out of range)' });
-      return z.NEVER;
-    }
-    return toInt64(raw);
-  });
+export const int64 = z.union([z.number(), z.bigint(), z.string()], { error: 'expected an int64 integer' }).transform((raw, ctx): Int64 => {
+  // An unsafe number has already lost digits somewhere; exact int64s travel as bigints or text.
+  if (typeof raw === 'number' && !Number.isSafeInteger(raw)) {
+    ctx.addIssue({ code: 'custom', message: 'expected an int64 integer (beyond 2^53 send it as a string or bigint)' });
+    return z.NEVER;
+  }
+  if (typeof raw === 'string' && !DIGITS.test(raw)) {
+    ctx.addIssue({ code: 'custom', message: 'expected an int64 integer' });
+    return z.NEVER;
+  }
+  const big = BigInt(raw);
+  if (big < INT64_MIN || big > INT64_MAX) {
+    ctx.addIssue({ code: 'custom', message: 'expected an int64 integer (out of range)' });
+    return z.NEVER;
+  }
+  return toInt64(raw);
+});
 
 function boundedInt(min: number, max: number, message: string) {
-  return z
-    .union([z.number(), z.string()], { error: message })
-    .transform((raw, ctx): number => {
-      const value = typeof raw === 'number' ? raw : /^-?\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-      if (!Number.isInteger(value) || value < min || value > max) {
-        ctx.addIssue({ code: 'custom', message });
-        return z.NEVER;
-      }
-      return value;
-    });
+  return z.union([z.number(), z.string()], { error: message }).transform((raw, ctx): number => {
+    const value = typeof raw === 'number' ? raw : /^-?\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isInteger(value) || value < min || value > max) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return value;
+  });
 }
 
 export const int32 = boundedInt(-(2 ** 31), 2 ** 31 - 1, 'expected an int32 integer');
 
 /** An int32 restricted to the range the spec gives. */
-export const int32In = (min: number, max: number) =>
-  boundedInt(min, max, `expected an integer from ${min} to ${max}`);
+export const int32In = (min: number, max: number) => boundedInt(min, max, `expected an integer from ${min} to ${max}`);
 
 /** An int32 restricted to the listed codes. */
-export const int32Of = (...codes: number[]) =>
-  int32.refine((v) => codes.includes(v), { message: `expected one of ${codes.join(', ')}` });
+export const int32Of = (...codes: number[]) => int32.refine((v) => codes.includes(v), { message: `expected one of ${codes.join(', ')}` });
 
-export const double = z
-  .union([z.number(), z.string()], { error: 'expected a number' })
-  .transform((raw, ctx): number => {
-    const value = typeof raw === 'number' ? raw : raw.trim() === '' ? NaN : Number(raw);
-    if (!Number.isFinite(value)) {
-      ctx.addIssue({ code: 'custom', message: 'expected a number' });
-      return z.NEVER;
-    }
-    return value;
-  });
+export const double = z.union([z.number(), z.string()], { error: 'expected a number' }).transform((raw, ctx): number => {
+  const value = typeof raw === 'number' ? raw : raw.trim() === '' ? NaN : Number(raw);
+  if (!Number.isFinite(value)) {
+    ctx.addIssue({ code: 'custom', message: 'expected a number' });
+    return z.NEVER;
+  }
+  return value;
+});
 
 export const bool = z
   .union([z.boolean(), z.enum(['true', 'false'])], { error: 'expected true or false' })

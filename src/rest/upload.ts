@@ -118,7 +118,12 @@ export async function uploadToTarget(target: UploadTarget, source: UploadSource,
 
   let answer: Dispatcher.ResponseData;
   try {
-    answer = await request(url, { method, headers, body: Readable.from(body, { objectMode: false }), dispatcher: options.dispatcher ?? agent });
+    answer = await request(url, {
+      method,
+      headers,
+      body: Readable.from(body, { objectMode: false }),
+      dispatcher: options.dispatcher ?? agent,
+    });
   } catch (err) {
     if (sourceError !== undefined) throw sourceError;
     const code = (err as { code?: unknown } | null)?.code;
@@ -133,7 +138,8 @@ export async function uploadToTarget(target: UploadTarget, source: UploadSource,
   try {
     text = await readText(answer.body, answer.headers, MAX_ANSWER_BYTES);
   } catch (err) {
-    if (!(err instanceof BodyTooLarge)) throw new UpstreamError({ endpoint, kind: 'unavailable', detail: 'upload answer broke off', cause: err });
+    if (!(err instanceof BodyTooLarge))
+      throw new UpstreamError({ endpoint, kind: 'unavailable', detail: 'upload answer broke off', cause: err });
   }
   const status = answer.statusCode;
   // OSS answers 200/204 with its own body; the emulator (and an OSS callback) with an envelope.

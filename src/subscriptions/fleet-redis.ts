@@ -50,7 +50,13 @@ export async function redisFleet(options: RedisFleetOptions): Promise<Fleet> {
   // No offline queue and a command timeout: while Redis is away, commands fail at once rather
   // than wait, and the fleet polls in process (a timeout also catches a silent partition).
   const commandTimeout = Math.max(1_000, leaseTimings(options.intervalMs).leaseMs);
-  const connection: RedisOptions = { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5_000, enableOfflineQueue: false, commandTimeout };
+  const connection: RedisOptions = {
+    lazyConnect: true,
+    maxRetriesPerRequest: 2,
+    connectTimeout: 5_000,
+    enableOfflineQueue: false,
+    commandTimeout,
+  };
   const cmd = new Redis(options.url, { ...connection, connectionName: 'im-gateway' });
   const sub = new Redis(options.url, { ...connection, connectionName: 'im-gateway-sub' });
   let connecting = true;

@@ -11,7 +11,8 @@ export type PageReader = (start: Int64, limit: number) => Promise<ConversationPa
 /** A reader of the conversation with `peer`, as `caller`. */
 export function pageReader(rest: RestClient, caller: Caller, peer: Int64, signal?: AbortSignal): PageReader {
   return async (start, limit) =>
-    (await rest.call('GET /message/conversation', { opposite_id: peer, msg_id_start: start, limit }, caller, signal ? { signal } : {})).data;
+    (await rest.call('GET /message/conversation', { opposite_id: peer, msg_id_start: start, limit }, caller, signal ? { signal } : {}))
+      .data;
 }
 
 export interface Span {

@@ -169,7 +169,12 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     unreadCounts: (caller) => subscribe(unreadSource, caller, (entries) => [entries], stateBuffer()),
     conversationMessages: (caller, peer) => subscribe(conversationSource(peer), caller, (messages) => messages, streamBuffer()),
     conversationEvents: (caller, peer, after) =>
-      resumeAfter(subscribe(conversationEventsSource(peer), caller, (events) => events, streamBuffer()), pageReader(options.rest, caller, peer), peer, after),
+      resumeAfter(
+        subscribe(conversationEventsSource(peer), caller, (events) => events, streamBuffer()),
+        pageReader(options.rest, caller, peer),
+        peer,
+        after,
+      ),
     verify(caller) {
       // Without a token there is nothing to check: such a connection can log in, and its
       // subscriptions are refused with UNAUTHENTICATED by the service.

@@ -6,7 +6,15 @@ import type { Redis, Result } from 'ioredis';
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     /** 1 when published: the lease is still `token`'s. Empty snapshot or event: that part is skipped. */
-    leasePublish(lease: string, snapshot: string, token: string, channel: string, snapshotText: string, eventText: string, snapshotMs: number): Result<number, Context>;
+    leasePublish(
+      lease: string,
+      snapshot: string,
+      token: string,
+      channel: string,
+      snapshotText: string,
+      eventText: string,
+      snapshotMs: number,
+    ): Result<number, Context>;
     /** 1 when renewed (the snapshot's life is extended with it). */
     leaseRenew(lease: string, snapshot: string, token: string, leaseMs: number, snapshotMs: number): Result<number, Context>;
     leaseRelease(lease: string, token: string): Result<number, Context>;

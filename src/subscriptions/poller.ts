@@ -118,7 +118,7 @@ export class Poller<P> {
     // Time-based, never backwards: pollers that took over from one another (or polled side by
     // side while Redis was away) order their values by when they were polled.
     const seq = Math.max(this.seq + 1, Date.now());
-    const latest = source.replay ? result.payload ?? this.latest : undefined;
+    const latest = source.replay ? (result.payload ?? this.latest) : undefined;
     // A state source sends its whole state each time (also when only announcing it).
     const payload = source.replay ? latest : result.payload;
     const publication: Publication<P> = {

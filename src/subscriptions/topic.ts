@@ -144,7 +144,13 @@ export class Topic<P> {
           const queued = this.queue ?? [];
           this.queue = undefined;
           this.catchingUp = undefined;
-          this.value({ type: 'value', seq: this.seq, state: result.state, after: from, ...(result.payload !== undefined ? { payload: result.payload } : {}) });
+          this.value({
+            type: 'value',
+            seq: this.seq,
+            state: result.state,
+            after: from,
+            ...(result.payload !== undefined ? { payload: result.payload } : {}),
+          });
           for (const event of queued) this.receive(event);
           return;
         } catch (err) {

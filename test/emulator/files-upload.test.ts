@@ -43,7 +43,10 @@ describe('upload storage', () => {
     const res = await postFile(target, bytes, 'video/mp4');
     expect(res.status).toBe(200);
     const answer = (await res.json()) as { code: number; data: { key: string; size: number; download_url: string } };
-    expect(answer).toMatchObject({ code: 200, data: { key: target.oss_body_param.key, size: bytes.length, download_url: target.download_url } });
+    expect(answer).toMatchObject({
+      code: 200,
+      data: { key: target.oss_body_param.key, size: bytes.length, download_url: target.download_url },
+    });
 
     const direct = await download(target.download_url);
     expect(direct.status).toBe(200);

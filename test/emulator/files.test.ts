@@ -82,7 +82,10 @@ describe('6.3 GET /file/upload/avatar/group', () => {
       groups.assertCanModifyInfo = original;
     };
     const a = await emu.user();
-    const target = await emu.ok<UploadTarget>('GET', '/file/upload/avatar/group', { token: a.token, query: { group_id: 4_000_000_000_777 } });
+    const target = await emu.ok<UploadTarget>('GET', '/file/upload/avatar/group', {
+      token: a.token,
+      query: { group_id: 4_000_000_000_777 },
+    });
     expect(asked).toEqual([[4_000_000_000_777, { admin: false, userId: a.id }]]);
     expect(target.oss_body_param.key!.startsWith('avatar/group/4000000000777/')).toBe(true);
     const bytes = randomBytes(100);
@@ -102,7 +105,10 @@ describe('6.5 GET /file/upload/chat and 6.2 GET /file/download/chat', () => {
     const a = await emu.user();
     const b = await emu.user();
     for (const fileType of [100, 101, 102, 103, 104, 200, 201, 202, 203]) {
-      const target = await emu.ok<UploadTarget>('GET', '/file/upload/chat', { token: a.token, query: { file_type: fileType, to_id: b.id, to_type: 1 } });
+      const target = await emu.ok<UploadTarget>('GET', '/file/upload/chat', {
+        token: a.token,
+        query: { file_type: fileType, to_id: b.id, to_type: 1 },
+      });
       expect(target.oss_body_param.key).toMatch(/^chat\/[0-9a-f]{32}$/);
     }
     const bytes = randomBytes(5000);
@@ -115,8 +121,13 @@ describe('6.5 GET /file/upload/chat and 6.2 GET /file/download/chat', () => {
 
   it('refuses an unknown user (10000), an unknown group (20001) and a bad file_type (10002)', async () => {
     const a = await emu.user();
-    expect((await emu.rest('GET', '/file/upload/chat', { token: a.token, query: { file_type: 100, to_id: 2_999_999_999_999 } })).code).toBe(10000);
-    expect((await emu.rest('GET', '/file/upload/chat', { token: a.token, query: { file_type: 100, to_id: 4_999_999_999_999, to_type: 2 } })).code).toBe(20001);
+    expect((await emu.rest('GET', '/file/upload/chat', { token: a.token, query: { file_type: 100, to_id: 2_999_999_999_999 } })).code).toBe(
+      10000,
+    );
+    expect(
+      (await emu.rest('GET', '/file/upload/chat', { token: a.token, query: { file_type: 100, to_id: 4_999_999_999_999, to_type: 2 } }))
+        .code,
+    ).toBe(20001);
     const bad = await emu.rest('GET', '/file/upload/chat', { token: a.token, query: { file_type: 105, to_id: a.id } });
     expect(bad.code).toBe(10002);
     expect(bad.message).toContain('file_type');
@@ -154,8 +165,16 @@ describe('6.6 GET /file/upload/forward', () => {
     expect(unknown.message).toContain('file_sign');
     const avatar = await emu.ok<UploadTarget>('GET', '/file/upload/avatar/user', { token: a.token });
     await upload(avatar, randomBytes(10), 'image/png');
-    expect((await emu.rest('GET', '/file/upload/forward', { token: a.token, query: { file_sign: avatar.oss_body_param.key!, to_id: a.id } })).code).toBe(10002);
-    expect((await emu.rest('GET', '/file/upload/forward', { token: a.token, query: { file_sign: sign, to_id: 2_999_999_999_999 } })).code).toBe(10000);
-    expect((await emu.rest('GET', '/file/upload/forward', { token: a.token, query: { file_sign: sign, to_id: 4_999_999_999_999, to_type: 2 } })).code).toBe(20001);
+    expect(
+      (await emu.rest('GET', '/file/upload/forward', { token: a.token, query: { file_sign: avatar.oss_body_param.key!, to_id: a.id } }))
+        .code,
+    ).toBe(10002);
+    expect(
+      (await emu.rest('GET', '/file/upload/forward', { token: a.token, query: { file_sign: sign, to_id: 2_999_999_999_999 } })).code,
+    ).toBe(10000);
+    expect(
+      (await emu.rest('GET', '/file/upload/forward', { token: a.token, query: { file_sign: sign, to_id: 4_999_999_999_999, to_type: 2 } }))
+        .code,
+    ).toBe(20001);
   });
 });

@@ -24,7 +24,14 @@ describe('announcements (4.4-4.8)', () => {
 
   it('lets admins publish; members (20012) and strangers (20012) may not', async () => {
     const first = await publish(admin, 'Rules');
-    expect(first.data).toEqual({ id: expect.any(Number), group_id: g, author: admin.id, title: 'Rules', content: 'Rules text', created_at: w.now() });
+    expect(first.data).toEqual({
+      id: expect.any(Number),
+      group_id: g,
+      author: admin.id,
+      title: 'Rules',
+      content: 'Rules text',
+      created_at: w.now(),
+    });
     w.tick();
     expect((await publish(owner, 'Party')).data.author).toBe(owner.id);
     expect((await publish(member, 'Mine')).code).toBe(20012);
@@ -64,26 +71,47 @@ describe('announcements (4.4-4.8)', () => {
   });
 
   it('lets the bare admin token publish (author 0) and delete', async () => {
-    const reply = await w.emu.ok<Announcement>('POST', '/group/announcement/edit', { token: w.emu.adminToken, body: { group_id: g, title: 'App', content: 'news' } });
+    const reply = await w.emu.ok<Announcement>('POST', '/group/announcement/edit', {
+      token: w.emu.adminToken,
+      body: { group_id: g, title: 'App', content: 'news' },
+    });
     expect(reply.author).toBe(0);
-    const viaHeader = await w.emu.ok<Announcement>('POST', '/group/announcement/edit', { token: w.emu.adminToken, groupId: g, body: { group_id: g, title: 'Hdr', content: 'x' } });
+    const viaHeader = await w.emu.ok<Announcement>('POST', '/group/announcement/edit', {
+      token: w.emu.adminToken,
+      groupId: g,
+      body: { group_id: g, title: 'Hdr', content: 'x' },
+    });
     expect(viaHeader.author).toBe(0);
-    expect(await w.code('DELETE', '/group/announcement/delete', { token: w.emu.adminToken, query: { group_id: g, announcement_id: reply.id } })).toBe(200);
+    expect(
+      await w.code('DELETE', '/group/announcement/delete', { token: w.emu.adminToken, query: { group_id: g, announcement_id: reply.id } }),
+    ).toBe(200);
   });
 });
 
 describe('shared files (4.19-4.23)', () => {
   const upload = (by: TestUser, name: string, extra = {}) =>
-    w.emu.rest<SharedFile>('POST', '/group/file/upload', as(by, { body: { group_id: g, name, size: 1234, url: `http://files/${name}`, ...extra } }));
-  const list = async () => (await w.emu.ok<SharedFile[]>('GET', '/group/file/list', as(member, { query: { group_id: g } }))).map((f) => f.name);
+    w.emu.rest<SharedFile>(
+      'POST',
+      '/group/file/upload',
+      as(by, { body: { group_id: g, name, size: 1234, url: `http://files/${name}`, ...extra } }),
+    );
+  const list = async () =>
+    (await w.emu.ok<SharedFile[]>('GET', '/group/file/list', as(member, { query: { group_id: g } }))).map((f) => f.name);
   let mine: SharedFile, theirs: SharedFile;
 
   it('lets any member record a file; strangers get 20011; bad input 10002', async () => {
     const reply = await upload(member, 'notes.txt', { type: 'text/plain' });
     mine = reply.data;
     expect(mine).toEqual({
-      file_id: expect.any(Number), group_id: g, name: 'notes.txt', size: 1234, type: 'text/plain', url: 'http://files/notes.txt',
-      uploader: member.id, created_at: w.now(), updated_at: w.now(),
+      file_id: expect.any(Number),
+      group_id: g,
+      name: 'notes.txt',
+      size: 1234,
+      type: 'text/plain',
+      url: 'http://files/notes.txt',
+      uploader: member.id,
+      created_at: w.now(),
+      updated_at: w.now(),
     });
     theirs = (await upload(member2, 'photo.png')).data;
     expect(theirs.type).toBe('');
@@ -117,16 +145,24 @@ describe('shared files (4.19-4.23)', () => {
 
   it('deletes file by file: own ones, not others’ (20023), missing ones (20022) fail alone', async () => {
     const extra = (await upload(member2, 'extra.bin')).data;
-    const results = await w.emu.ok<FileOperationResult[]>('DELETE', '/group/file/delete', as(member, {
-      body: { group_id: g, file_list: [mine.file_id, extra.file_id, 999] },
-    }));
+    const results = await w.emu.ok<FileOperationResult[]>(
+      'DELETE',
+      '/group/file/delete',
+      as(member, {
+        body: { group_id: g, file_list: [mine.file_id, extra.file_id, 999] },
+      }),
+    );
     expect(results).toEqual([
       { file_id: mine.file_id, result: 'success', reason: '' },
       { file_id: extra.file_id, result: 'fail', reason: expect.stringContaining('only the uploader or an admin') },
       { file_id: 999, result: 'fail', reason: expect.stringContaining('does not exist') },
     ]);
     expect(await list()).toEqual(['photo-by-admin.png', 'extra.bin']);
-    const byAdmin = await w.emu.ok<FileOperationResult[]>('POST', '/group/file/delete', as(admin, { body: { group_id: g, file_list: [theirs.file_id, extra.file_id] } }));
+    const byAdmin = await w.emu.ok<FileOperationResult[]>(
+      'POST',
+      '/group/file/delete',
+      as(admin, { body: { group_id: g, file_list: [theirs.file_id, extra.file_id] } }),
+    );
     expect(byAdmin.map((r) => r.result)).toEqual(['success', 'success']);
     expect(await list()).toEqual([]);
     expect(await w.code('DELETE', '/group/file/delete', as(stranger, { body: { group_id: g, file_list: [1] } }))).toBe(20011);

@@ -11,9 +11,26 @@ beforeAll(async () => {
 afterAll(() => w.emu.stop());
 
 const GROUP_FIELDS = [
-  'apply_approval', 'avatar', 'ban_expire_time', 'capacity', 'count', 'created_at', 'description', 'ext', 'group_id',
-  'history_visible', 'member_invite', 'member_modify', 'msg_mute_mode', 'msg_push_mode', 'name', 'owner_id', 'read_ack',
-  'status', 'type', 'updated_at',
+  'apply_approval',
+  'avatar',
+  'ban_expire_time',
+  'capacity',
+  'count',
+  'created_at',
+  'description',
+  'ext',
+  'group_id',
+  'history_visible',
+  'member_invite',
+  'member_modify',
+  'msg_mute_mode',
+  'msg_push_mode',
+  'name',
+  'owner_id',
+  'read_ack',
+  'status',
+  'type',
+  'updated_at',
 ];
 
 describe('POST /group/create (4.16)', () => {
@@ -22,9 +39,25 @@ describe('POST /group/create (4.16)', () => {
     const group = await w.emu.ok<Group>('POST', '/group/create', as(owner, { body: { name: 'Team', avatar: 'a.png', description: 'd' } }));
     expect(Object.keys(group).sort()).toEqual(GROUP_FIELDS);
     expect(group).toMatchObject({
-      name: 'Team', avatar: 'a.png', description: 'd', ext: '', type: 0, status: 0, owner_id: owner.id,
-      capacity: 500, count: 1, created_at: w.now(), updated_at: w.now(), apply_approval: 1, ban_expire_time: 0,
-      history_visible: false, member_invite: true, member_modify: false, msg_mute_mode: 0, msg_push_mode: 0, read_ack: false,
+      name: 'Team',
+      avatar: 'a.png',
+      description: 'd',
+      ext: '',
+      type: 0,
+      status: 0,
+      owner_id: owner.id,
+      capacity: 500,
+      count: 1,
+      created_at: w.now(),
+      updated_at: w.now(),
+      apply_approval: 1,
+      ban_expire_time: 0,
+      history_visible: false,
+      member_invite: true,
+      member_modify: false,
+      msg_mute_mode: 0,
+      msg_push_mode: 0,
+      read_ack: false,
     });
     expect(group.group_id).toBeGreaterThan(1e12);
     const members = await w.emu.ok<Member[]>('GET', '/group/member_list', as(owner, { query: { group_id: group.group_id } }));
@@ -41,15 +74,24 @@ describe('POST /group/create (4.16)', () => {
     const owner = await w.user();
     const plain = await w.user();
     const asking = await w.user({ confirm: true });
-    const group = await w.emu.ok<Group>('POST', '/group/create', as(owner, { body: { user_list: [plain.id, asking.id, owner.id, plain.id] } }));
+    const group = await w.emu.ok<Group>(
+      'POST',
+      '/group/create',
+      as(owner, { body: { user_list: [plain.id, asking.id, owner.id, plain.id] } }),
+    );
     expect(group.count).toBe(2);
     const members = await w.emu.ok<Member[]>('GET', '/group/member_list', as(owner, { query: { group_id: group.group_id } }));
     expect(members.map((m) => m.user_id)).toEqual([owner.id, plain.id]);
     const invitations = await w.emu.ok<GroupInvitation[]>('GET', '/group/invitation_list', as(asking));
     expect(invitations).toEqual([
       {
-        group_id: group.group_id, inviter_id: owner.id, invitee_id: asking.id, reason: '', status: 0,
-        expired_time: w.now() + w.emu.server.state.options.requestTtlMs, updated_at: new Date(w.now()).toISOString(),
+        group_id: group.group_id,
+        inviter_id: owner.id,
+        invitee_id: asking.id,
+        reason: '',
+        status: 0,
+        expired_time: w.now() + w.emu.server.state.options.requestTtlMs,
+        updated_at: new Date(w.now()).toISOString(),
       },
     ]);
   });
@@ -116,8 +158,32 @@ describe('POST /group/info/batch (4.26)', () => {
     const b = await w.group(owner, { name: 'B', type: 2 });
     const list = await w.emu.ok<GroupSummary[]>('POST', '/group/info/batch', as(owner, { body: { group_list: [b, 77, a, b] } }));
     expect(list).toEqual([
-      { group_id: b, name: 'B', avatar: '', owner: owner.id, type: 2, status: 0, capacity: 5000, count: 1, apply_approval: 1, msg_mute_mode: 0, msg_push_mode: 0 },
-      { group_id: a, name: 'A', avatar: '', owner: owner.id, type: 0, status: 0, capacity: 500, count: 1, apply_approval: 1, msg_mute_mode: 0, msg_push_mode: 0 },
+      {
+        group_id: b,
+        name: 'B',
+        avatar: '',
+        owner: owner.id,
+        type: 2,
+        status: 0,
+        capacity: 5000,
+        count: 1,
+        apply_approval: 1,
+        msg_mute_mode: 0,
+        msg_push_mode: 0,
+      },
+      {
+        group_id: a,
+        name: 'A',
+        avatar: '',
+        owner: owner.id,
+        type: 0,
+        status: 0,
+        capacity: 500,
+        count: 1,
+        apply_approval: 1,
+        msg_mute_mode: 0,
+        msg_push_mode: 0,
+      },
     ]);
   });
 

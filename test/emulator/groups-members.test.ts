@@ -24,9 +24,13 @@ describe('POST /group/admin/add, DELETE /group/admin/remove, GET /group/admin_li
     const stranger = await w.user();
     const g = await w.group(owner, { members: [a, b] });
     w.tick();
-    const results = await w.emu.ok<OperationResult[]>('POST', '/group/admin/add', as(owner, {
-      body: { group_id: g, user_list: [a.id, stranger.id, owner.id, a.id] },
-    }));
+    const results = await w.emu.ok<OperationResult[]>(
+      'POST',
+      '/group/admin/add',
+      as(owner, {
+        body: { group_id: g, user_list: [a.id, stranger.id, owner.id, a.id] },
+      }),
+    );
     expect(results).toEqual([ok(a.id), fail(stranger.id, /not a member/), fail(owner.id, /owner/), fail(a.id, /already an admin/)]);
     expect(await adminIds(g)).toEqual([a.id]);
     expect((await w.info(g)).updated_at).toBe(w.now());
@@ -47,7 +51,11 @@ describe('POST /group/admin/add, DELETE /group/admin/remove, GET /group/admin_li
     const owner = await w.user();
     const [a, b, m] = [await w.user(), await w.user(), await w.user()];
     const g = await w.group(owner, { members: [m], admins: [a, b] });
-    const results = await w.emu.ok<OperationResult[]>('POST', '/group/admin/remove', as(owner, { body: { group_id: g, user_list: [b.id, m.id] } }));
+    const results = await w.emu.ok<OperationResult[]>(
+      'POST',
+      '/group/admin/remove',
+      as(owner, { body: { group_id: g, user_list: [b.id, m.id] } }),
+    );
     expect(results).toEqual([ok(b.id), fail(m.id, /not an admin/)]);
     expect(await adminIds(g)).toEqual([a.id]);
     expect(await memberIds(g)).toEqual([owner.id, m.id, a.id, b.id]);
@@ -67,8 +75,13 @@ describe('POST /group/admin/add, DELETE /group/admin/remove, GET /group/admin_li
     const owner = await w.user();
     const member = await w.user();
     const g = await w.group(owner, { members: [member] });
-    expect(await w.code('POST', '/group/admin/add', { token: w.emu.adminToken, groupId: g, body: { group_id: g, user_list: [member.id] } })).toBe(20013);
-    const byApp = await w.emu.ok<OperationResult[]>('POST', '/group/admin/add', { token: w.emu.adminToken, body: { group_id: g, user_list: [member.id] } });
+    expect(
+      await w.code('POST', '/group/admin/add', { token: w.emu.adminToken, groupId: g, body: { group_id: g, user_list: [member.id] } }),
+    ).toBe(20013);
+    const byApp = await w.emu.ok<OperationResult[]>('POST', '/group/admin/add', {
+      token: w.emu.adminToken,
+      body: { group_id: g, user_list: [member.id] },
+    });
     expect(byApp).toEqual([ok(member.id)]);
   });
 });
@@ -141,9 +154,13 @@ describe('DELETE /group/kick (4.33)', () => {
   });
 
   it('lets admins kick members but not admins, the owner or non-members', async () => {
-    const results = await w.emu.ok<OperationResult[]>('DELETE', '/group/kick', as(admin, {
-      body: { group_id: g, user_list: [m1.id, admin2.id, owner.id, stranger.id] },
-    }));
+    const results = await w.emu.ok<OperationResult[]>(
+      'DELETE',
+      '/group/kick',
+      as(admin, {
+        body: { group_id: g, user_list: [m1.id, admin2.id, owner.id, stranger.id] },
+      }),
+    );
     expect(results).toEqual([ok(m1.id), fail(admin2.id, /owner/), fail(owner.id, /owner/), fail(stranger.id, /not a member/)]);
     expect(await memberIds(g)).toEqual([owner.id, m2.id, admin.id, admin2.id]);
     expect(await w.code('GET', '/group/member_list', as(m1, { query: { group_id: g } }))).toBe(20011);
@@ -166,9 +183,17 @@ describe('GET /group/member_list (4.35)', () => {
     expect(first.data.map((m) => m.user_id)).toEqual([owner.id, others[0]!.id]);
     expect(first).toMatchObject({ total: 5, version: 0 });
     expect(first.cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    const second = await w.emu.rest<Member[]>('GET', '/group/member_list', as(owner, { query: { group_id: g, limit: 2, cursor: first.cursor! } }));
+    const second = await w.emu.rest<Member[]>(
+      'GET',
+      '/group/member_list',
+      as(owner, { query: { group_id: g, limit: 2, cursor: first.cursor! } }),
+    );
     expect(second.data.map((m) => m.user_id)).toEqual([others[1]!.id, others[2]!.id]);
-    const last = await w.emu.rest<Member[]>('GET', '/group/member_list', as(owner, { query: { group_id: g, limit: 2, cursor: second.cursor! } }));
+    const last = await w.emu.rest<Member[]>(
+      'GET',
+      '/group/member_list',
+      as(owner, { query: { group_id: g, limit: 2, cursor: second.cursor! } }),
+    );
     expect(last.data.map((m) => m.user_id)).toEqual([others[3]!.id]);
     expect(last.cursor).toBe('');
     const all = await w.emu.rest<Member[]>('GET', '/group/member_list', as(owner, { query: { group_id: g } }));
@@ -193,9 +218,13 @@ describe('display names (4.18, 4.36)', () => {
     const stranger = await w.user();
     const g = await w.group(owner, { members: [member] });
     expect(await w.emu.ok('PUT', '/group/display_name', as(member, { body: { group_id: g, value: 'Mia' } }))).toBe(true);
-    const names = await w.emu.ok<Member[]>('POST', '/group/members/display_name', as(owner, {
-      body: { group_id: g, user_list: [member.id, stranger.id, owner.id, member.id] },
-    }));
+    const names = await w.emu.ok<Member[]>(
+      'POST',
+      '/group/members/display_name',
+      as(owner, {
+        body: { group_id: g, user_list: [member.id, stranger.id, owner.id, member.id] },
+      }),
+    );
     expect(names).toEqual([
       { user_id: member.id, display_name: 'Mia', expired_time: 0, join_time: w.now() },
       { user_id: owner.id, display_name: '', expired_time: 0, join_time: w.now() },

@@ -91,7 +91,11 @@ describe('PUT /group/apply/handle (4.11)', () => {
     const reply = await handle(admin, applicant, true);
     expect(reply.data).toEqual({ user_id: applicant.id, result: 'success', reason: '' });
     expect(await memberIds(g)).toContain(applicant.id);
-    const members = await w.emu.ok<Member[]>('POST', '/group/members/display_name', as(owner, { body: { group_id: g, user_list: [applicant.id] } }));
+    const members = await w.emu.ok<Member[]>(
+      'POST',
+      '/group/members/display_name',
+      as(owner, { body: { group_id: g, user_list: [applicant.id] } }),
+    );
     expect(members[0]?.join_time).toBe(w.now());
     expect((await handle(owner, applicant, true)).code).toBe(20014);
     const listed = (await applications(admin, [g])).data.find((a) => a.applicant_id === applicant.id);
@@ -101,7 +105,9 @@ describe('PUT /group/apply/handle (4.11)', () => {
   it('approval false: rejected, not a member', async () => {
     const applicant = await w.user();
     await apply(applicant);
-    expect((await w.emu.rest('POST', '/group/apply/handle', as(owner, { body: { group_id: g, user_id: applicant.id, approval: false } }))).code).toBe(200);
+    expect(
+      (await w.emu.rest('POST', '/group/apply/handle', as(owner, { body: { group_id: g, user_id: applicant.id, approval: false } }))).code,
+    ).toBe(200);
     expect(await memberIds(g)).not.toContain(applicant.id);
     const listed = (await applications(admin, [g])).data.find((a) => a.applicant_id === applicant.id);
     expect(listed?.status).toBe(2);
@@ -127,17 +133,27 @@ describe('PUT /group/apply/handle (4.11)', () => {
     const g2 = await w.group(owner2);
     await w.emu.ok('POST', '/group/apply', as(applicant, { body: { group_id: g2 } }));
     setCapacity(g2, 1);
-    const reply = await w.emu.rest('PUT', '/group/apply/handle', as(owner2, { body: { group_id: g2, user_id: applicant.id, approval: true } }));
+    const reply = await w.emu.rest(
+      'PUT',
+      '/group/apply/handle',
+      as(owner2, { body: { group_id: g2, user_id: applicant.id, approval: true } }),
+    );
     expect(reply.code).toBe(20010);
     expect((await applications(owner2, [g2])).data[0]?.status).toBe(0);
     setCapacity(g2, 500);
-    expect(await w.code('PUT', '/group/apply/handle', as(owner2, { body: { group_id: g2, user_id: applicant.id, approval: true } }))).toBe(200);
+    expect(await w.code('PUT', '/group/apply/handle', as(owner2, { body: { group_id: g2, user_id: applicant.id, approval: true } }))).toBe(
+      200,
+    );
   });
 
   it('lets the admin token with the group_id header handle', async () => {
     const applicant = await w.user();
     await apply(applicant);
-    const reply = await w.emu.rest('PUT', '/group/apply/handle', { token: w.emu.adminToken, groupId: g, body: { group_id: g, user_id: applicant.id, approval: true } });
+    const reply = await w.emu.rest('PUT', '/group/apply/handle', {
+      token: w.emu.adminToken,
+      groupId: g,
+      body: { group_id: g, user_id: applicant.id, approval: true },
+    });
     expect(reply.code).toBe(200);
   });
 });
@@ -153,7 +169,10 @@ describe('POST /group/application_list (4.9)', () => {
     await w.emu.ok('POST', '/group/apply', as(applicants[1]!, { body: { group_id: g2 } }));
     await w.emu.ok('POST', '/group/apply', as(applicants[2]!, { body: { group_id: g1 } }));
     const first = await applications(owner, [g1, g2], { limit: 2 });
-    expect(first.data.map((a) => [a.group_id, a.applicant_id])).toEqual([[g1, applicants[0]!.id], [g1, applicants[2]!.id]]);
+    expect(first.data.map((a) => [a.group_id, a.applicant_id])).toEqual([
+      [g1, applicants[0]!.id],
+      [g1, applicants[2]!.id],
+    ]);
     expect(first).toMatchObject({ total: 3, version: 0 });
     const second = await applications(owner, [g1, g2], { limit: 2, cursor: first.cursor! });
     expect(second.data.map((a) => a.applicant_id)).toEqual([applicants[1]!.id]);
@@ -169,9 +188,13 @@ describe('POST /group/invite (4.31)', () => {
     const [plain, asking, member, blocked] = [await w.user(), await w.user({ confirm: true }), await w.user(), await w.user()];
     const g = await w.group(owner, { members: [member] });
     await block(owner, g, blocked);
-    const results = await w.emu.ok<OperationResult[]>('POST', '/group/invite', as(member, {
-      body: { group_id: g, user_list: [plain.id, asking.id, member.id, blocked.id, 12345], reason: 'join us' },
-    }));
+    const results = await w.emu.ok<OperationResult[]>(
+      'POST',
+      '/group/invite',
+      as(member, {
+        body: { group_id: g, user_list: [plain.id, asking.id, member.id, blocked.id, 12345], reason: 'join us' },
+      }),
+    );
     expect(results).toEqual([
       { user_id: plain.id, result: 'success', reason: '' },
       { user_id: asking.id, result: 'success', reason: '' },
@@ -182,7 +205,15 @@ describe('POST /group/invite (4.31)', () => {
     expect(await memberIds(g)).toEqual([owner.id, member.id, plain.id]);
     const invitations = await w.emu.ok<GroupInvitation[]>('GET', '/group/invitation_list', as(asking));
     expect(invitations).toEqual([
-      { group_id: g, inviter_id: member.id, invitee_id: asking.id, reason: 'join us', status: 0, expired_time: w.now() + TTL, updated_at: new Date(w.now()).toISOString() },
+      {
+        group_id: g,
+        inviter_id: member.id,
+        invitee_id: asking.id,
+        reason: 'join us',
+        status: 0,
+        expired_time: w.now() + TTL,
+        updated_at: new Date(w.now()).toISOString(),
+      },
     ]);
   });
 
@@ -205,7 +236,11 @@ describe('POST /group/invite (4.31)', () => {
     const [a, b] = [await w.user(), await w.user()];
     const g = await w.group(owner);
     setCapacity(g, 2);
-    const results = await w.emu.ok<OperationResult[]>('POST', '/group/invite', as(owner, { body: { group_id: g, user_list: [a.id, b.id] } }));
+    const results = await w.emu.ok<OperationResult[]>(
+      'POST',
+      '/group/invite',
+      as(owner, { body: { group_id: g, user_list: [a.id, b.id] } }),
+    );
     expect(results.map((r) => r.result)).toEqual(['success', 'fail']);
     expect(results[1]?.reason).toContain('full');
     expect(await memberIds(g)).toEqual([owner.id, a.id]);
@@ -239,7 +274,9 @@ describe('PUT /group/invite/handle (4.32) and GET /group/invitation_list (4.30)'
   it('the invitee declines', async () => {
     const invitee = await w.user({ confirm: true });
     await invite(invitee);
-    expect((await w.emu.rest('POST', '/group/invite/handle', as(invitee, { body: { group_id: g, user_id: owner.id, approval: false } }))).code).toBe(200);
+    expect(
+      (await w.emu.rest('POST', '/group/invite/handle', as(invitee, { body: { group_id: g, user_id: owner.id, approval: false } }))).code,
+    ).toBe(200);
     expect(await memberIds(g)).not.toContain(invitee.id);
     const [listed] = await w.emu.ok<GroupInvitation[]>('GET', '/group/invitation_list', as(invitee));
     expect(listed?.status).toBe(2);
@@ -262,7 +299,8 @@ describe('PUT /group/invite/handle (4.32) and GET /group/invitation_list (4.30)'
     const [a, b] = [await w.user({ confirm: true }), await w.user({ confirm: true })];
     const g2 = await w.group(owner2, { members: [a, b] });
     setCapacity(g2, 1);
-    const accept = (u: TestUser) => w.emu.rest('PUT', '/group/invite/handle', as(u, { body: { group_id: g2, user_id: owner2.id, approval: true } }));
+    const accept = (u: TestUser) =>
+      w.emu.rest('PUT', '/group/invite/handle', as(u, { body: { group_id: g2, user_id: owner2.id, approval: true } }));
     expect((await accept(a)).code).toBe(20010);
     setCapacity(g2, 500);
     await block(owner2, g2, b);

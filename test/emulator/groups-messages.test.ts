@@ -15,8 +15,9 @@ const sendBody = (g: number, content: string) => ({ content_type: 0, content, at
 const send = (req: RestRequest, g: number, content = 'hello') =>
   w.code('PUT', '/message/send', { ...req, body: { ...sendBody(g, content), ...(req.body as object | undefined) } });
 const history = async (u: TestUser, g: number) =>
-  (await w.emu.ok<ConversationPage>('GET', '/message/conversation', as(u, { query: { opposite_id: g, msg_id_start: 0, limit: 50 } })))
-    .messages.map((m) => m.content);
+  (
+    await w.emu.ok<ConversationPage>('GET', '/message/conversation', as(u, { query: { opposite_id: g, msg_id_start: 0, limit: 50 } }))
+  ).messages.map((m) => m.content);
 
 describe('sending to a group', () => {
   let owner: TestUser, admin: TestUser, member: TestUser, other: TestUser, stranger: TestUser, g: number;

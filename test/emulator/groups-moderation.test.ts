@@ -25,9 +25,13 @@ describe('POST /group/ban, POST /group/unban, GET /group/banned_list (4.12, 4.51
   });
 
   it('lets admins ban members for minutes: expired_time = now + duration × 60000 ms', async () => {
-    const results = await w.emu.ok<OperationResult[]>('POST', '/group/ban', as(admin, {
-      body: { group_id: g, duration: 10, user_list: [m1.id, admin2.id, owner.id, stranger.id] },
-    }));
+    const results = await w.emu.ok<OperationResult[]>(
+      'POST',
+      '/group/ban',
+      as(admin, {
+        body: { group_id: g, duration: 10, user_list: [m1.id, admin2.id, owner.id, stranger.id] },
+      }),
+    );
     expect(results).toEqual([ok(m1.id), fail(admin2.id, /owner/), fail(owner.id, /owner/), fail(stranger.id, /not a member/)]);
     const list = await banned(m2, g);
     expect(list.data).toEqual([{ user_id: m1.id, display_name: '', join_time: expect.any(Number), expired_time: w.now() + 600_000 }]);
@@ -35,7 +39,11 @@ describe('POST /group/ban, POST /group/unban, GET /group/banned_list (4.12, 4.51
   });
 
   it('lets the owner ban admins', async () => {
-    const results = await w.emu.ok<OperationResult[]>('POST', '/group/ban', as(owner, { body: { group_id: g, duration: 1, user_list: [admin2.id] } }));
+    const results = await w.emu.ok<OperationResult[]>(
+      'POST',
+      '/group/ban',
+      as(owner, { body: { group_id: g, duration: 1, user_list: [admin2.id] } }),
+    );
     expect(results).toEqual([ok(admin2.id)]);
     expect((await banned(owner, g)).data.map((m) => m.user_id)).toEqual([m1.id, admin2.id]);
   });
@@ -65,14 +73,22 @@ describe('POST /group/ban, POST /group/unban, GET /group/banned_list (4.12, 4.51
 
   it('lifts bans (admins; not on admins unless the owner); a member not banned is a fail item', async () => {
     await w.emu.ok('POST', '/group/ban', as(owner, { body: { group_id: g, duration: 5, user_list: [admin2.id] } }));
-    const byAdmin = await w.emu.ok<OperationResult[]>('POST', '/group/unban', as(admin, {
-      body: { group_id: g, user_list: [m1.id, m2.id, admin2.id, stranger.id] },
-    }));
+    const byAdmin = await w.emu.ok<OperationResult[]>(
+      'POST',
+      '/group/unban',
+      as(admin, {
+        body: { group_id: g, user_list: [m1.id, m2.id, admin2.id, stranger.id] },
+      }),
+    );
     expect(byAdmin).toEqual([ok(m1.id), fail(m2.id, /not banned/), fail(admin2.id, /owner/), fail(stranger.id, /not a member/)]);
     expect(await w.code('POST', '/group/unban', as(m2, { body: { group_id: g, user_list: [admin2.id] } }))).toBe(20012);
     expect(await w.emu.ok('POST', '/group/unban', as(owner, { body: { group_id: g, user_list: [admin2.id] } }))).toEqual([ok(admin2.id)]);
     expect((await banned(owner, g)).data).toEqual([]);
-    const [m1Record] = await w.emu.ok<Member[]>('POST', '/group/members/display_name', as(owner, { body: { group_id: g, user_list: [m1.id] } }));
+    const [m1Record] = await w.emu.ok<Member[]>(
+      'POST',
+      '/group/members/display_name',
+      as(owner, { body: { group_id: g, user_list: [m1.id] } }),
+    );
     expect(m1Record?.expired_time).toBe(0);
   });
 });
@@ -87,7 +103,9 @@ describe('POST /group/settings/ban_all, POST /group/settings/unban_all (4.45, 4.
     const expected = Math.floor(w.now() / 1000) + 1800;
     expect(reply).toEqual({ ban_expire_time: expected });
     expect(await w.info(g)).toMatchObject({ ban_expire_time: expected, updated_at: w.now() });
-    expect(await w.emu.ok('POST', '/group/settings/ban_all', as(owner, { body: { group_id: g, duration: -1 } }))).toEqual({ ban_expire_time: -1 });
+    expect(await w.emu.ok('POST', '/group/settings/ban_all', as(owner, { body: { group_id: g, duration: -1 } }))).toEqual({
+      ban_expire_time: -1,
+    });
     expect((await w.info(g)).ban_expire_time).toBe(-1);
     expect(await w.emu.ok('POST', '/group/settings/unban_all', as(admin, { body: { group_id: g } }))).toBe(true);
     expect((await w.info(g)).ban_expire_time).toBe(0);
@@ -118,11 +136,19 @@ describe('POST /group/block, DELETE /group/unblock, GET /group/blocked_list (4.1
 
   it('removes members and keeps them out; outsiders may be blocked ahead', async () => {
     w.tick();
-    const results = await w.emu.ok<OperationResult[]>('POST', '/group/block', as(admin, {
-      body: { group_id: g, user_list: [member.id, outsider.id, admin2.id, owner.id, 777, member.id] },
-    }));
+    const results = await w.emu.ok<OperationResult[]>(
+      'POST',
+      '/group/block',
+      as(admin, {
+        body: { group_id: g, user_list: [member.id, outsider.id, admin2.id, owner.id, 777, member.id] },
+      }),
+    );
     expect(results).toEqual([
-      ok(member.id), ok(outsider.id), fail(admin2.id, /owner/), fail(owner.id, /owner/), fail(777, /does not exist/),
+      ok(member.id),
+      ok(outsider.id),
+      fail(admin2.id, /owner/),
+      fail(owner.id, /owner/),
+      fail(777, /does not exist/),
       fail(member.id, /already on the blacklist/),
     ]);
     expect(await memberIds(g)).toEqual([owner.id, admin.id, admin2.id]);
@@ -134,7 +160,11 @@ describe('POST /group/block, DELETE /group/unblock, GET /group/blocked_list (4.1
     expect(list).toMatchObject({ total: 2, cursor: '', version: 0 });
     // Kept out on every path: apply, invite, QR.
     expect(await w.code('POST', '/group/apply', as(member, { body: { group_id: g } }))).toBe(20018);
-    const invited = await w.emu.ok<OperationResult[]>('POST', '/group/invite', as(owner, { body: { group_id: g, user_list: [outsider.id] } }));
+    const invited = await w.emu.ok<OperationResult[]>(
+      'POST',
+      '/group/invite',
+      as(owner, { body: { group_id: g, user_list: [outsider.id] } }),
+    );
     expect(invited).toEqual([fail(outsider.id, /blacklist/)]);
     const qr = await w.emu.ok<GroupQrCode>('GET', '/group/qrcode/sign', as(owner, { query: { group_id: g } }));
     expect(await w.code('POST', '/group/qrcode/invite', as(outsider, { body: { qr_info: qr.qr_info } }))).toBe(20018);
@@ -164,7 +194,11 @@ describe('POST /group/block, DELETE /group/unblock, GET /group/blocked_list (4.1
   });
 
   it('unblocks; the user may then apply again', async () => {
-    const results = await w.emu.ok<OperationResult[]>('POST', '/group/unblock', as(admin, { body: { group_id: g, user_list: [member.id, admin.id] } }));
+    const results = await w.emu.ok<OperationResult[]>(
+      'POST',
+      '/group/unblock',
+      as(admin, { body: { group_id: g, user_list: [member.id, admin.id] } }),
+    );
     expect(results).toEqual([ok(member.id), fail(admin.id, /not on the blacklist/)]);
     expect((await blocked(owner)).data.map((e) => e.user_id)).toEqual([outsider.id, admin2.id]);
     expect(await w.code('POST', '/group/apply', as(member, { body: { group_id: g } }))).toBe(200);

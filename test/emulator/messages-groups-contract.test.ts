@@ -49,7 +49,10 @@ function group(members: TestUser[], history = false): number {
 const sendTo = (from: TestUser, groupIds: number[], content = 'hi') =>
   emu.rest('POST', '/message/send', { token: from.token, body: { content_type: 0, content, attachment: '', targets: groupIds, type: 2 } });
 const page = (reader: TestUser, groupId: number) =>
-  emu.rest<ConversationPage>('GET', '/message/conversation', { token: reader.token, query: { limit: 50, msg_id_start: 0, opposite_id: groupId } });
+  emu.rest<ConversationPage>('GET', '/message/conversation', {
+    token: reader.token,
+    query: { limit: 50, msg_id_start: 0, opposite_id: groupId },
+  });
 const unread = (u: TestUser) => emu.ok<UnreadEntry[]>('GET', '/message/unread', { token: u.token });
 
 describe('messages to groups', () => {
@@ -111,7 +114,9 @@ describe('messages to groups', () => {
     await emu.ok('DELETE', '/message/conversation', { token: c.token, query: { conversation_id: g } });
     expect((await page(c, g)).data.messages).toEqual([]);
     expect((await page(b, g)).data.messages).toHaveLength(2);
-    expect((await emu.rest('POST', '/message/recall', { token: b.token, body: { conversation_id: g, msg_id: two.msg_ids![0]! } })).code).toBe(10010);
+    expect(
+      (await emu.rest('POST', '/message/recall', { token: b.token, body: { conversation_id: g, msg_id: two.msg_ids![0]! } })).code,
+    ).toBe(10010);
     await emu.ok('POST', '/message/recall', { token: a.token, body: { conversation_id: g, msg_id: two.msg_ids![0]! } });
     expect((await page(b, g)).data.messages.map((m) => m.content)).toEqual(['one']);
   });
@@ -120,7 +125,10 @@ describe('messages to groups', () => {
     const [a, b] = [await emu.user(), await emu.user()];
     const g = group([a, b]);
     sendChecks.length = 0;
-    await emu.ok('POST', '/message/notify', { token: emu.adminToken, body: { content_type: 0, content: 'sys', attachment: '', targets: [g], type: 2 } });
+    await emu.ok('POST', '/message/notify', {
+      token: emu.adminToken,
+      body: { content_type: 0, content: 'sys', attachment: '', targets: [g], type: 2 },
+    });
     expect(sendChecks).toEqual([[g, { admin: true }]]);
     expect((await page(b, g)).data.messages[0]!.from_xid.uid).toBe(0);
     expect(await unread(a)).toEqual([{ conversation_id: { uid: g }, num: 1 }]);

@@ -35,7 +35,10 @@ describe('5.2 GET /message/conversation', () => {
     const a = await emu.user();
     const b = await emu.user();
     const ids = await sendTexts(a, b, ['m1', 'm2', 'm3', 'm4', 'm5']);
-    for (const [reader, other] of [[b, a], [a, b]] as const) {
+    for (const [reader, other] of [
+      [b, a],
+      [a, b],
+    ] as const) {
       const first = await page(reader, other.id, 2);
       expect(contents(first.messages)).toEqual(['m5', 'm4']);
       expect(first).toMatchObject({ is_last: false, next_msg_id: ids[3] });
@@ -79,10 +82,16 @@ describe('5.2 GET /message/conversation', () => {
     });
     expect(none.code).toBe(10002);
     expect(none.message).toContain('opposite_id');
-    const limit = await emu.rest('GET', '/message/conversation', { token: a.token, query: { limit: 0, msg_id_start: 0, opposite_id: a.id } });
+    const limit = await emu.rest('GET', '/message/conversation', {
+      token: a.token,
+      query: { limit: 0, msg_id_start: 0, opposite_id: a.id },
+    });
     expect(limit.code).toBe(10002);
     expect(limit.message).toContain('limit');
-    const admin = await emu.rest('GET', '/message/conversation', { token: emu.adminToken, query: { limit: 5, msg_id_start: 0, opposite_id: a.id } });
+    const admin = await emu.rest('GET', '/message/conversation', {
+      token: emu.adminToken,
+      query: { limit: 5, msg_id_start: 0, opposite_id: a.id },
+    });
     expect(admin.code).toBe(10002);
     expect(admin.message).toContain('user_id');
   });
@@ -185,7 +194,10 @@ describe('5.5 PUT/POST /message/recall', () => {
     const c = await emu.user();
     const [id] = await sendTexts(a, b, ['mine']);
     expect((await emu.rest('POST', '/message/recall', { token: b.token, body: { conversation_id: a.id, msg_id: id! } })).code).toBe(10010);
-    expect((await emu.rest('POST', '/message/recall', { token: emu.adminToken, userId: b.id, body: { conversation_id: a.id, msg_id: id! } })).code).toBe(10010);
+    expect(
+      (await emu.rest('POST', '/message/recall', { token: emu.adminToken, userId: b.id, body: { conversation_id: a.id, msg_id: id! } }))
+        .code,
+    ).toBe(10010);
     const wrong = await emu.rest('POST', '/message/recall', { token: a.token, body: { conversation_id: c.id, msg_id: id! } });
     expect(wrong.code).toBe(10002);
     expect(wrong.message).toContain('conversation_id');

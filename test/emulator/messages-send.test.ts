@@ -150,7 +150,10 @@ describe('5.6 PUT/POST /message/send', () => {
     const missing = await emu.rest('POST', '/message/send', { token: emu.adminToken, body: text([b.id]) });
     expect(missing.code).toBe(10002);
     expect(missing.message).toContain('from_user_id');
-    const ghost = await emu.rest('POST', '/message/send', { token: emu.adminToken, body: text([b.id], { from_user_id: 2_999_999_999_998 }) });
+    const ghost = await emu.rest('POST', '/message/send', {
+      token: emu.adminToken,
+      body: text([b.id], { from_user_id: 2_999_999_999_998 }),
+    });
     expect(ghost.code).toBe(10000);
     expect(await history(b.token, a.id)).toHaveLength(2);
   });
@@ -162,7 +165,10 @@ describe('5.6 PUT/POST /message/send', () => {
     const tx = 9_007_199_254_740_993n; // beyond 2^53: must stay exact
     const first = await emu.rest('POST', '/message/send', { token: a.token, body: text([b.id], { transaction_id: tx }) });
     now += 30_000;
-    const repeat = await emu.rest('POST', '/message/send', { token: a.token, body: text([b.id], { transaction_id: tx, content: 'again' }) });
+    const repeat = await emu.rest('POST', '/message/send', {
+      token: a.token,
+      body: text([b.id], { transaction_id: tx, content: 'again' }),
+    });
     expect(repeat.code).toBe(200);
     expect(repeat.msg_ids).toEqual(first.msg_ids);
     expect((await history(b.token, a.id)).map((m) => m.content)).toEqual(['hello']);

@@ -10,16 +10,23 @@ import { startEmulator, type TestEmulator, type TestUser, useEmulator } from '..
 const emu = useEmulator();
 
 /** Logs the user in on a new device and shapes it. */
-async function device(e: TestEmulator, u: TestUser, shape: Partial<Pick<DeviceRecord, 'platform' | 'online' | 'deviceToken' | 'notifierName'>>) {
+async function device(
+  e: TestEmulator,
+  u: TestUser,
+  shape: Partial<Pick<DeviceRecord, 'platform' | 'online' | 'deviceToken' | 'notifierName'>>,
+) {
   const guid = `guid-${Math.random().toString(36).slice(2)}`;
-  const grant = await e.ok<{ push_token: string }>('POST', '/token/user', { body: { name: u.name, password: u.password, device_guid: guid } });
+  const grant = await e.ok<{ push_token: string }>('POST', '/token/user', {
+    body: { name: u.name, password: u.password, device_guid: guid },
+  });
   const record = [...e.server.state.users.get(u.id)!.devices.values()].find((d) => d.guid === guid)!;
   Object.assign(record, shape);
   return { pushToken: grant.push_token, record };
 }
 
 const notify = (e: TestEmulator, body: unknown) => e.rest<{ task_id: number }>('POST', '/push/notify', { token: e.adminToken, body });
-const detail = (e: TestEmulator, list: unknown[]) => e.ok<PushTaskStats[]>('POST', '/push/task/detail', { token: e.adminToken, body: { list } });
+const detail = (e: TestEmulator, list: unknown[]) =>
+  e.ok<PushTaskStats[]>('POST', '/push/task/detail', { token: e.adminToken, body: { list } });
 const MESSAGE = { title: 'Hi', body: 'There' };
 
 /** The non-zero counters of a task, for compact comparisons. */
@@ -47,11 +54,17 @@ async function fleet(e: TestEmulator) {
 describe('7.1 GET /push/certificate', () => {
   it('answers the same demo certificate for the same provider and environment', async () => {
     const one = await emu.ok<PushCertificate>('GET', '/push/certificate', { token: emu.adminToken, query: { provider: 2 } });
-    const two = await emu.ok<PushCertificate>('GET', '/push/certificate', { token: emu.adminToken, query: { provider: 2, environment: 1 } });
+    const two = await emu.ok<PushCertificate>('GET', '/push/certificate', {
+      token: emu.adminToken,
+      query: { provider: 2, environment: 1 },
+    });
     expect(two).toEqual(one);
     expect(one.name).toBe('huawei-production');
     for (const field of ['app_id', 'app_key', 'app_secret'] as const) expect(one[field]).not.toBe('');
-    const dev = await emu.ok<PushCertificate>('GET', '/push/certificate', { token: emu.adminToken, query: { provider: 2, environment: 0 } });
+    const dev = await emu.ok<PushCertificate>('GET', '/push/certificate', {
+      token: emu.adminToken,
+      query: { provider: 2, environment: 0 },
+    });
     expect(dev.name).toBe('huawei-development');
     expect(dev.app_key).not.toBe(one.app_key);
     const apns = await emu.ok<PushCertificate>('GET', '/push/certificate', { token: emu.adminToken, query: { provider: 1 } });
@@ -78,29 +91,51 @@ describe('7.2 POST /push/notify and 7.3 POST /push/task/detail', () => {
     const [stats] = await detail(emu, [reply.data.task_id]);
     expect(stats!.task_id).toBe(reply.data.task_id);
     expect(nonZero(stats!)).toEqual({
-      apns_received: 1, apns_sent: 1, apns_target: 1,
-      huawei_received: 1, huawei_sent: 1, huawei_target: 1,
+      apns_received: 1,
+      apns_sent: 1,
+      apns_target: 1,
+      huawei_received: 1,
+      huawei_sent: 1,
+      huawei_target: 1,
       fcm_target: 1,
-      nativepush_received: 1, nativepush_sent: 1, nativepush_target: 1,
+      nativepush_received: 1,
+      nativepush_sent: 1,
+      nativepush_target: 1,
     });
   });
 
   it('follows nativepush_only, ospush_only and the ospush_sequence', async () => {
     const { ids } = await fleet(emu);
-    const native = await notify(emu, { audience: { user_id: ids }, message: MESSAGE, setting: { distribution_strategy: 'nativepush_only' } });
-    expect(nonZero((await detail(emu, [native.data.task_id]))[0]!)).toEqual({ nativepush_target: 5, nativepush_sent: 5, nativepush_received: 1 });
+    const native = await notify(emu, {
+      audience: { user_id: ids },
+      message: MESSAGE,
+      setting: { distribution_strategy: 'nativepush_only' },
+    });
+    expect(nonZero((await detail(emu, [native.data.task_id]))[0]!)).toEqual({
+      nativepush_target: 5,
+      nativepush_sent: 5,
+      nativepush_received: 1,
+    });
     const os = await notify(emu, { audience: { user_id: ids }, message: MESSAGE, setting: { distribution_strategy: 'ospush_only' } });
     expect(nonZero((await detail(emu, [os.data.task_id]))[0]!)).toEqual({
-      apns_target: 2, apns_sent: 1, apns_received: 1,
-      huawei_target: 1, huawei_sent: 1, huawei_received: 1,
+      apns_target: 2,
+      apns_sent: 1,
+      apns_received: 1,
+      huawei_target: 1,
+      huawei_sent: 1,
+      huawei_received: 1,
       fcm_target: 1,
     });
     // Only FCM allowed: the Huawei-bound phone has no usable channel, the unbound one goes by FCM.
     const fcmOnly = await notify(emu, { audience: { user_id: ids }, message: MESSAGE, setting: { ospush_sequence: ['fcm'] } });
     expect(nonZero((await detail(emu, [fcmOnly.data.task_id]))[0]!)).toEqual({
-      apns_target: 1, apns_sent: 1, apns_received: 1,
+      apns_target: 1,
+      apns_sent: 1,
+      apns_received: 1,
       fcm_target: 1,
-      nativepush_target: 1, nativepush_sent: 1, nativepush_received: 1,
+      nativepush_target: 1,
+      nativepush_sent: 1,
+      nativepush_received: 1,
     });
   });
 
@@ -117,15 +152,25 @@ describe('7.2 POST /push/notify and 7.3 POST /push/task/detail', () => {
       const phone = await device(e, ios, { platform: 2, online: true });
       const byToken = await notify(e, { audience: { push_token: [phone.pushToken, 'hw-token'] }, message: MESSAGE });
       expect(nonZero((await detail(e, [byToken.data.task_id]))[0]!)).toEqual({
-        nativepush_target: 1, nativepush_sent: 1, nativepush_received: 1,
-        huawei_target: 1, huawei_sent: 1, huawei_received: 1,
+        nativepush_target: 1,
+        nativepush_sent: 1,
+        nativepush_received: 1,
+        huawei_target: 1,
+        huawei_sent: 1,
+        huawei_received: 1,
       });
       const all = await notify(e, { audience: 'all', message: MESSAGE });
       // Every device but the muted user's: 2 online (nativepush), apns, huawei, fcm; web has no vendor channel.
       expect(nonZero((await detail(e, [all.data.task_id]))[0]!)).toEqual({
-        nativepush_target: 2, nativepush_sent: 2, nativepush_received: 2,
-        apns_target: 1, apns_sent: 1, apns_received: 1,
-        huawei_target: 1, huawei_sent: 1, huawei_received: 1,
+        nativepush_target: 2,
+        nativepush_sent: 2,
+        nativepush_received: 2,
+        apns_target: 1,
+        apns_sent: 1,
+        apns_received: 1,
+        huawei_target: 1,
+        huawei_sent: 1,
+        huawei_received: 1,
         fcm_target: 1,
       });
     } finally {
@@ -149,10 +194,20 @@ describe('7.2 POST /push/notify and 7.3 POST /push/task/detail', () => {
     ['no audience', { message: MESSAGE }, 10002, 'audience'],
     ['an empty audience list', { audience: { tag: [] }, message: MESSAGE }, 10002, 'audience'],
     ['two audience kinds', { audience: { tag: ['a'], alias: ['b'] }, message: MESSAGE }, 10002, 'audience'],
-    ['501 user IDs', { audience: { user_id: Array.from({ length: 501 }, (_, i) => 2_000_000_000_001 + i) }, message: MESSAGE }, 12005, 'at most 500'],
+    [
+      '501 user IDs',
+      { audience: { user_id: Array.from({ length: 501 }, (_, i) => 2_000_000_000_001 + i) }, message: MESSAGE },
+      12005,
+      'at most 500',
+    ],
     ['no message', { audience: 'all' }, 10002, 'message'],
     ['an empty message', { audience: 'all', message: { title: '', ios: { sound: 'x' } } }, 10002, 'message'],
-    ['an image that is not jpg/jpeg/png', { audience: 'all', message: { ...MESSAGE, type: 'image', attachment_url: 'http://x/a.gif' } }, 10002, 'attachment_url'],
+    [
+      'an image that is not jpg/jpeg/png',
+      { audience: 'all', message: { ...MESSAGE, type: 'image', attachment_url: 'http://x/a.gif' } },
+      10002,
+      'attachment_url',
+    ],
     ['an image without URL', { audience: 'all', message: { ...MESSAGE, type: 'image' } }, 10002, 'attachment_url'],
   ])('refuses %s and creates no task', async (_what, body, code, text) => {
     const before = await notify(emu, { audience: { user_id: [1] }, message: MESSAGE });

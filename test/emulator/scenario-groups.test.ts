@@ -64,18 +64,32 @@ it('runs a group from creation to dissolution', async () => {
   expect(await send(bob, g, 'thanks')).toBe(200);
 
   // 6. Announcements.
-  const note = await emu.ok<Announcement>('POST', '/group/announcement/edit', as(alice, { body: { group_id: g, title: 'Trip', content: 'Saturday 8am' } }));
+  const note = await emu.ok<Announcement>(
+    'POST',
+    '/group/announcement/edit',
+    as(alice, { body: { group_id: g, title: 'Trip', content: 'Saturday 8am' } }),
+  );
   expect(await emu.ok('GET', '/group/announcement/last', as(dave, { query: { group_id: g } }))).toEqual(note);
   await emu.ok('DELETE', '/group/announcement/delete', as(owner, { query: { group_id: g, announcement_id: note.id } }));
   expect(await w.code('GET', '/group/announcement/last', as(dave, { query: { group_id: g } }))).toBe(20020);
 
   // 7. Shared files.
-  const map = await emu.ok<SharedFile>('POST', '/group/file/upload', as(bob, { body: { group_id: g, name: 'map.pdf', size: 2048, url: 'http://x/map.pdf' } }));
-  expect(await w.code('PUT', '/group/file/update_name', as(dave, { body: { group_id: g, file_id: map.file_id, name: 'mine.pdf' } }))).toBe(20023);
+  const map = await emu.ok<SharedFile>(
+    'POST',
+    '/group/file/upload',
+    as(bob, { body: { group_id: g, name: 'map.pdf', size: 2048, url: 'http://x/map.pdf' } }),
+  );
+  expect(await w.code('PUT', '/group/file/update_name', as(dave, { body: { group_id: g, file_id: map.file_id, name: 'mine.pdf' } }))).toBe(
+    20023,
+  );
   await emu.ok('PUT', '/group/file/update_name', as(alice, { body: { group_id: g, file_id: map.file_id, name: 'route.pdf' } }));
   const files = await emu.ok<SharedFile[]>('GET', '/group/file/list', as(carol, { query: { group_id: g } }));
   expect(files.map((f) => f.name)).toEqual(['route.pdf']);
-  const deleted = await emu.ok<{ result: string }[]>('DELETE', '/group/file/delete', as(bob, { body: { group_id: g, file_list: [map.file_id] } }));
+  const deleted = await emu.ok<{ result: string }[]>(
+    'DELETE',
+    '/group/file/delete',
+    as(bob, { body: { group_id: g, file_list: [map.file_id] } }),
+  );
   expect(deleted.map((r) => r.result)).toEqual(['success']);
 
   // 8. Ownership goes to alice; the old owner is a plain member and may now leave.

@@ -65,16 +65,25 @@ it('runs a conversation between two users end to end', async () => {
   for (let i = 1; i < sent.length; i++) expect(sent[i]!).toBeGreaterThan(sent[i - 1]!);
 
   // The raw conversation text carries each ID with every digit.
-  const raw = await emu.rest('GET', '/message/conversation', { token: bob.token, query: { limit: 10, msg_id_start: 0, opposite_id: alice.id } });
+  const raw = await emu.rest('GET', '/message/conversation', {
+    token: bob.token,
+    query: { limit: 10, msg_id_start: 0, opposite_id: alice.id },
+  });
   for (const id of sent) expect(raw.text).toContain(`"msg_id":${id}`);
 
   // Both sides page the same history, newest first, two at a time.
-  for (const [reader, other] of [[alice, bob], [bob, alice]] as const) {
+  for (const [reader, other] of [
+    [alice, bob],
+    [bob, alice],
+  ] as const) {
     const { messages, pages } = await fullHistory(reader, other, 2);
     expect(pages).toBe(3);
     expect(messages.map((m) => BigInt(m.msg_id))).toEqual([...sent].reverse());
     expect(messages.map((m) => m.ctype)).toEqual(['TEXT', 'COMMAND', 'LOCATION', 'TEXT', 'IMAGE', 'TEXT']);
-    expect(JSON.parse(messages.find((m) => m.ctype === 'IMAGE')!.attachment)).toMatchObject({ url: 'http://files.example/cat.png', width: 640 });
+    expect(JSON.parse(messages.find((m) => m.ctype === 'IMAGE')!.attachment)).toMatchObject({
+      url: 'http://files.example/cat.png',
+      width: 640,
+    });
   }
 
   // Unread: bob has 4 from alice, alice 2 from bob; paging did not clear them.

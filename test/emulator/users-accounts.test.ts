@@ -9,7 +9,9 @@ const login = (name: string, password: string) => emu.rest('POST', '/token/user'
 describe('POST /user/change_password (1.4)', () => {
   it('changes the password: the new one logs in, the old one no longer does', async () => {
     const u = await emu.user();
-    expect(await emu.ok('POST', '/user/change_password', { token: u.token, body: { old_password: u.password, new_password: 'fresh-2' } })).toBe(true);
+    expect(
+      await emu.ok('POST', '/user/change_password', { token: u.token, body: { old_password: u.password, new_password: 'fresh-2' } }),
+    ).toBe(true);
     expect((await login(u.name, 'fresh-2')).code).toBe(200);
     expect((await login(u.name, u.password)).code).toBe(10000);
   });
@@ -60,7 +62,11 @@ describe('POST /user/change_password_admin (1.5)', () => {
   });
 
   it('answers 10000 for a user that does not exist', async () => {
-    const reply = await emu.rest('POST', '/user/change_password_admin', { token: emu.adminToken, userId: 1_999_999_999_999, body: { password: 'x' } });
+    const reply = await emu.rest('POST', '/user/change_password_admin', {
+      token: emu.adminToken,
+      userId: 1_999_999_999_999,
+      body: { password: 'x' },
+    });
     expect(reply.code).toBe(10000);
   });
 
@@ -84,7 +90,7 @@ describe('DELETE,POST /user/delete (1.6)', () => {
     expect(again.user_id).not.toBe(u.id);
   });
 
-  it('frees the deleted user\'s mobile number for others', async () => {
+  it("frees the deleted user's mobile number for others", async () => {
     const u = await emu.user();
     await emu.ok('PUT', '/user/mobile', { token: u.token, query: { mobile: '13900000001' } });
     await emu.ok('DELETE', '/user/delete', { token: u.token, body: { password: u.password } });

@@ -30,7 +30,15 @@ describe('GET /user/profile (1.18)', () => {
   it("answers a new user's profile: its name and ID, every other field empty", async () => {
     const u = await emu.user();
     expect(await profile(u.token)).toEqual({
-      avatar: '', description: '', email: '', mobile: '', nick_name: '', private_info: '', public_info: '', username: u.name, user_id: u.id,
+      avatar: '',
+      description: '',
+      email: '',
+      mobile: '',
+      nick_name: '',
+      private_info: '',
+      public_info: '',
+      username: u.name,
+      user_id: u.id,
     });
   });
 });
@@ -58,9 +66,19 @@ describe('PUT,POST /user/profile/batch (1.20)', () => {
     const b = await emu.user();
     const results = await emu.ok<BatchResult[]>('PUT', '/user/profile/batch', {
       token: emu.adminToken,
-      body: { list: [{ user_id: a.id, nick_name: 'A' }, { user_id: 1_999_999_999_999, nick_name: 'ghost' }, { user_id: b.id, description: 'B' }] },
+      body: {
+        list: [
+          { user_id: a.id, nick_name: 'A' },
+          { user_id: 1_999_999_999_999, nick_name: 'ghost' },
+          { user_id: b.id, description: 'B' },
+        ],
+      },
     });
-    expect(results.map((r) => [r.user_id, r.success])).toEqual([[a.id, true], [1_999_999_999_999, false], [b.id, true]]);
+    expect(results.map((r) => [r.user_id, r.success])).toEqual([
+      [a.id, true],
+      [1_999_999_999_999, false],
+      [b.id, true],
+    ]);
     expect(results[1]!.reason).toContain('does not exist');
     expect((await profile(a.token)).nick_name).toBe('A');
     expect(await profile(b.token)).toMatchObject({ nick_name: '', description: 'B' });
@@ -68,10 +86,16 @@ describe('PUT,POST /user/profile/batch (1.20)', () => {
 
   it('applies an entry without user_id to the user_id header user, and fails it without the header', async () => {
     const u = await emu.user();
-    const withHeader = await emu.ok<BatchResult[]>('POST', '/user/profile/batch', { ...asAdmin(u.id), body: { list: [{ nick_name: 'Header' }] } });
+    const withHeader = await emu.ok<BatchResult[]>('POST', '/user/profile/batch', {
+      ...asAdmin(u.id),
+      body: { list: [{ nick_name: 'Header' }] },
+    });
     expect(withHeader).toEqual([{ success: true, reason: '', user_id: u.id }]);
     expect((await profile(u.token)).nick_name).toBe('Header');
-    const without = await emu.ok<BatchResult[]>('POST', '/user/profile/batch', { token: emu.adminToken, body: { list: [{ nick_name: 'x' }] } });
+    const without = await emu.ok<BatchResult[]>('POST', '/user/profile/batch', {
+      token: emu.adminToken,
+      body: { list: [{ nick_name: 'x' }] },
+    });
     expect(without[0]).toMatchObject({ success: false, user_id: 0 });
     expect(without[0]!.reason).toContain('user_id');
   });
@@ -123,7 +147,10 @@ describe('PUT,POST /user/avatar/batch (1.3)', () => {
   });
 
   it('refuses an entry without user_id with 10002 naming it', async () => {
-    const reply = await emu.rest('PUT', '/user/avatar/batch', { token: emu.adminToken, body: { list: [{ avatar: 'https://x.example/a.png' }] } });
+    const reply = await emu.rest('PUT', '/user/avatar/batch', {
+      token: emu.adminToken,
+      body: { list: [{ avatar: 'https://x.example/a.png' }] },
+    });
     expect(reply.message).toBe('invalid parameter list[0].user_id: is required');
   });
 });

@@ -13,8 +13,17 @@ describe('GET /user/settings (1.35)', () => {
     const u = await emu.user();
     const s = await settings(u.token);
     expect(s).toMatchObject({
-      user_id: u.id, auth_mode: 0, auto_download: true, group_confirm: false, no_push: false, no_push_detail: false,
-      no_sounds: false, vibratory: true, push_nick_name: '', no_push_start_hour: 0, no_push_end_hour: 0,
+      user_id: u.id,
+      auth_mode: 0,
+      auto_download: true,
+      group_confirm: false,
+      no_push: false,
+      no_push_detail: false,
+      no_sounds: false,
+      vibratory: true,
+      push_nick_name: '',
+      no_push_start_hour: 0,
+      no_push_end_hour: 0,
     });
     expect(s.id).toBeGreaterThan(0);
   });
@@ -112,7 +121,12 @@ describe('PUT,POST /user/settings (1.36)', () => {
       body: { user_id: u.id, group_confirm: true, auth_mode: 2, auth_question: 'Pet?', auth_answer: 'Cat', silence_start_time: 23 },
     });
     expect(await settings(u.token)).toEqual({
-      ...before, group_confirm: true, auth_mode: 2, auth_question: 'Pet?', auth_answer: 'Cat', silence_start_time: 23,
+      ...before,
+      group_confirm: true,
+      auth_mode: 2,
+      auth_question: 'Pet?',
+      auth_answer: 'Cat',
+      silence_start_time: 23,
     });
   });
 
@@ -170,7 +184,11 @@ describe('PUT,POST /user/settings (1.36)', () => {
     const other = await emu.user();
     await emu.ok('PUT', '/user/settings', { token: emu.adminToken, userId: u.id, body: { user_id: u.id, vibratory: false } });
     expect((await settings(u.token)).vibratory).toBe(false);
-    const mismatch = await emu.rest('PUT', '/user/settings', { token: emu.adminToken, userId: u.id, body: { user_id: other.id, vibratory: false } });
+    const mismatch = await emu.rest('PUT', '/user/settings', {
+      token: emu.adminToken,
+      userId: u.id,
+      body: { user_id: other.id, vibratory: false },
+    });
     expect(mismatch.code).toBe(10010);
     expect((await settings(other.token)).vibratory).toBe(true);
   });

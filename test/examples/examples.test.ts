@@ -1,7 +1,18 @@
 // The ready-made operations of examples/, as a client uses them: generated typed documents run
 // against the gateway. A schema change that breaks a client breaks this file (types and values).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatHomeDocument, CreateGroupDocument, HistoryDocument, LogInDocument, MarkReadDocument, MeDocument, MyGroupsDocument, SendTextDocument, SetNicknameDocument, UnreadDocument } from '../../src/generated/graphql';
+import {
+  ChatHomeDocument,
+  CreateGroupDocument,
+  HistoryDocument,
+  LogInDocument,
+  MarkReadDocument,
+  MeDocument,
+  MyGroupsDocument,
+  SendTextDocument,
+  SetNicknameDocument,
+  UnreadDocument,
+} from '../../src/generated/graphql';
 import { startStack, type Stack } from '../helpers/stack';
 import { run } from '../helpers/typed';
 

@@ -8,7 +8,17 @@ import { envelope, type ScriptedServer, startScriptedServer } from '../helpers/s
 
 const DELAY_MS = 400;
 const N = 10;
-const profile = (id: string) => ({ user_id: Number(id), username: `user${id}`, nick_name: 'nick', avatar: '', description: '', email: '', mobile: '', private_info: '', public_info: '' });
+const profile = (id: string) => ({
+  user_id: Number(id),
+  username: `user${id}`,
+  nick_name: 'nick',
+  avatar: '',
+  description: '',
+  email: '',
+  mobile: '',
+  private_info: '',
+  public_info: '',
+});
 
 describe('coalescing of identical reads', () => {
   let upstream: ScriptedServer;
@@ -56,7 +66,10 @@ describe('coalescing of identical reads', () => {
   const same = { 'access-token': 'admin', user_id: '7' };
 
   it(`makes one upstream call for ${N} identical queries of one identity in flight at once, and answers each`, async () => {
-    const { byPath, replies } = await atOnce(onUrl, Array.from({ length: N }, () => ({ query: '{ me { username } }', headers: same })));
+    const { byPath, replies } = await atOnce(
+      onUrl,
+      Array.from({ length: N }, () => ({ query: '{ me { username } }', headers: same })),
+    );
     expect(byPath).toEqual({ '/user/profile': 1 });
     for (const reply of replies) expect(reply).toEqual({ data: { me: { username: 'user7' } } });
   });
@@ -73,7 +86,10 @@ describe('coalescing of identical reads', () => {
   });
 
   it(`never shares writes: ${N} identical mutations at once make ${N} calls`, async () => {
-    const { byPath } = await atOnce(onUrl, Array.from({ length: N }, () => ({ query: 'mutation { setNickname(input: { nickName: "x" }) { ok } }', headers: same })));
+    const { byPath } = await atOnce(
+      onUrl,
+      Array.from({ length: N }, () => ({ query: 'mutation { setNickname(input: { nickName: "x" }) { ok } }', headers: same })),
+    );
     expect(Object.values(byPath).reduce((a, b) => a + b, 0)).toBe(N);
   });
 
@@ -90,7 +106,10 @@ describe('coalescing of identical reads', () => {
   });
 
   it('makes every call with IM_COALESCE=false', async () => {
-    const { byPath } = await atOnce(offUrl, Array.from({ length: N }, () => ({ query: '{ me { username } }', headers: same })));
+    const { byPath } = await atOnce(
+      offUrl,
+      Array.from({ length: N }, () => ({ query: '{ me { username } }', headers: same })),
+    );
     expect(byPath).toEqual({ '/user/profile': N });
   });
 });

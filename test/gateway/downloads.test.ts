@@ -30,7 +30,11 @@ describe('download route over the service', () => {
     expect(res.headers.get('content-length')).toBe(String(bytes.length));
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
     expect(stack.emu.server.calls).toMatchObject([
-      { endpoint: 'GET /file/download/chat', query: { file_sign: key, format: 'mp3' }, headers: { app_id: stack.emu.appId, hasToken: true } },
+      {
+        endpoint: 'GET /file/download/chat',
+        query: { file_sign: key, format: 'mp3' },
+        headers: { app_id: stack.emu.appId, hasToken: true },
+      },
     ]);
   });
 
@@ -39,12 +43,24 @@ describe('download route over the service', () => {
     const bytes = randomBytes(5000);
     const key = await stored(u, 'avatar', bytes, 'image/jpeg');
     stack.emu.server.resetCalls();
-    const search = new URLSearchParams({ objectName: key, imageType: '2', w: '100', h: '50', app_id: stack.emu.appId, 'access-token': stack.emu.adminToken, user_id: String(u.id) });
+    const search = new URLSearchParams({
+      objectName: key,
+      imageType: '2',
+      w: '100',
+      h: '50',
+      app_id: stack.emu.appId,
+      'access-token': stack.emu.adminToken,
+      user_id: String(u.id),
+    });
     const res = await get(`/files/avatar?${search}`);
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
     expect(stack.emu.server.calls.map((c) => [c.endpoint, c.query, c.headers])).toEqual([
-      ['GET /file/download/avatar', { object_name: key, image_type: '2', w: '100', h: '50' }, { app_id: stack.emu.appId, user_id: String(u.id), hasToken: true }],
+      [
+        'GET /file/download/avatar',
+        { object_name: key, image_type: '2', w: '100', h: '50' },
+        { app_id: stack.emu.appId, user_id: String(u.id), hasToken: true },
+      ],
     ]);
   });
 

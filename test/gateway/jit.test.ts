@@ -42,8 +42,16 @@ describe('compiled execution', () => {
 
   const cases: [string, unknown, () => Record<string, string>][] = [
     ['a plain query', { query: '{ me { id username nickName } }' }, () => ({ 'access-token': token })],
-    ['a query with variables', { query: 'query($x: Boolean!) { me { username @include(if: $x) } }', variables: { x: true } }, () => ({ 'access-token': token })],
-    ['an ID variable graphql-js refuses', { query: 'query($id: ID!) { user(id: $id) { username } }', variables: { id: 'abc' } }, () => ({ 'access-token': token })],
+    [
+      'a query with variables',
+      { query: 'query($x: Boolean!) { me { username @include(if: $x) } }', variables: { x: true } },
+      () => ({ 'access-token': token }),
+    ],
+    [
+      'an ID variable graphql-js refuses',
+      { query: 'query($id: ID!) { user(id: $id) { username } }', variables: { id: 'abc' } },
+      () => ({ 'access-token': token }),
+    ],
     ['a missing variable', { query: 'query($id: ID!) { user(id: $id) { username } }' }, () => ({ 'access-token': token })],
     ['an upstream refusal on a field', { query: '{ me { username } }' }, () => ({ 'access-token': 'not-a-token' })],
   ];

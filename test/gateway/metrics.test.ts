@@ -163,7 +163,14 @@ describe('upstream trouble', () => {
   });
 
   describe('the log itself', () => {
-    const info = (over: Partial<CallInfo>): CallInfo => ({ endpoint: 'GET /group/info', method: 'GET', path: '/group/info', ms: 12.3, attempt: 1, ...over });
+    const info = (over: Partial<CallInfo>): CallInfo => ({
+      endpoint: 'GET /group/info',
+      method: 'GET',
+      path: '/group/info',
+      ms: 12.3,
+      attempt: 1,
+      ...over,
+    });
 
     function clocked() {
       const lines: string[] = [];

@@ -15,7 +15,14 @@ beforeAll(async () => {
   const [port, emulatorPort] = [await freePort(), await freePort()];
   origin = `http://127.0.0.1:${port}`;
   child = spawn(process.execPath, ['dist/main.js'], {
-    env: { ...process.env, PORT: String(port), EMULATOR_PORT: String(emulatorPort), IM_BASE_URL: '', IM_ADMIN_TOKEN: '', NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      EMULATOR_PORT: String(emulatorPort),
+      IM_BASE_URL: '',
+      IM_ADMIN_TOKEN: '',
+      NODE_ENV: 'production',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -30,7 +37,11 @@ afterAll(() => {
 describe('node dist/main.js', () => {
   it('answers /health and GraphQL, with GraphiQL off in production', async () => {
     expect((await fetch(`${origin}/health`)).status).toBe(200);
-    const res = await fetch(`${origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    const res = await fetch(`${origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{ __typename }"}',
+    });
     expect(await res.json()).toEqual({ data: { __typename: 'Query' } });
     const page = await fetch(`${origin}/graphql`, { headers: { accept: 'text/html' } });
     expect(page.headers.get('content-type') ?? '').not.toContain('text/html');

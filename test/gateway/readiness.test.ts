@@ -8,7 +8,14 @@ import { createReadiness } from '../../src/gateway/readiness';
 import type { CallInfo } from '../../src/rest/client';
 import { envelope, failure, startScriptedServer } from '../helpers/scripted-server';
 
-const call = (extra: Partial<CallInfo>): CallInfo => ({ endpoint: 'GET /user/profile', method: 'GET', path: '/user/profile', ms: 5, attempt: 1, ...extra });
+const call = (extra: Partial<CallInfo>): CallInfo => ({
+  endpoint: 'GET /user/profile',
+  method: 'GET',
+  path: '/user/profile',
+  ms: 5,
+  attempt: 1,
+  ...extra,
+});
 const down = call({ error: 'unavailable' });
 const http500 = call({ status: 500, error: 'http' });
 
@@ -71,7 +78,11 @@ describe('/ready over a scripted service', () => {
     const gateway = createGateway({ config, imBaseUrl: service.url });
     const url = await gateway.start();
     const query = () =>
-      fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'access-token': 't' }, body: '{"query":"{ me { id } }"}' }).then((r) => r.json());
+      fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'access-token': 't' },
+        body: '{"query":"{ me { id } }"}',
+      }).then((r) => r.json());
     const ready = async () => {
       const res = await fetch(`${url}/ready`);
       return { status: res.status, text: await res.text() };
@@ -103,10 +114,13 @@ describe('/ready over a scripted service', () => {
 
   it('stays ready while the service is merely slow (calls time out)', async () => {
     // undici's own timers (headersTimeout) are coarse below a few seconds: answer well after the limit.
-    const g = await gatewayOver(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 3_500));
-      return envelope({ user_id: 1 });
-    }, { IM_CALL_TIMEOUT_MS: '1000' });
+    const g = await gatewayOver(
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 3_500));
+        return envelope({ user_id: 1 });
+      },
+      { IM_CALL_TIMEOUT_MS: '1000' },
+    );
     try {
       const replies = await Promise.all([g.query(), g.query(), g.query()]);
       for (const reply of replies) expect(reply.errors?.[0]?.extensions?.code).toBe('UPSTREAM_UNAVAILABLE');

@@ -22,7 +22,12 @@ describe('gateway endpoints', () => {
     const orphan = createGateway({ config, imBaseUrl: 'http://127.0.0.1:9' });
     const url = await orphan.start();
     try {
-      for (let i = 0; i < 2; i++) await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ me { id } }"}' });
+      for (let i = 0; i < 2; i++)
+        await fetch(`${url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"query":"{ me { id } }"}',
+        });
       expect((await fetch(`${url}/ready`)).status).toBeGreaterThanOrEqual(500);
     } finally {
       await orphan.stop();

@@ -19,7 +19,11 @@ export interface Stack {
   /** The gateway's origin. */
   url: string;
   /** POSTs a GraphQL operation over real HTTP. */
-  gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GqlReply<T>>;
+  gql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GqlReply<T>>;
   /** A GraphQL operation with the user's own token (or the bare admin token). */
   gqlAs<T = Record<string, unknown>>(as: Caller, query: string, variables?: Record<string, unknown>): Promise<GqlReply<T>>;
   /** Headers acting as a user through the admin token. */
@@ -33,7 +37,11 @@ export const suiteEnv = (): Record<string, string> => (process.env.FAST_PATH ? {
 /** `serviceCredential`: the gateway holds the emulator's admin token as IM_ADMIN_TOKEN (peer reads). */
 export async function startStack(env: Record<string, string> = {}, opts: { serviceCredential?: boolean } = {}): Promise<Stack> {
   const emu = await startEmulator();
-  const config = { ...loadConfig({ PORT: '1', ...suiteEnv(), ...env }), port: 0, ...(opts.serviceCredential ? { imAdminToken: emu.adminToken } : {}) };
+  const config = {
+    ...loadConfig({ PORT: '1', ...suiteEnv(), ...env }),
+    port: 0,
+    ...(opts.serviceCredential ? { imAdminToken: emu.adminToken } : {}),
+  };
   const gateway = createGateway({ config, imBaseUrl: emu.url });
   const url = await gateway.start();
   const stack: Stack = {

@@ -46,7 +46,9 @@ describe('classifyUpstreamError', () => {
 
   it('maps 10000 at a /token/* endpoint (a wrong password or an unknown user) to UNAUTHENTICATED', () => {
     for (const login of ['POST /token/id', 'POST /token/login', 'POST /token/user']) {
-      expect(classifyUpstreamError(new UpstreamError({ endpoint: login, kind: 'envelope', httpStatus: 200, code: 10000 }))).toBe('UNAUTHENTICATED');
+      expect(classifyUpstreamError(new UpstreamError({ endpoint: login, kind: 'envelope', httpStatus: 200, code: 10000 }))).toBe(
+        'UNAUTHENTICATED',
+      );
     }
   });
 

@@ -9,8 +9,7 @@ const caller = { appId: 'app1', token: TOKEN };
 
 let server: ScriptedServer;
 const calls: CallInfo[] = [];
-const client = () =>
-  createRestClient({ baseUrl: server.url, callTimeoutMs: 300, retries: 0, onCall: (info) => calls.push(info) });
+const client = () => createRestClient({ baseUrl: server.url, callTimeoutMs: 300, retries: 0, onCall: (info) => calls.push(info) });
 let rest: ReturnType<typeof createRestClient>;
 
 beforeAll(async () => {
@@ -161,7 +160,14 @@ describe('REST client failures', () => {
     server.setScript(() => failure(20001, `group does not exist for ${TOKEN}`));
     await failureOf(rest.call('GET /group/info', { group_id: 7 }, caller));
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ endpoint: 'GET /group/info', method: 'GET', path: '/group/info', status: 200, attempt: 1, error: 'envelope' });
+    expect(calls[0]).toMatchObject({
+      endpoint: 'GET /group/info',
+      method: 'GET',
+      path: '/group/info',
+      status: 200,
+      attempt: 1,
+      error: 'envelope',
+    });
     expect(JSON.stringify(calls)).not.toContain(TOKEN);
   });
 });

@@ -13,7 +13,13 @@ const attempts: number[] = [];
 
 beforeAll(async () => {
   server = await startScriptedServer(() => envelope(true));
-  rest = createRestClient({ baseUrl: server.url, retries: 2, retryBaseDelayMs: 5, callTimeoutMs: 500, onCall: (i) => attempts.push(i.attempt) });
+  rest = createRestClient({
+    baseUrl: server.url,
+    retries: 2,
+    retryBaseDelayMs: 5,
+    callTimeoutMs: 500,
+    onCall: (i) => attempts.push(i.attempt),
+  });
 });
 afterAll(async () => {
   await rest.close();
@@ -126,7 +132,12 @@ describe('REST client retries', () => {
   it('gives up on a refused GET after retries + 1 attempts', async () => {
     const port = await closedPort();
     const seen: number[] = [];
-    const client = createRestClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 3, retryBaseDelayMs: 1, onCall: (i) => seen.push(i.attempt) });
+    const client = createRestClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      retries: 3,
+      retryBaseDelayMs: 1,
+      onCall: (i) => seen.push(i.attempt),
+    });
     try {
       const err = await client.call('GET /user/profile', {}, {}).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UpstreamError);

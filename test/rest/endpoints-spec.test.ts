@@ -113,7 +113,14 @@ const comparisons = spec.map((e) => {
   const name = label(e);
   if (!def) {
     // Reported once here; the endpoints.tsv tests above say more.
-    return { e, def, query: { ...noProblems(), missing: [`${name}: no table entry`] }, body: noProblems(), bareString: [], itemResults: [] };
+    return {
+      e,
+      def,
+      query: { ...noProblems(), missing: [`${name}: no table entry`] },
+      body: noProblems(),
+      bareString: [],
+      itemResults: [],
+    };
   }
   const queryNames = new Set(Object.keys(def.query?.shape ?? {}));
   const bodyNames = new Set(def.body && !isBareString(def.body) ? Object.keys(def.body.shape) : []);
@@ -132,9 +139,7 @@ const comparisons = spec.map((e) => {
   // Array elements described in braces ({avatar string required, ...}).
   const objectBody = def.body && !isBareString(def.body) ? def.body : undefined;
   const items = expected.body === 'bare-string' ? [] : expected.body.filter((p) => p.items);
-  const itemResults = items.map((p) =>
-    compareParams(`${name} body ${p.name}[]`, p.items ?? [], elementObject(objectBody?.shape[p.name])),
-  );
+  const itemResults = items.map((p) => compareParams(`${name} body ${p.name}[]`, p.items ?? [], elementObject(objectBody?.shape[p.name])));
   return { e, def, query, body, bareString, itemResults };
 });
 
@@ -203,7 +208,11 @@ describe('parameter places follow the spec tables', () => {
     const refs = spec.filter((e) => e.bodyFrom).map((e) => `${e.no} ${e.bodyFrom ?? ''}`);
     expect(refs).toEqual(['5.4 send-body', '5.6 send-body', '7.2 push-body']);
     // The fields themselves are compared by the place and marker tests; here: the tables were read.
-    const bodyNames = (no: string) => spec.find((e) => e.no === no)?.params.filter((p) => p.place === 'body').map((p) => p.name);
+    const bodyNames = (no: string) =>
+      spec
+        .find((e) => e.no === no)
+        ?.params.filter((p) => p.place === 'body')
+        .map((p) => p.name);
     expect(bodyNames('5.4')).toContain('transaction_id');
     expect(bodyNames('7.2')).toEqual(['audience', 'setting', 'message']);
   });
@@ -236,7 +245,10 @@ describe('parameter places follow the spec tables', () => {
   it("omits the group_id header exactly on the endpoints marked 'no group_id header'", () => {
     const wrong = comparisons
       .filter((c) => c.def && c.def.groupIdHeader !== c.e.groupIdHeader)
-      .map((c) => `${label(c.e)}: spec ${c.e.groupIdHeader ? 'allows' : 'omits'} the header, table says groupIdHeader: ${String(c.def?.groupIdHeader)}`);
+      .map(
+        (c) =>
+          `${label(c.e)}: spec ${c.e.groupIdHeader ? 'allows' : 'omits'} the header, table says groupIdHeader: ${String(c.def?.groupIdHeader)}`,
+      );
     expect(wrong).toEqual([]);
   });
 });
@@ -249,9 +261,7 @@ describe('parameter types follow the spec', () => {
   it('knows the type of nearly every parameter (guards the type reading of the parser)', () => {
     const untyped = comparisons.flatMap((c) => {
       const { query, body } = expectedOf(c.e);
-      return [...query, ...(body === 'bare-string' ? [] : body)]
-        .filter((p) => p.type === null)
-        .map((p) => `${c.e.no} ${p.name}`);
+      return [...query, ...(body === 'bare-string' ? [] : body)].filter((p) => p.type === null).map((p) => `${c.e.no} ${p.name}`);
     });
     // Document 3 reuses names without repeating their type ("user_list", "announcement_id").
     expect(untyped.filter((u) => !/^4\.\d+ (user_list|announcement_id)$/.test(u))).toEqual([]);

@@ -34,7 +34,10 @@ async function groupOf(owner: TestUser, members: TestUser[], name = 'team'): Pro
 
 /** Statuses of a sender's messages to `to`, newest first, as the sender sees them (a read that marks nothing of the receiver's). */
 async function statusesSeenBy(sender: TestUser, to: number): Promise<string[]> {
-  const reply = await emu.rest('GET', '/message/conversation', { token: sender.token, query: { opposite_id: to, msg_id_start: 0, limit: 100 } });
+  const reply = await emu.rest('GET', '/message/conversation', {
+    token: sender.token,
+    query: { opposite_id: to, msg_id_start: 0, limit: 100 },
+  });
   return [...reply.text.matchAll(/"status":"(\w+)"/g)].map((m) => m[1]!);
 }
 
@@ -80,8 +83,18 @@ describe('me.conversations', () => {
     expect(list.nodes.map((n) => ({ id: n.id, unreadCount: n.unreadCount, peer: n.peer, content: n.lastMessage?.content }))).toEqual([
       { id: String(others[1]!.id), unreadCount: 1, peer: { __typename: 'User', id: String(others[1]!.id) }, content: 'hello 1' },
       { id: String(others[0]!.id), unreadCount: 1, peer: { __typename: 'User', id: String(others[0]!.id) }, content: 'hello 0' },
-      { id: String(groupIds[0]), unreadCount: 1, peer: { __typename: 'Group', id: String(groupIds[0]), name: 'g0', unreadCount: 1 }, content: 'to the group' },
-      { id: String(groupIds[1]), unreadCount: 0, peer: { __typename: 'Group', id: String(groupIds[1]), name: 'g1', unreadCount: 0 }, content: undefined },
+      {
+        id: String(groupIds[0]),
+        unreadCount: 1,
+        peer: { __typename: 'Group', id: String(groupIds[0]), name: 'g0', unreadCount: 1 },
+        content: 'to the group',
+      },
+      {
+        id: String(groupIds[1]),
+        unreadCount: 0,
+        peer: { __typename: 'Group', id: String(groupIds[1]), name: 'g1', unreadCount: 0 },
+        content: undefined,
+      },
     ]);
     // The status as it was before this read.
     expect(list.nodes[0]!.lastMessage!.status).toBe('UNREAD');
@@ -154,7 +167,13 @@ describe('Conversation.messages', () => {
     for (const text of ['m1', 'm2', 'm3']) await send(peer, me.id, text);
     const query = `query($before: String) { me { conversations { nodes { messages(last: 2, before: $before) {
       nodes { content } pageInfo { hasPreviousPage startCursor } } } } } }`;
-    type Reply = { me: { conversations: { nodes: { messages: { nodes: { content: string }[]; pageInfo: { hasPreviousPage: boolean; startCursor: string | null } } }[] } } };
+    type Reply = {
+      me: {
+        conversations: {
+          nodes: { messages: { nodes: { content: string }[]; pageInfo: { hasPreviousPage: boolean; startCursor: string | null } } }[];
+        };
+      };
+    };
     const first = await gqlAs<Reply>(me, query);
     const newest = first.data!.me.conversations.nodes[0]!.messages;
     expect(newest.nodes.map((m) => m.content)).toEqual(['m2', 'm3']);
@@ -169,7 +188,10 @@ describe('Group.unreadCount', () => {
   it('answers every joined group from one GET /message/unread', async () => {
     const { me, groupIds } = await homeOf(0, 3);
     emu.server.resetCalls();
-    const reply = await gqlAs<{ me: { joinedGroups: { nodes: { id: string; unreadCount: number }[] } } }>(me, '{ me { joinedGroups { nodes { id unreadCount } } } }');
+    const reply = await gqlAs<{ me: { joinedGroups: { nodes: { id: string; unreadCount: number }[] } } }>(
+      me,
+      '{ me { joinedGroups { nodes { id unreadCount } } } }',
+    );
     expect(reply.errors).toBeUndefined();
     expect(reply.data!.me.joinedGroups.nodes).toEqual(groupIds.map((id, i) => ({ id: String(id), unreadCount: i === 0 ? 1 : 0 })));
     expect(count(endpointsCalled())).toEqual({ 'GET /group/user_joined': 1, 'GET /message/unread': 1 });

@@ -17,13 +17,21 @@ export interface FileToSend {
 }
 
 /** The multipart body: operations, map, then each file part, in that order (as the spec requires). */
-async function* multipart(boundary: string, query: string, variables: Record<string, unknown>, files: FileToSend[]): AsyncGenerator<Buffer> {
+async function* multipart(
+  boundary: string,
+  query: string,
+  variables: Record<string, unknown>,
+  files: FileToSend[],
+): AsyncGenerator<Buffer> {
   const map = Object.fromEntries(files.map((f, i) => [String(i), [f.path]]));
-  const field = (name: string, value: string) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  const field = (name: string, value: string) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
   yield field('operations', JSON.stringify({ query, variables }));
   yield field('map', JSON.stringify(map));
   for (const [i, file] of files.entries()) {
-    yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${i}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`);
+    yield Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${i}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+    );
     if (Buffer.isBuffer(file.data)) yield file.data;
     else yield* file.data;
     yield Buffer.from('\r\n');
@@ -42,7 +50,12 @@ export async function gqlUpload<T = Record<string, unknown>>(
   const boundary = `test-${randomBytes(8).toString('hex')}`;
   const res = await fetch(`${gatewayUrl}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': 'upload', accept: 'application/graphql-response+json', ...headers },
+    headers: {
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'x-graphql-yoga-csrf': 'upload',
+      accept: 'application/graphql-response+json',
+      ...headers,
+    },
     body: multipart(boundary, query, variables, files) as unknown as BodyInit,
     duplex: 'half',
   } as RequestInit & { duplex: 'half' });
@@ -79,8 +92,14 @@ export function startProxy(target: string, rewriteTo?: string): Promise<Listenin
   return listen(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection') as [string, string][]);
-    const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection') as [string, string][],
+    );
+    const upstream = await fetch(`${target}${req.url}`, {
+      method: req.method,
+      headers,
+      ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+    });
     let text = await upstream.text();
     if (rewriteTo && req.url?.startsWith('/file/upload/')) text = text.split(target).join(rewriteTo);
     res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });

@@ -16,7 +16,10 @@ async function postRaw(parts: string, boundary = 'b0undary', url = stack.url) {
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': 'upload', app_id: stack.emu.appId },
     body: parts,
   });
-  return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] },
+  };
 }
 
 const field = (name: string, value: string, boundary = 'b0undary') =>
@@ -34,7 +37,10 @@ describe('multipart requests', () => {
   });
 
   it.each([
-    ['a file before the map', field('operations', JSON.stringify({ query: UPLOAD })) + filePart('0', 'x') + field('map', '{"0":["variables.file"]}') + end()],
+    [
+      'a file before the map',
+      field('operations', JSON.stringify({ query: UPLOAD })) + filePart('0', 'x') + field('map', '{"0":["variables.file"]}') + end(),
+    ],
     ['no operations', field('map', '{}') + end()],
     ['operations that are not JSON', field('operations', '{nope') + field('map', '{}') + end()],
     ['a map path into nothing', field('operations', JSON.stringify({ query: UPLOAD })) + field('map', '{"0":["variables.a.b"]}') + end()],
@@ -49,7 +55,9 @@ describe('multipart requests', () => {
   it('answers 413 to more than 10 files', async () => {
     const map = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [String(i), [`variables.f${i}`]]));
     const files = Array.from({ length: 11 }, (_, i) => filePart(String(i), 'x')).join('');
-    const reply = await postRaw(field('operations', JSON.stringify({ query: '{ __typename }', variables: {} })) + field('map', JSON.stringify(map)) + files + end());
+    const reply = await postRaw(
+      field('operations', JSON.stringify({ query: '{ __typename }', variables: {} })) + field('map', JSON.stringify(map)) + files + end(),
+    );
     expect(reply.status).toBe(413);
   });
 
@@ -60,7 +68,12 @@ describe('multipart requests', () => {
     const operations = JSON.stringify({ query: UPLOAD, variables: { file: null, to: 'not-an-id' } });
     const req = request(`${stack.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': 'upload', app_id: stack.emu.appId, 'access-token': u.token },
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'x-graphql-yoga-csrf': 'upload',
+        app_id: stack.emu.appId,
+        'access-token': u.token,
+      },
     });
     const answer = new Promise<string>((resolve) => {
       req.on('response', (res) => {
@@ -123,19 +136,30 @@ describe('multipart requests', () => {
       const boundary = 'abortb0undary';
       const req = request(`${url}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': 'upload', app_id: stack.emu.appId, 'access-token': a.token },
+        headers: {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'x-graphql-yoga-csrf': 'upload',
+          app_id: stack.emu.appId,
+          'access-token': a.token,
+        },
       });
       req.on('error', () => undefined);
       const operations = JSON.stringify({ query: UPLOAD, variables: { file: null, to: String(b.id) } });
       req.write(field('operations', operations, boundary) + field('map', '{"0":["variables.file"]}', boundary));
-      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      );
       req.write(randomBytes(256 * 1024));
       // Once the storage has bytes of the file, the client vanishes.
       while (received < 64 * 1024) await new Promise((resolve) => setTimeout(resolve, 10));
       req.destroy();
       expect(await uploadOutcome).toBe('aborted');
       // The gateway carries on.
-      const after = await postRaw(field('operations', JSON.stringify({ query: '{ a: chatFileDownloadUrl(fileKey: "x") }' })) + end(), 'b0undary', url);
+      const after = await postRaw(
+        field('operations', JSON.stringify({ query: '{ a: chatFileDownloadUrl(fileKey: "x") }' })) + end(),
+        'b0undary',
+        url,
+      );
       expect(after.body).toEqual({ data: { a: '/files/chat?fileSign=x' } });
     } finally {
       await gateway.stop();

@@ -96,12 +96,18 @@ interface ClientResult {
 
 function client(args: string[]): Promise<ClientResult> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['-e', CLIENT, ...args], { maxBuffer: MB }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as ClientResult)));
+    execFile(process.execPath, ['-e', CLIENT, ...args], { maxBuffer: MB }, (err, stdout) =>
+      err ? reject(err) : resolve(JSON.parse(stdout) as ClientResult),
+    );
   });
 }
 
 async function rest<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${emulatorUrl}${path}`, { method: 'POST', headers: { app_id: APP_ID, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${emulatorUrl}${path}`, {
+    method: 'POST',
+    headers: { app_id: APP_ID, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const envelope = (await res.json()) as { code: number; data: T };
   if (envelope.code !== 200) throw new Error(`${path}: ${JSON.stringify(envelope)}`);
   return envelope.data;
@@ -186,7 +192,9 @@ describe('streaming a 20 MB file', () => {
     expect(routed.headers['content-length']).toBe(String(size));
     expect(routed.headers['content-type']).toBe('video/mp4');
 
-    console.log(`gateway memory, peak live growth: 20 MB upload ${JSON.stringify(up)}; 20 MB download through the route ${JSON.stringify(down)}`);
+    console.log(
+      `gateway memory, peak live growth: 20 MB upload ${JSON.stringify(up)}; 20 MB download through the route ${JSON.stringify(down)}`,
+    );
     // Buffering the file would grow arrayBuffers by at least its 20 MB (yoga's own parser: ~42 MB).
     for (const growth of [up, down]) {
       expect(growth.arrayBuffersMB).toBeLessThan(6);

@@ -43,7 +43,11 @@ describe('upload targets', () => {
   it('hands out a fresh user avatar target per field, from GET /file/upload/avatar/user', async () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql<{ a: TargetOut; b: TargetOut }>(`{ a: userAvatarUploadTarget { ${TARGET} } b: userAvatarUploadTarget { ${TARGET} } }`, {}, as(u));
+    const reply = await stack.gql<{ a: TargetOut; b: TargetOut }>(
+      `{ a: userAvatarUploadTarget { ${TARGET} } b: userAvatarUploadTarget { ${TARGET} } }`,
+      {},
+      as(u),
+    );
     expect(reply.errors).toBeUndefined();
     const { a, b } = reply.data!;
     expect(a.uploadUrl.startsWith(stack.emu.url)).toBe(true);
@@ -84,7 +88,9 @@ describe('upload targets', () => {
       { to: String(b.id) },
       as(a),
     );
-    expect(calls()).toEqual([{ endpoint: 'GET /file/upload/chat', query: { file_type: '102', to_id: String(b.id), to_type: '1' }, body: undefined }]);
+    expect(calls()).toEqual([
+      { endpoint: 'GET /file/upload/chat', query: { file_type: '102', to_id: String(b.id), to_type: '1' }, body: undefined },
+    ]);
     const target = reply.data!.chatFileUploadTarget;
     const form = new FormData();
     for (const { key, value } of target.formFields) form.append(key, value);
@@ -111,7 +117,12 @@ describe('uploadChatFile', () => {
     const [a, b] = [await stack.emu.user(), await stack.emu.user()];
     const bytes = randomBytes(200_000);
     stack.emu.server.resetCalls();
-    const reply = await upload<{ uploadChatFile: { ok: boolean; file: UploadedOut } }>(CHAT_UPLOAD, { file: null, to: String(b.id) }, [aFile(bytes)], a);
+    const reply = await upload<{ uploadChatFile: { ok: boolean; file: UploadedOut } }>(
+      CHAT_UPLOAD,
+      { file: null, to: String(b.id) },
+      [aFile(bytes)],
+      a,
+    );
     expect(reply.errors).toBeUndefined();
     const { ok, file } = reply.data!.uploadChatFile;
     expect(ok).toBe(true);
@@ -122,7 +133,11 @@ describe('uploadChatFile', () => {
     const direct = await download(file.downloadUrl);
     expect(direct).toMatchObject({ status: 200, type: 'text/plain' });
     expect(direct.bytes.equals(bytes)).toBe(true);
-    const urlReply = await stack.gql<{ chatFileDownloadUrl: string }>('query($s: String!) { chatFileDownloadUrl(fileKey: $s) }', { s: file.fileKey }, as(b));
+    const urlReply = await stack.gql<{ chatFileDownloadUrl: string }>(
+      'query($s: String!) { chatFileDownloadUrl(fileKey: $s) }',
+      { s: file.fileKey },
+      as(b),
+    );
     const routed = await viaRoute(urlReply.data!.chatFileDownloadUrl, b);
     expect(routed.status).toBe(200);
     expect(sha256(routed.bytes)).toBe(sha256(bytes));
@@ -155,7 +170,10 @@ describe('uploadChatFile', () => {
     );
     expect(reply.data?.bad).toBeNull();
     expect(reply.errors).toHaveLength(1);
-    expect(reply.errors?.[0]).toMatchObject({ path: ['bad'], extensions: { code: 'NOT_FOUND', upstreamCode: 20001, endpoint: 'GET /file/upload/avatar/group' } });
+    expect(reply.errors?.[0]).toMatchObject({
+      path: ['bad'],
+      extensions: { code: 'NOT_FOUND', upstreamCode: 20001, endpoint: 'GET /file/upload/avatar/group' },
+    });
     expect(reply.data?.good.file.size).toBe(second.length);
     expect((await download(reply.data!.good.file.downloadUrl)).bytes.equals(second)).toBe(true);
   });
@@ -171,10 +189,16 @@ describe('uploadChatFile', () => {
       expect(reply.errors?.[0]).toMatchObject({ path: ['uploadChatFile'], extensions: { code: 'BAD_USER_INPUT', field: 'input.file' } });
       expect(reply.errors?.[0]?.message).toContain('10000');
       // The connection and the gateway stay usable.
-      const again = await gqlUpload<{ uploadChatFile: { ok: boolean } }>(small.url, CHAT_UPLOAD, { file: null, to: String(b.id) }, [aFile(randomBytes(500))], {
-        app_id: small.emu.appId,
-        ...as(a),
-      });
+      const again = await gqlUpload<{ uploadChatFile: { ok: boolean } }>(
+        small.url,
+        CHAT_UPLOAD,
+        { file: null, to: String(b.id) },
+        [aFile(randomBytes(500))],
+        {
+          app_id: small.emu.appId,
+          ...as(a),
+        },
+      );
       expect(again.data?.uploadChatFile.ok).toBe(true);
     } finally {
       await small.stop();
@@ -201,7 +225,11 @@ describe('uploadUserAvatar', () => {
       { endpoint: 'PUT /user/avatar', query: {}, body: { avatar: out.file.downloadUrl } },
       { endpoint: 'GET /user/profile', query: {}, body: undefined },
     ]);
-    const avatarUrl = await stack.gql<{ avatarDownloadUrl: string }>('query($o: String!) { avatarDownloadUrl(fileKey: $o) }', { o: out.file.fileKey }, as(u));
+    const avatarUrl = await stack.gql<{ avatarDownloadUrl: string }>(
+      'query($o: String!) { avatarDownloadUrl(fileKey: $o) }',
+      { o: out.file.fileKey },
+      as(u),
+    );
     const routed = await viaRoute(avatarUrl.data!.avatarDownloadUrl, u);
     expect(routed).toMatchObject({ status: 200, type: 'image/jpeg' });
     expect(routed.bytes.equals(bytes)).toBe(true);
@@ -226,7 +254,9 @@ describe('uploadGroupAvatar', () => {
     const u = await stack.emu.user();
     const groupId = await groupOf(u);
     stack.emu.server.resetCalls();
-    const reply = await upload<{ uploadGroupAvatar: { ok: boolean; avatarSet: boolean; file: UploadedOut; group: { id: string; avatar: string } } }>(
+    const reply = await upload<{
+      uploadGroupAvatar: { ok: boolean; avatarSet: boolean; file: UploadedOut; group: { id: string; avatar: string } };
+    }>(
       'mutation($g: ID!, $file: File!) { uploadGroupAvatar(input: { groupId: $g, file: $file, setAsAvatar: true }) { ok avatarSet file { downloadUrl } group { id avatar } } }',
       { g: String(groupId), file: null },
       [aFile(randomBytes(4000), 'g.png', 'image/png')],
@@ -252,21 +282,29 @@ describe('uploadGroupFile', () => {
     const groupId = await groupOf(u);
     const bytes = randomBytes(7000);
     stack.emu.server.resetCalls();
-    const reply = await upload<{ uploadGroupFile: { ok: boolean; file: UploadedOut; sharedFile: { id: string; name: string; size: number; type: string; url: string } } }>(
-      GROUP_FILE,
-      { g: String(groupId), file: null },
-      [aFile(bytes, 'holiday.png', 'image/png')],
-      u,
-    );
+    const reply = await upload<{
+      uploadGroupFile: {
+        ok: boolean;
+        file: UploadedOut;
+        sharedFile: { id: string; name: string; size: number; type: string; url: string };
+      };
+    }>(GROUP_FILE, { g: String(groupId), file: null }, [aFile(bytes, 'holiday.png', 'image/png')], u);
     expect(reply.errors).toBeUndefined();
     const { file, sharedFile } = reply.data!.uploadGroupFile;
     expect(sharedFile).toMatchObject({ name: 'holiday.png', size: bytes.length, type: 'image/png', url: file.downloadUrl });
     expect(calls()).toEqual([
       { endpoint: 'GET /file/upload/chat', query: { file_type: '202', to_id: String(groupId), to_type: '2' }, body: undefined },
-      { endpoint: 'POST /group/file/upload', query: {}, body: { group_id: groupId, name: 'holiday.png', size: bytes.length, url: file.downloadUrl, type: 'image/png' } },
+      {
+        endpoint: 'POST /group/file/upload',
+        query: {},
+        body: { group_id: groupId, name: 'holiday.png', size: bytes.length, url: file.downloadUrl, type: 'image/png' },
+      },
     ]);
     // The state read back: the group lists the file, and its URL serves the bytes.
-    const listed = await stack.emu.ok<{ file_id: number; name: string }[]>('GET', '/group/file/list', { token: u.token, query: { group_id: groupId } });
+    const listed = await stack.emu.ok<{ file_id: number; name: string }[]>('GET', '/group/file/list', {
+      token: u.token,
+      query: { group_id: groupId },
+    });
     expect(listed.map((f) => [String(f.file_id), f.name])).toContainEqual([sharedFile.id, 'holiday.png']);
     expect((await download(sharedFile.url)).bytes.equals(bytes)).toBe(true);
   });
@@ -311,7 +349,9 @@ describe('forwardChatFile', () => {
       { s: fileSign, to: String(b.id) },
       as(a),
     );
-    expect(calls()).toEqual([{ endpoint: 'GET /file/upload/forward', query: { file_sign: fileSign, to_id: String(b.id), to_type: '1' }, body: undefined }]);
+    expect(calls()).toEqual([
+      { endpoint: 'GET /file/upload/forward', query: { file_sign: fileSign, to_id: String(b.id), to_type: '1' }, body: undefined },
+    ]);
     const url = reply.data!.forwardChatFile.url;
     expect(url).not.toBe(sent.data!.uploadChatFile.file.downloadUrl);
     expect((await download(url)).bytes.equals(bytes)).toBe(true);
@@ -323,8 +363,16 @@ describe('forwardChatFile', () => {
     const empty = await stack.gql('mutation { forwardChatFile(input: { fileKey: "", toId: "1" }) { ok } }', {}, as(u));
     expect(empty.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.fileKey' });
     expect(stack.emu.server.calls).toHaveLength(0);
-    const unknown = await stack.gql('mutation($to: ID!) { forwardChatFile(input: { fileKey: "chat/nothing", toId: $to }) { ok } }', { to: String(u.id) }, as(u));
-    expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstreamCode: 10002, endpoint: 'GET /file/upload/forward' });
+    const unknown = await stack.gql(
+      'mutation($to: ID!) { forwardChatFile(input: { fileKey: "chat/nothing", toId: $to }) { ok } }',
+      { to: String(u.id) },
+      as(u),
+    );
+    expect(unknown.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstreamCode: 10002,
+      endpoint: 'GET /file/upload/forward',
+    });
   });
 });
 
@@ -343,9 +391,18 @@ describe('download URL fields', () => {
   });
 
   it("with withToken, carry the caller's identity for image tags", async () => {
-    const reply = await stack.gql<{ chatFileDownloadUrl: string }>('{ chatFileDownloadUrl(fileKey: "s", withToken: true) }', {}, stack.asUser(42));
+    const reply = await stack.gql<{ chatFileDownloadUrl: string }>(
+      '{ chatFileDownloadUrl(fileKey: "s", withToken: true) }',
+      {},
+      stack.asUser(42),
+    );
     const url = new URL(reply.data!.chatFileDownloadUrl, 'http://x');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ fileSign: 's', 'access-token': stack.emu.adminToken, app_id: stack.emu.appId, user_id: '42' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      fileSign: 's',
+      'access-token': stack.emu.adminToken,
+      app_id: stack.emu.appId,
+      user_id: '42',
+    });
   });
 
   it.each([
@@ -398,7 +455,13 @@ describe('upload hosts', () => {
       const bytes = randomBytes(5000);
       const refused = await upload(CHAT_UPLOAD, { file: null, to: String(b.id) }, [aFile(bytes)], a, refusing.url);
       expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-      const reply = await upload<{ uploadChatFile: { file: UploadedOut } }>(CHAT_UPLOAD, { file: null, to: String(b.id) }, [aFile(bytes)], a, allowing.url);
+      const reply = await upload<{ uploadChatFile: { file: UploadedOut } }>(
+        CHAT_UPLOAD,
+        { file: null, to: String(b.id) },
+        [aFile(bytes)],
+        a,
+        allowing.url,
+      );
       expect(reply.errors).toBeUndefined();
       expect((await download(reply.data!.uploadChatFile.file.downloadUrl)).bytes.equals(bytes)).toBe(true);
     } finally {

@@ -12,10 +12,16 @@ beforeAll(async () => {
 });
 
 const publish = (groupId: number, title: string) =>
-  g.emu.ok<Announcement>('POST', '/group/announcement/edit', { token: owner.token, body: { group_id: groupId, title, content: `${title} text` } });
+  g.emu.ok<Announcement>('POST', '/group/announcement/edit', {
+    token: owner.token,
+    body: { group_id: groupId, title, content: `${title} text` },
+  });
 
 const record = (groupId: number, name: string, by = member) =>
-  g.emu.ok<SharedFile>('POST', '/group/file/upload', { token: by.token, body: { group_id: groupId, name, size: 10, url: `http://files/${name}` } });
+  g.emu.ok<SharedFile>('POST', '/group/file/upload', {
+    token: by.token,
+    body: { group_id: groupId, name, size: 10, url: `http://files/${name}` },
+  });
 
 describe('announcements', () => {
   it('reads the list, the latest and one announcement, each with its endpoint', async () => {
@@ -71,14 +77,23 @@ describe('announcements', () => {
 
   it('publishes with POST /group/announcement/edit and answers the announcement from the reply', async () => {
     const groupId = await g.group(owner);
-    const data = await g.data<{ publishAnnouncement: { ok: boolean; announcement: { id: string; title: string; content: string }; group: { id: string } } }>(
+    const data = await g.data<{
+      publishAnnouncement: { ok: boolean; announcement: { id: string; title: string; content: string }; group: { id: string } };
+    }>(
       owner,
       `mutation { publishAnnouncement(input: { groupId: "${groupId}", title: "Hello", content: "World" }) { ok announcement { id title content } group { id } } }`,
     );
-    expect(data.publishAnnouncement).toMatchObject({ ok: true, announcement: { title: 'Hello', content: 'World' }, group: { id: String(groupId) } });
+    expect(data.publishAnnouncement).toMatchObject({
+      ok: true,
+      announcement: { title: 'Hello', content: 'World' },
+      group: { id: String(groupId) },
+    });
     expect(g.endpoints()).toEqual(['POST /group/announcement/edit']);
     expect(g.callsTo('POST /group/announcement/edit')[0]?.body).toEqual({ group_id: groupId, title: 'Hello', content: 'World' });
-    const latest = await g.data<{ group: { latestAnnouncement: { id: string } } }>(owner, `{ group(id: "${groupId}") { latestAnnouncement { id } } }`);
+    const latest = await g.data<{ group: { latestAnnouncement: { id: string } } }>(
+      owner,
+      `{ group(id: "${groupId}") { latestAnnouncement { id } } }`,
+    );
     expect(latest.group.latestAnnouncement.id).toBe(data.publishAnnouncement.announcement.id);
   });
 
@@ -87,7 +102,10 @@ describe('announcements', () => {
       ['', 'x', 'input.title'],
       ['x', '  ', 'input.content'],
     ]) {
-      const reply = await g.gql(owner, `mutation { publishAnnouncement(input: { groupId: "1", title: "${title}", content: "${content}" }) { ok } }`);
+      const reply = await g.gql(
+        owner,
+        `mutation { publishAnnouncement(input: { groupId: "1", title: "${title}", content: "${content}" }) { ok } }`,
+      );
       expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
     }
     expect(g.endpoints()).toEqual([]);
@@ -95,8 +113,15 @@ describe('announcements', () => {
 
   it('reports a plain member publishing as FORBIDDEN', async () => {
     const groupId = await g.group(owner, { members: [member] });
-    const reply = await g.gql(member, `mutation { publishAnnouncement(input: { groupId: "${groupId}", title: "t", content: "c" }) { ok } }`);
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20012, endpoint: 'POST /group/announcement/edit' });
+    const reply = await g.gql(
+      member,
+      `mutation { publishAnnouncement(input: { groupId: "${groupId}", title: "t", content: "c" }) { ok } }`,
+    );
+    expect(firstError(reply)?.extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      upstreamCode: 20012,
+      endpoint: 'POST /group/announcement/edit',
+    });
   });
 
   it('deletes with DELETE /group/announcement/delete; the list then leaves it out', async () => {
@@ -109,7 +134,10 @@ describe('announcements', () => {
     );
     expect(data.deleteAnnouncement).toEqual({ ok: true, group: { announcements: { nodes: [{ title: 'kept' }] } } });
     expect(g.endpoints()).toEqual(['DELETE /group/announcement/delete', 'GET /group/announcement/list']);
-    expect(g.callsTo('DELETE /group/announcement/delete')[0]?.query).toEqual({ group_id: String(groupId), announcement_id: String(gone.id) });
+    expect(g.callsTo('DELETE /group/announcement/delete')[0]?.query).toEqual({
+      group_id: String(groupId),
+      announcement_id: String(gone.id),
+    });
   });
 
   it('makes exactly one REST call for deleteAnnouncement when only ok is selected, and reports an unknown one as NOT_FOUND', async () => {
@@ -152,12 +180,16 @@ describe('shared files', () => {
 
   it('records a file with POST /group/file/upload and answers it from the reply', async () => {
     const groupId = await g.group(owner);
-    const data = await g.data<{ recordGroupFile: { ok: boolean; file: { id: string; name: string; size: number; type: string }; group: { id: string } } }>(
-      owner,
-      `mutation($in: RecordGroupFileInput!) { recordGroupFile(input: $in) { ok file { id name size type } group { id } } }`,
-      { in: { groupId: String(groupId), name: 'big.bin', size: 2 ** 40, url: 'http://files/big.bin', type: 'bin' } },
-    );
-    expect(data.recordGroupFile).toMatchObject({ ok: true, file: { name: 'big.bin', size: 2 ** 40, type: 'bin' }, group: { id: String(groupId) } });
+    const data = await g.data<{
+      recordGroupFile: { ok: boolean; file: { id: string; name: string; size: number; type: string }; group: { id: string } };
+    }>(owner, `mutation($in: RecordGroupFileInput!) { recordGroupFile(input: $in) { ok file { id name size type } group { id } } }`, {
+      in: { groupId: String(groupId), name: 'big.bin', size: 2 ** 40, url: 'http://files/big.bin', type: 'bin' },
+    });
+    expect(data.recordGroupFile).toMatchObject({
+      ok: true,
+      file: { name: 'big.bin', size: 2 ** 40, type: 'bin' },
+      group: { id: String(groupId) },
+    });
     expect(g.endpoints()).toEqual(['POST /group/file/upload']);
     expect(g.callsTo('POST /group/file/upload')[0]?.body).toEqual({
       group_id: groupId,
@@ -166,7 +198,10 @@ describe('shared files', () => {
       url: 'http://files/big.bin',
       type: 'bin',
     });
-    const files = await g.data<{ group: { files: { nodes: { id: string }[] } } }>(owner, `{ group(id: "${groupId}") { files { nodes { id } } } }`);
+    const files = await g.data<{ group: { files: { nodes: { id: string }[] } } }>(
+      owner,
+      `{ group(id: "${groupId}") { files { nodes { id } } } }`,
+    );
     expect(files.group.files.nodes).toEqual([{ id: data.recordGroupFile.file.id }]);
   });
 
@@ -201,9 +236,19 @@ describe('shared files', () => {
     const other = await g.user();
     const groupId = await g.group(owner, { members: [member, other] });
     const f = await record(groupId, 'mine.txt');
-    const reply = await g.gql(other, `mutation { renameGroupFile(input: { groupId: "${groupId}", fileId: "${f.file_id}", name: "x" }) { ok } }`);
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20023, endpoint: 'PUT /group/file/update_name' });
-    const empty = await g.gql(other, `mutation { renameGroupFile(input: { groupId: "${groupId}", fileId: "${f.file_id}", name: "" }) { ok } }`);
+    const reply = await g.gql(
+      other,
+      `mutation { renameGroupFile(input: { groupId: "${groupId}", fileId: "${f.file_id}", name: "x" }) { ok } }`,
+    );
+    expect(firstError(reply)?.extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      upstreamCode: 20023,
+      endpoint: 'PUT /group/file/update_name',
+    });
+    const empty = await g.gql(
+      other,
+      `mutation { renameGroupFile(input: { groupId: "${groupId}", fileId: "${f.file_id}", name: "" }) { ok } }`,
+    );
     expect(firstError(empty)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.name' });
     expect(g.endpoints()).toEqual([]);
   });
@@ -211,7 +256,13 @@ describe('shared files', () => {
   it('deletes files with DELETE /group/file/delete and answers one result per file', async () => {
     const groupId = await g.group(owner, { members: [member] });
     const f = await record(groupId, 'a.txt');
-    const data = await g.data<{ deleteGroupFiles: { ok: boolean; results: { fileId: string; success: boolean; reason: string | null }[]; group: { files: { nodes: unknown[] } } } }>(
+    const data = await g.data<{
+      deleteGroupFiles: {
+        ok: boolean;
+        results: { fileId: string; success: boolean; reason: string | null }[];
+        group: { files: { nodes: unknown[] } };
+      };
+    }>(
       owner,
       `mutation { deleteGroupFiles(input: { groupId: "${groupId}", fileIds: ["${f.file_id}", "777"] }) { ok results { fileId success reason } group { files { nodes { name } } } } }`,
     );

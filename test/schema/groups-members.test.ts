@@ -52,7 +52,8 @@ describe('Group.members', () => {
     expect(one.group.members.nodes).toHaveLength(3);
     expect(one.group.members.pageInfo.hasNextPage).toBe(true);
     // The last edge of a page with more to come resumes at the service's own cursor.
-    const serviceCursor = (await g.emu.rest('GET', '/group/member_list', { token: owner.token, query: { group_id: groupId, limit: 3 } })).cursor;
+    const serviceCursor = (await g.emu.rest('GET', '/group/member_list', { token: owner.token, query: { group_id: groupId, limit: 3 } }))
+      .cursor;
     const two = await g.data<MembersReply>(owner, MEMBERS, { id: String(groupId), first: 3, after: one.group.members.pageInfo.endCursor });
     expect(g.callsTo('GET /group/member_list')[0]?.query).toEqual({ group_id: String(groupId), limit: '3', cursor: serviceCursor });
     expect(two.group.members.nodes).toHaveLength(2);
@@ -127,7 +128,9 @@ describe('admins', () => {
   it('adds admins with POST /group/admin/add, lists them with GET /group/admin_list, and removes them', async () => {
     const [a, b] = await users(2);
     const groupId = await g.group(owner, { members: [a!, b!] });
-    const added = await g.data<{ addGroupAdmins: { ok: boolean; results: { userId: string; success: boolean; reason: string | null; user: { id: string } }[] } }>(
+    const added = await g.data<{
+      addGroupAdmins: { ok: boolean; results: { userId: string; success: boolean; reason: string | null; user: { id: string } }[] };
+    }>(
       owner,
       `mutation($g: ID!, $u: [ID!]!) { addGroupAdmins(input: { groupId: $g, userIds: $u }) { ok results { userId success reason user { id } } } }`,
       { g: String(groupId), u: [String(a!.id), String(b!.id)] },
@@ -142,7 +145,10 @@ describe('admins', () => {
     expect(g.endpoints()).toEqual(['POST /group/admin/add']);
     expect(g.callsTo('POST /group/admin/add')[0]?.body).toEqual({ group_id: groupId, user_list: [a!.id, b!.id] });
 
-    const listed = await g.data<{ group: { admins: { nodes: { userId: string }[] } } }>(owner, `{ group(id: "${groupId}") { admins { nodes { userId } } } }`);
+    const listed = await g.data<{ group: { admins: { nodes: { userId: string }[] } } }>(
+      owner,
+      `{ group(id: "${groupId}") { admins { nodes { userId } } } }`,
+    );
     expect(listed.group.admins.nodes.map((m) => m.userId)).toEqual([String(a!.id), String(b!.id)]);
     expect(g.callsTo('GET /group/admin_list')[0]?.query).toEqual({ group_id: String(groupId) });
 
@@ -185,11 +191,17 @@ describe('setGroupDisplayName', () => {
   it("sets the acting member's display name with PUT /group/display_name and answers the member", async () => {
     const [a] = await users(1);
     const groupId = await g.group(owner, { members: [a!] });
-    const data = await g.data<{ setGroupDisplayName: { ok: boolean; member: { userId: string; displayName: string }; group: { id: string } } }>(
+    const data = await g.data<{
+      setGroupDisplayName: { ok: boolean; member: { userId: string; displayName: string }; group: { id: string } };
+    }>(
       a!,
       `mutation { setGroupDisplayName(input: { groupId: "${groupId}", displayName: "Al" }) { ok member { userId displayName } group { id } } }`,
     );
-    expect(data.setGroupDisplayName).toEqual({ ok: true, member: { userId: String(a!.id), displayName: 'Al' }, group: { id: String(groupId) } });
+    expect(data.setGroupDisplayName).toEqual({
+      ok: true,
+      member: { userId: String(a!.id), displayName: 'Al' },
+      group: { id: String(groupId) },
+    });
     expect(g.endpoints()).toEqual(['PUT /group/display_name', 'GET /user/profile', 'POST /group/members/display_name']);
     expect(g.callsTo('PUT /group/display_name')[0]?.body).toEqual({ group_id: groupId, value: 'Al' });
   });
@@ -203,7 +215,10 @@ describe('setGroupDisplayName', () => {
   it('reports a non-member as the userError NOT_A_MEMBER', async () => {
     const stranger = await g.user();
     const groupId = await g.group(owner);
-    const reply = await g.gql(stranger, `mutation { setGroupDisplayName(input: { groupId: "${groupId}", displayName: "x" }) { ok group { id } userErrors { code } } }`);
+    const reply = await g.gql(
+      stranger,
+      `mutation { setGroupDisplayName(input: { groupId: "${groupId}", displayName: "x" }) { ok group { id } userErrors { code } } }`,
+    );
     expect(reply).toEqual({ data: { setGroupDisplayName: { ok: false, group: null, userErrors: [{ code: 'NOT_A_MEMBER' }] } } });
     expect(g.endpoints()).toEqual(['PUT /group/display_name']);
   });
@@ -235,7 +250,9 @@ describe('kickGroupMembers, leaveGroup and transferGroup', () => {
   it('reports the owner leaving as the userError OWNER_CANNOT_LEAVE (transfer first)', async () => {
     const groupId = await g.group(owner);
     const reply = await g.gql(owner, `mutation { leaveGroup(groupId: "${groupId}") { ok userErrors { field code message } } }`);
-    expect(reply).toEqual({ data: { leaveGroup: { ok: false, userErrors: [{ field: null, code: 'OWNER_CANNOT_LEAVE', message: expect.any(String) }] } } });
+    expect(reply).toEqual({
+      data: { leaveGroup: { ok: false, userErrors: [{ field: null, code: 'OWNER_CANNOT_LEAVE', message: expect.any(String) }] } },
+    });
     expect((await g.info(groupId)).owner_id).toBe(owner.id);
   });
 
@@ -254,8 +271,13 @@ describe('kickGroupMembers, leaveGroup and transferGroup', () => {
   it('reports a transfer to a non-member as the userError NOT_A_MEMBER naming the new owner', async () => {
     const stranger = await g.user();
     const groupId = await g.group(owner);
-    const reply = await g.gql(owner, `mutation { transferGroup(input: { groupId: "${groupId}", newOwnerId: "${stranger.id}" }) { ok userErrors { field code } } }`);
-    expect(reply).toEqual({ data: { transferGroup: { ok: false, userErrors: [{ field: ['input', 'newOwnerId'], code: 'NOT_A_MEMBER' }] } } });
+    const reply = await g.gql(
+      owner,
+      `mutation { transferGroup(input: { groupId: "${groupId}", newOwnerId: "${stranger.id}" }) { ok userErrors { field code } } }`,
+    );
+    expect(reply).toEqual({
+      data: { transferGroup: { ok: false, userErrors: [{ field: ['input', 'newOwnerId'], code: 'NOT_A_MEMBER' }] } },
+    });
   });
 
   for (const [mutation, endpoint] of [

@@ -77,7 +77,14 @@ describe('member bans', () => {
 describe('the group-wide ban', () => {
   it('bans all with POST /group/settings/ban_all and answers when it ends; the group reads it', async () => {
     const groupId = await g.group(owner);
-    const data = await g.data<{ banAllGroupMembers: { ok: boolean; bannedForAll: boolean; banExpiresAt: string; group: { bannedForAll: boolean; banExpiresAt: string } } }>(
+    const data = await g.data<{
+      banAllGroupMembers: {
+        ok: boolean;
+        bannedForAll: boolean;
+        banExpiresAt: string;
+        group: { bannedForAll: boolean; banExpiresAt: string };
+      };
+    }>(
       owner,
       `mutation { banAllGroupMembers(input: { groupId: "${groupId}", durationMinutes: 60 }) { ok bannedForAll banExpiresAt group { bannedForAll banExpiresAt } } }`,
     );
@@ -125,7 +132,11 @@ describe('the group-wide ban', () => {
 
   it('reports an unknown group as NOT_FOUND', async () => {
     const reply = await g.gql(owner, 'mutation { unbanAllGroupMembers(groupId: "999999999") { ok } }');
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'NOT_FOUND', upstreamCode: 20001, endpoint: 'POST /group/settings/unban_all' });
+    expect(firstError(reply)?.extensions).toMatchObject({
+      code: 'NOT_FOUND',
+      upstreamCode: 20001,
+      endpoint: 'POST /group/settings/unban_all',
+    });
   });
 });
 
@@ -141,10 +152,9 @@ describe('the blacklist', () => {
     expect(blocked.blockGroupUsers).toEqual({ ok: true, group: { memberCount: 1 } });
     expect(g.callsTo('POST /group/block')[0]?.body).toEqual({ group_id: groupId, user_list: [a!.id, outsider.id] });
 
-    const listed = await g.data<{ group: { blockedUsers: { totalCount: number; nodes: { userId: string; user: { id: string }; blockedAt: string }[] } } }>(
-      owner,
-      `{ group(id: "${groupId}") { blockedUsers(first: 5) { totalCount nodes { userId user { id } blockedAt } } } }`,
-    );
+    const listed = await g.data<{
+      group: { blockedUsers: { totalCount: number; nodes: { userId: string; user: { id: string }; blockedAt: string }[] } };
+    }>(owner, `{ group(id: "${groupId}") { blockedUsers(first: 5) { totalCount nodes { userId user { id } blockedAt } } } }`);
     expect(listed.group.blockedUsers.totalCount).toBe(2);
     expect(listed.group.blockedUsers.nodes.map((n) => n.userId)).toEqual([String(a!.id), String(outsider.id)]);
     expect(Date.parse(listed.group.blockedUsers.nodes[0]!.blockedAt)).toBeGreaterThan(0);
@@ -162,7 +172,10 @@ describe('the blacklist', () => {
     const outsider = await g.user();
     const groupId = await g.group(owner);
     await g.emu.ok('POST', '/group/block', { token: owner.token, body: { group_id: groupId, user_list: [outsider.id] } });
-    const reply = await g.gql(outsider, `mutation { applyToGroup(input: { groupId: "${groupId}" }) { ok result { success } userErrors { field code } } }`);
+    const reply = await g.gql(
+      outsider,
+      `mutation { applyToGroup(input: { groupId: "${groupId}" }) { ok result { success } userErrors { field code } } }`,
+    );
     expect(reply).toEqual({ data: { applyToGroup: { ok: false, result: null, userErrors: [{ field: null, code: 'BLOCKED' }] } } });
     expect(g.endpoints()).toEqual(['POST /group/apply']);
   });

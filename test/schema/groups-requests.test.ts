@@ -107,11 +107,11 @@ describe('invitations', () => {
   it('invites with POST /group/invite: those who confirm get an invitation, others join', async () => {
     const [confirming, plain] = [await g.user({ confirm: true }), await g.user()];
     const groupId = await g.group(owner);
-    const data = await g.data<{ inviteToGroup: { ok: boolean; results: { userId: string; success: boolean }[]; group: { memberCount: number } } }>(
-      owner,
-      `mutation($in: InviteToGroupInput!) { inviteToGroup(input: $in) { ok results { userId success } group { memberCount } } }`,
-      { in: { groupId: String(groupId), userIds: [String(confirming.id), String(plain.id)], reason: 'join us' } },
-    );
+    const data = await g.data<{
+      inviteToGroup: { ok: boolean; results: { userId: string; success: boolean }[]; group: { memberCount: number } };
+    }>(owner, `mutation($in: InviteToGroupInput!) { inviteToGroup(input: $in) { ok results { userId success } group { memberCount } } }`, {
+      in: { groupId: String(groupId), userIds: [String(confirming.id), String(plain.id)], reason: 'join us' },
+    });
     expect(data.inviteToGroup).toEqual({
       ok: true,
       results: [
@@ -120,7 +120,11 @@ describe('invitations', () => {
       ],
       group: { memberCount: 2 },
     });
-    expect(g.callsTo('POST /group/invite')[0]?.body).toEqual({ group_id: groupId, user_list: [confirming.id, plain.id], reason: 'join us' });
+    expect(g.callsTo('POST /group/invite')[0]?.body).toEqual({
+      group_id: groupId,
+      user_list: [confirming.id, plain.id],
+      reason: 'join us',
+    });
   });
 
   it("lists the acting user's invitations with GET /group/invitation_list and accepts one", async () => {
@@ -212,7 +216,10 @@ describe('QR codes', () => {
     const empty = await g.gql(owner, 'mutation { joinGroupByQrCode(input: { qrInfo: " " }) { ok } }');
     expect(firstError(empty)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.qrInfo' });
     expect(g.endpoints()).toEqual([]);
-    const forged = await g.gql(owner, 'mutation { joinGroupByQrCode(input: { qrInfo: "forged" }) { ok group { id } userErrors { field code } } }');
+    const forged = await g.gql(
+      owner,
+      'mutation { joinGroupByQrCode(input: { qrInfo: "forged" }) { ok group { id } userErrors { field code } } }',
+    );
     expect(forged).toEqual({
       data: { joinGroupByQrCode: { ok: false, group: null, userErrors: [{ field: ['input', 'qrInfo'], code: 'INVALID_QR_CODE' }] } },
     });

@@ -83,7 +83,11 @@ describe('updateGroup: the settings', () => {
     const member = await g.user();
     const groupId = await g.group(owner, { members: [member] });
     const reply = await g.gql(member, `mutation { updateGroup(input: { groupId: "${groupId}", readAck: true }) { ok } }`);
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20012, endpoint: 'PUT /group/settings/enable_read_ack' });
+    expect(firstError(reply)?.extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      upstreamCode: 20012,
+      endpoint: 'PUT /group/settings/enable_read_ack',
+    });
     expect((await g.info(groupId)).read_ack).toBe(false);
   });
 
@@ -122,7 +126,10 @@ describe("the acting member's mute and push modes", () => {
   it('reports a non-member as the userError NOT_A_MEMBER naming the setting', async () => {
     const stranger = await g.user();
     const groupId = await g.group(owner);
-    const reply = await g.gql(stranger, `mutation { updateGroup(input: { groupId: "${groupId}", msgPushMode: NONE }) { ok updated userErrors { field code } } }`);
+    const reply = await g.gql(
+      stranger,
+      `mutation { updateGroup(input: { groupId: "${groupId}", msgPushMode: NONE }) { ok updated userErrors { field code } } }`,
+    );
     expect(reply).toEqual({
       data: { updateGroup: { ok: false, updated: [], userErrors: [{ field: ['input', 'msgPushMode'], code: 'NOT_A_MEMBER' }] } },
     });
@@ -185,7 +192,10 @@ describe('updateGroup: several settings at once', () => {
     const member = await g.user();
     const groupId = await g.group(owner, { members: [member] });
     await g.data(owner, `mutation { updateGroup(input: { groupId: "${groupId}", memberModify: true }) { ok } }`);
-    const reply = await g.gql(member, `mutation { updateGroup(input: { groupId: "${groupId}", name: "by member", readAck: true, msgMuteMode: NONE }) { ok } }`);
+    const reply = await g.gql(
+      member,
+      `mutation { updateGroup(input: { groupId: "${groupId}", name: "by member", readAck: true, msgMuteMode: NONE }) { ok } }`,
+    );
     expect(reply.data).toEqual({ updateGroup: null });
     expect(reply.errors).toHaveLength(1);
     expect(firstError(reply)?.message).toContain('input.readAck');

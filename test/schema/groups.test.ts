@@ -144,7 +144,10 @@ describe('joinedGroups and publicGroups', () => {
     const user = await g.user();
     const a = await g.group(user, { name: 'a' });
     const b = await g.group(owner, { members: [user], name: 'b' });
-    const data = await g.data<{ me: { joinedGroups: { nodes: { id: string; name: string }[] } } }>(user, '{ me { joinedGroups { nodes { id name } } } }');
+    const data = await g.data<{ me: { joinedGroups: { nodes: { id: string; name: string }[] } } }>(
+      user,
+      '{ me { joinedGroups { nodes { id name } } } }',
+    );
     expect(data.me.joinedGroups.nodes).toEqual([
       { id: String(a), name: 'a' },
       { id: String(b), name: 'b' },

@@ -36,7 +36,10 @@ describe('message parties', () => {
     const [a, b] = await Promise.all([stack.emu.user(), stack.emu.user()]);
     const g = await stack.emu.ok<Group>('POST', '/group/create', { token: a.token, body: { name: 'club', user_list: [b.id] } });
     const send = (to: number | bigint, type: number) =>
-      stack.emu.ok('POST', '/message/send', { token: a.token, body: { content_type: 0, content: 'hi', attachment: '', targets: [to], type } });
+      stack.emu.ok('POST', '/message/send', {
+        token: a.token,
+        body: { content_type: 0, content: 'hi', attachment: '', targets: [to], type },
+      });
     await send(b.id, 1);
     await send(g.group_id, 2);
     const read = async (withId: string) => {
@@ -48,7 +51,9 @@ describe('message parties', () => {
       expect(reply.errors).toBeUndefined();
       return reply.data!.me.conversation.nodes;
     };
-    expect(await read(String(a.id))).toEqual([{ deviceSn: 0, from: { __typename: 'User', id: String(a.id) }, to: { __typename: 'User', id: String(b.id) } }]);
+    expect(await read(String(a.id))).toEqual([
+      { deviceSn: 0, from: { __typename: 'User', id: String(a.id) }, to: { __typename: 'User', id: String(b.id) } },
+    ]);
     expect(await read(String(g.group_id))).toEqual([
       { deviceSn: 0, from: { __typename: 'User', id: String(a.id) }, to: { __typename: 'Group', id: String(g.group_id) } },
     ]);

@@ -19,7 +19,8 @@ afterEach(() => vi.restoreAllMocks());
 const users = (n: number) => Promise.all(Array.from({ length: n }, () => emu.user()));
 
 /** A GraphQL operation with this user's own token. */
-const gqlAs = <T = Record<string, unknown>>(u: TestUser, query: string, vars: Record<string, unknown> = {}) => stack.gqlAs<T>(u, query, vars);
+const gqlAs = <T = Record<string, unknown>>(u: TestUser, query: string, vars: Record<string, unknown> = {}) =>
+  stack.gqlAs<T>(u, query, vars);
 
 const asAdmin = <T = Record<string, unknown>>(query: string, vars: Record<string, unknown>) => stack.gqlAs<T>('admin', query, vars);
 
@@ -136,10 +137,16 @@ describe('me.conversation (GET /message/conversation)', () => {
     // fLen beyond 2^53 (its SafeInt size is null, the rest stays) and text that is not JSON.
     const huge = '{"url":"http://files.example/b.bin","fLen":9007199254740993,"duration":7}';
     const { state } = emu.server;
-    for (const [ctype, attachment] of [['FILE', huge], ['LOCATION', 'not json']] as const) {
+    for (const [ctype, attachment] of [
+      ['FILE', huge],
+      ['LOCATION', 'not json'],
+    ] as const) {
       const now = Date.now();
       const parties = { from: { uid: a!.id, deviceSn: 0 }, to: { kind: 'user' as const, id: b!.id } };
-      state.messages.deliver({ id: state.ids.message.take(now), ctype, content: '', attachment, config: '', ext: '', timestamp: now, ...parties }, [b!.id]);
+      state.messages.deliver(
+        { id: state.ids.message.take(now), ctype, content: '', attachment, config: '', ext: '', timestamp: now, ...parties },
+        [b!.id],
+      );
     }
     const reply = await readHistory(b!, a!.id, 'type rawAttachment attachment { url displayName size duration width height }');
     expect(reply.errors).toBeUndefined();
@@ -209,8 +216,18 @@ const UNREAD = '{ me { unreadConversations { conversationId unreadCount user { i
 type Unread = { conversationId: string; unreadCount: number; user: { id: string } | null; group: { id: string } | null };
 type UnreadReply = { me: { unreadConversations: Unread[] } };
 
-const withUser = (id: number, unreadCount: number): Unread => ({ conversationId: String(id), unreadCount, user: { id: String(id) }, group: null });
-const inGroup = (id: number, unreadCount: number): Unread => ({ conversationId: String(id), unreadCount, user: null, group: { id: String(id) } });
+const withUser = (id: number, unreadCount: number): Unread => ({
+  conversationId: String(id),
+  unreadCount,
+  user: { id: String(id) },
+  group: null,
+});
+const inGroup = (id: number, unreadCount: number): Unread => ({
+  conversationId: String(id),
+  unreadCount,
+  user: null,
+  group: { id: String(id) },
+});
 
 describe('me.unreadConversations (GET /message/unread)', () => {
   it('lists unread counts and resolves the peers of many conversations in one batch call', async () => {
@@ -515,12 +532,16 @@ describe('markConversationRead (GET /message/ack)', () => {
     emu.server.resetCalls();
     const partly = await gqlAs(b!, MARK_READ, { c: conversationId, m: firstId, d: 3 });
     const left = [{ conversationId, unreadCount: 1 }];
-    expect(partly).toEqual({ data: { markConversationRead: { ok: true, conversationId, messageId: firstId, user: { unreadConversations: left } } } });
+    expect(partly).toEqual({
+      data: { markConversationRead: { ok: true, conversationId, messageId: firstId, user: { unreadConversations: left } } },
+    });
     expect(calls()[0]).toEqual(get('GET /message/ack', { conversation_id: conversationId, msg_id: firstId!, device_sn: '3' }));
 
     emu.server.resetCalls();
     const all = await gqlAs(b!, MARK_READ, { c: conversationId });
-    expect(all).toEqual({ data: { markConversationRead: { ok: true, conversationId, messageId: null, user: { unreadConversations: [] } } } });
+    expect(all).toEqual({
+      data: { markConversationRead: { ok: true, conversationId, messageId: null, user: { unreadConversations: [] } } },
+    });
     expect(calls()).toEqual([get('GET /message/ack', { conversation_id: conversationId }), get('GET /message/unread')]);
     // The sender now sees its messages READ.
     const seen = await readHistory<{ status: string }>(a!, b!.id, 'status');

@@ -36,7 +36,10 @@ const user = () => stack.emu.user();
 const name = () => `cost_${randomBytes(4).toString('hex')}`;
 
 async function group(owner: TestUser, members: TestUser[] = []): Promise<string> {
-  const g = await stack.emu.ok<Group>('POST', '/group/create', { token: owner.token, body: { name: 'cost', user_list: members.map((m) => m.id) } });
+  const g = await stack.emu.ok<Group>('POST', '/group/create', {
+    token: owner.token,
+    body: { name: 'cost', user_list: members.map((m) => m.id) },
+  });
   return String(g.group_id);
 }
 
@@ -111,28 +114,45 @@ const CASES: Record<string, Case> = {
     },
   },
   changePassword: { prepare: asUser('changePassword(input: { oldPassword: "secret-1", newPassword: "secret-2" })') },
-  changeUserPassword: { prepare: async () => ({ call: `changeUserPassword(input: { userId: "${(await user()).id}", password: "p2" })`, headers: admin() }) },
+  changeUserPassword: {
+    prepare: async () => ({ call: `changeUserPassword(input: { userId: "${(await user()).id}", password: "p2" })`, headers: admin() }),
+  },
   deleteUser: { prepare: asUser('deleteUser(input: { password: "secret-1" })') },
   registerUser: { prepare: async () => ({ call: `registerUser(input: { username: "${name()}", password: "p" })`, headers: {} }) },
-  registerUserWithPush: { prepare: async () => ({ call: `registerUserWithPush(input: { username: "${name()}", password: "p" })`, headers: {} }) },
-  registerUsers: { prepare: async () => ({ call: `registerUsers(input: { users: [{ username: "${name()}", password: "p" }] })`, headers: {} }) },
+  registerUserWithPush: {
+    prepare: async () => ({ call: `registerUserWithPush(input: { username: "${name()}", password: "p" })`, headers: {} }),
+  },
+  registerUsers: {
+    prepare: async () => ({ call: `registerUsers(input: { users: [{ username: "${name()}", password: "p" }] })`, headers: {} }),
+  },
   loginById: { prepare: async () => ({ call: `loginById(input: { userId: "${(await user()).id}", password: "secret-1" })`, headers: {} }) },
-  loginByName: { prepare: async () => ({ call: `loginByName(input: { username: "${(await user()).name}", password: "secret-1" })`, headers: {} }) },
+  loginByName: {
+    prepare: async () => ({ call: `loginByName(input: { username: "${(await user()).name}", password: "secret-1" })`, headers: {} }),
+  },
   loginByLoginName: {
     prepare: async () => ({ call: `loginByLoginName(input: { loginName: "${(await user()).name}", password: "secret-1" })`, headers: {} }),
   },
   disableUsers: { prepare: async () => ({ call: `disableUsers(input: { userIds: ["${(await user()).id}"] })`, headers: admin() }) },
   enableUsers: { prepare: async () => ({ call: `enableUsers(input: { userIds: ["${(await user()).id}"] })`, headers: admin() }) },
   setUserAvatars: {
-    prepare: async () => ({ call: `setUserAvatars(input: { avatars: [{ userId: "${(await user()).id}", avatar: "https://img.example/a.png" }] })`, headers: admin() }),
+    prepare: async () => ({
+      call: `setUserAvatars(input: { avatars: [{ userId: "${(await user()).id}", avatar: "https://img.example/a.png" }] })`,
+      headers: admin(),
+    }),
   },
   updateUserProfiles: {
-    prepare: async () => ({ call: `updateUserProfiles(input: { profiles: [{ userId: "${(await user()).id}", nickName: "n" }] })`, headers: admin() }),
+    prepare: async () => ({
+      call: `updateUserProfiles(input: { profiles: [{ userId: "${(await user()).id}", nickName: "n" }] })`,
+      headers: admin(),
+    }),
   },
   removeDevice: { prepare: async () => ({ call: 'removeDevice(input: { deviceSn: 1 })', headers: token(await withDevice()) }) },
   kickUser: { prepare: asUser('kickUser(input: {})') },
   bindDeviceToken: {
-    prepare: async () => ({ call: 'bindDeviceToken(input: { deviceSn: 1, deviceToken: "t", notifierName: "c" })', headers: token(await withDevice()) }),
+    prepare: async () => ({
+      call: 'bindDeviceToken(input: { deviceSn: 1, deviceToken: "t", notifierName: "c" })',
+      headers: token(await withDevice()),
+    }),
   },
   unbindDeviceToken: { prepare: async () => ({ call: 'unbindDeviceToken(input: { deviceSn: 1 })', headers: token(await withDevice()) }) },
   // ---- push preferences and pushes ----
@@ -142,7 +162,10 @@ const CASES: Record<string, Case> = {
   removePushTags: { prepare: asUser('removePushTags(input: { tags: ["a"] })') },
   clearPushTags: { prepare: asUser('clearPushTags') },
   sendPush: {
-    prepare: async () => ({ call: `sendPush(input: { audience: { userIds: ["${(await withDevice()).id}"] }, message: { body: "b" } })`, headers: admin() }),
+    prepare: async () => ({
+      call: `sendPush(input: { audience: { userIds: ["${(await withDevice()).id}"] }, message: { body: "b" } })`,
+      headers: admin(),
+    }),
   },
   // ---- groups ----
   createGroup: { prepare: asUser('createGroup(input: { name: "g" })') },
@@ -160,19 +183,27 @@ const CASES: Record<string, Case> = {
   kickGroupMembers: { prepare: onGroup((g, m) => `kickGroupMembers(input: { groupId: "${g}", userIds: ["${m.id}"] })`) },
   leaveGroup: { prepare: onGroup((g) => `leaveGroup(groupId: "${g}")`, 'member') },
   transferGroup: { prepare: onGroup((g, m) => `transferGroup(input: { groupId: "${g}", newOwnerId: "${m.id}" })`) },
-  applyToGroup: { prepare: async () => ({ call: `applyToGroup(input: { groupId: "${await group(await user())}" })`, headers: token(await user()) }) },
+  applyToGroup: {
+    prepare: async () => ({ call: `applyToGroup(input: { groupId: "${await group(await user())}" })`, headers: token(await user()) }),
+  },
   handleGroupApplication: {
     prepare: async () => {
       const [owner, applicant] = [await user(), await user()];
       const groupId = await group(owner);
       await stack.emu.ok('POST', '/group/apply', { token: applicant.token, body: { group_id: Number(groupId) } });
-      return { call: `handleGroupApplication(input: { groupId: "${groupId}", applicantId: "${applicant.id}", approval: true })`, headers: token(owner) };
+      return {
+        call: `handleGroupApplication(input: { groupId: "${groupId}", applicantId: "${applicant.id}", approval: true })`,
+        headers: token(owner),
+      };
     },
   },
   inviteToGroup: {
     prepare: async () => {
       const owner = await user();
-      return { call: `inviteToGroup(input: { groupId: "${await group(owner)}", userIds: ["${(await user()).id}"] })`, headers: token(owner) };
+      return {
+        call: `inviteToGroup(input: { groupId: "${await group(owner)}", userIds: ["${(await user()).id}"] })`,
+        headers: token(owner),
+      };
     },
   },
   handleGroupInvitation: {
@@ -181,7 +212,10 @@ const CASES: Record<string, Case> = {
       await stack.emu.ok('PUT', '/user/settings', { token: invitee.token, body: { user_id: invitee.id, group_confirm: true } });
       const groupId = await group(owner);
       await stack.emu.ok('POST', '/group/invite', { token: owner.token, body: { group_id: Number(groupId), user_list: [invitee.id] } });
-      return { call: `handleGroupInvitation(input: { groupId: "${groupId}", inviterId: "${owner.id}", approval: true })`, headers: token(invitee) };
+      return {
+        call: `handleGroupInvitation(input: { groupId: "${groupId}", inviterId: "${owner.id}", approval: true })`,
+        headers: token(invitee),
+      };
     },
   },
   joinGroupByQrCode: {
@@ -209,7 +243,9 @@ const CASES: Record<string, Case> = {
       return { call: `deleteAnnouncement(input: { groupId: "${groupId}", announcementId: "${a.id}" })`, headers: token(owner) };
     },
   },
-  recordGroupFile: { prepare: onGroup((g) => `recordGroupFile(input: { groupId: "${g}", name: "f", size: 1, url: "http://files/f" })`, 'member') },
+  recordGroupFile: {
+    prepare: onGroup((g) => `recordGroupFile(input: { groupId: "${g}", name: "f", size: 1, url: "http://files/f" })`, 'member'),
+  },
   ...Object.fromEntries(
     (['renameGroupFile', 'deleteGroupFiles'] as const).map((mutation) => [
       mutation,
@@ -230,9 +266,17 @@ const CASES: Record<string, Case> = {
     ]),
   ),
   // ---- messages ----
-  sendMessage: { prepare: async () => ({ call: `sendMessage(input: { type: TEXT, content: "hi", targets: ["${(await user()).id}"], targetType: USER })`, headers: token(await user()) }) },
+  sendMessage: {
+    prepare: async () => ({
+      call: `sendMessage(input: { type: TEXT, content: "hi", targets: ["${(await user()).id}"], targetType: USER })`,
+      headers: token(await user()),
+    }),
+  },
   sendNotification: {
-    prepare: async () => ({ call: `sendNotification(input: { type: TEXT, content: "hi", targets: ["${(await user()).id}"], targetType: USER })`, headers: admin() }),
+    prepare: async () => ({
+      call: `sendNotification(input: { type: TEXT, content: "hi", targets: ["${(await user()).id}"], targetType: USER })`,
+      headers: admin(),
+    }),
   },
   recallMessage: {
     prepare: async () => {
@@ -255,11 +299,22 @@ const CASES: Record<string, Case> = {
     },
   },
   // ---- files (the bytes go to the upload target, which is not a REST call of the table) ----
-  uploadChatFile: { prepare: async () => ({ call: `uploadChatFile(input: { file: $file, fileType: CHAT_FILE, toId: "${(await user()).id}" })`, headers: token(await user()), file: true }) },
+  uploadChatFile: {
+    prepare: async () => ({
+      call: `uploadChatFile(input: { file: $file, fileType: CHAT_FILE, toId: "${(await user()).id}" })`,
+      headers: token(await user()),
+      file: true,
+    }),
+  },
   uploadUserAvatar: { prepare: asUserWithFile('uploadUserAvatar(input: { file: $file })') },
-  uploadGroupAvatar: { prepare: async () => ({ ...(await onGroup((g) => `uploadGroupAvatar(input: { groupId: "${g}", file: $file })`)()), file: true }) },
+  uploadGroupAvatar: {
+    prepare: async () => ({ ...(await onGroup((g) => `uploadGroupAvatar(input: { groupId: "${g}", file: $file })`)()), file: true }),
+  },
   uploadGroupFile: {
-    prepare: async () => ({ ...(await onGroup((g) => `uploadGroupFile(input: { groupId: "${g}", file: $file })`, 'member')()), file: true }),
+    prepare: async () => ({
+      ...(await onGroup((g) => `uploadGroupFile(input: { groupId: "${g}", file: $file })`, 'member')()),
+      file: true,
+    }),
     calls: { count: 2, why: 'the upload target, then the record of the shared file: both are the write' },
   },
   forwardChatFile: {
@@ -294,7 +349,10 @@ describe('every mutation', () => {
     const selection = `${prepared.call} { ok userErrors { code } }`;
     const headers = { ...prepared.headers };
     const reply = prepared.file
-      ? await gqlUpload(stack.url, `mutation($file: File!) { ${selection} }`, { file: null }, [FILE], { app_id: stack.emu.appId, ...headers })
+      ? await gqlUpload(stack.url, `mutation($file: File!) { ${selection} }`, { file: null }, [FILE], {
+          app_id: stack.emu.appId,
+          ...headers,
+        })
       : await stack.gql(`mutation { ${selection} }`, {}, headers);
     expect(reply.errors).toBeUndefined();
     expect(reply.data).toEqual({ [mutation]: { ok: true, userErrors: [] } });

@@ -93,7 +93,11 @@ describe('with a service credential', () => {
     const stack = withCredential;
     const b = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql('query($id: ID!) { user(id: $id) { nickName } }', { id: String(b.id) }, { 'access-token': 'not-a-token' });
+    const reply = await stack.gql(
+      'query($id: ID!) { user(id: $id) { nickName } }',
+      { id: String(b.id) },
+      { 'access-token': 'not-a-token' },
+    );
     expect(reply.data).toEqual({ user: { nickName: null } });
     expect(reply.errors).toMatchObject([{ path: ['user', 'nickName'], extensions: { code: 'UNAUTHENTICATED' } }]);
     expect(stack.emu.server.calls.filter((c) => c.headers.user_id !== undefined)).toHaveLength(0);

@@ -32,7 +32,10 @@ interface TaskOut {
 
 /** The statistics the service itself reports for a task, in the gateway's shape. */
 async function serviceStats(taskId: string): Promise<TaskOut> {
-  const [stats] = await stack.emu.ok<PushTaskStats[]>('POST', '/push/task/detail', { token: stack.emu.adminToken, body: { list: [taskId] } });
+  const [stats] = await stack.emu.ok<PushTaskStats[]>('POST', '/push/task/detail', {
+    token: stack.emu.adminToken,
+    body: { list: [taskId] },
+  });
   const channels = ['apns', 'fcm', 'flyme', 'huawei', 'nativepush', 'oppo', 'vivo', 'xiaomi'].map((c) => {
     const get = (k: string) => Number((stats as unknown as Record<string, number>)[`${c}_${k}`]);
     return { channel: c.toUpperCase(), target: get('target'), sent: get('sent'), received: get('received') };
@@ -49,7 +52,10 @@ describe('pushCertificate', () => {
       {},
       admin,
     );
-    const record = await stack.emu.ok<PushCertificate>('GET', '/push/certificate', { token: stack.emu.adminToken, query: { provider: 2, environment: 0 } });
+    const record = await stack.emu.ok<PushCertificate>('GET', '/push/certificate', {
+      token: stack.emu.adminToken,
+      query: { provider: 2, environment: 0 },
+    });
     expect(reply.data?.pushCertificate).toEqual({
       appId: record.app_id,
       appKey: record.app_key,
@@ -98,7 +104,10 @@ describe('sendPush', () => {
     expect(ok).toBe(true);
     expect(taskId).toMatch(/^\d+$/);
     expect(stack.emu.server.calls.map((c) => [c.endpoint, c.body])).toEqual([
-      ['POST /push/notify', { audience: { user_id: [a.id, b.id] }, setting: { request_id: GENERATED_ID }, message: { title: 'Hello', body: 'World' } }],
+      [
+        'POST /push/notify',
+        { audience: { user_id: [a.id, b.id] }, setting: { request_id: GENERATED_ID }, message: { title: 'Hello', body: 'World' } },
+      ],
       ['POST /push/task/detail', { list: [Number(taskId)] }],
     ]);
     expect(task).toEqual(await serviceStats(taskId));
@@ -107,9 +116,15 @@ describe('sendPush', () => {
 
   it('makes exactly one REST call when only ok and taskId are selected', async () => {
     stack.emu.server.resetCalls();
-    const reply = await stack.gql<{ sendPush: { ok: boolean } }>(SEND_OK, { input: { audience: { all: true }, message: { body: 'x' } } }, admin);
+    const reply = await stack.gql<{ sendPush: { ok: boolean } }>(
+      SEND_OK,
+      { input: { audience: { all: true }, message: { body: 'x' } } },
+      admin,
+    );
     expect(reply.data?.sendPush.ok).toBe(true);
-    expect(stack.emu.server.calls.map((c) => [c.endpoint, c.body])).toEqual([['POST /push/notify', { audience: 'all', setting: { request_id: GENERATED_ID }, message: { body: 'x' } }]]);
+    expect(stack.emu.server.calls.map((c) => [c.endpoint, c.body])).toEqual([
+      ['POST /push/notify', { audience: 'all', setting: { request_id: GENERATED_ID }, message: { body: 'x' } }],
+    ]);
   });
 
   it('translates settings, times, ext and every vendor object into the spec body', async () => {
@@ -174,12 +189,24 @@ describe('sendPush', () => {
     ['an empty user list', { audience: { userIds: [] }, message: { title: 't' } }, 'input.audience.userIds'],
     ['an empty push token', { audience: { pushTokens: [''] }, message: { title: 't' } }, 'input.audience.pushTokens'],
     ['an empty message', { audience: { all: true }, message: { badge: '3' } }, 'input.message'],
-    ['an image push without a jpg/png URL', { audience: { all: true }, message: { type: 'IMAGE', attachmentUrl: 'https://x/a.gif' } }, 'input.message.attachmentUrl'],
+    [
+      'an image push without a jpg/png URL',
+      { audience: { all: true }, message: { type: 'IMAGE', attachmentUrl: 'https://x/a.gif' } },
+      'input.message.attachmentUrl',
+    ],
     ['a malformed badge', { audience: { all: true }, message: { title: 't', badge: 'many' } }, 'input.message.badge'],
     ['ext that is not a JSON object', { audience: { all: true }, message: { title: 't', ext: '[1]' } }, 'input.message.ext'],
     ['ext that is not JSON', { audience: { all: true }, message: { title: 't', ext: '{oops' } }, 'input.message.ext'],
-    ['an INTENT click without intent', { audience: { all: true }, message: { title: 't', xiaomi: { clickAction: 'INTENT' } } }, 'input.message.xiaomi.intent'],
-    ['an intent that is no intent URI', { audience: { all: true }, message: { title: 't', oppo: { intent: 'https://x' } } }, 'input.message.oppo.intent'],
+    [
+      'an INTENT click without intent',
+      { audience: { all: true }, message: { title: 't', xiaomi: { clickAction: 'INTENT' } } },
+      'input.message.xiaomi.intent',
+    ],
+    [
+      'an intent that is no intent URI',
+      { audience: { all: true }, message: { title: 't', oppo: { intent: 'https://x' } } },
+      'input.message.oppo.intent',
+    ],
     [
       'an end before the beginning',
       { audience: { all: true }, message: { title: 't', showBeginTime: '2030-01-02T00:00:00Z', showEndTime: '2030-01-01T00:00:00Z' } },
@@ -202,7 +229,10 @@ describe('sendPush', () => {
   it('reports a user token as FORBIDDEN with the upstream code', async () => {
     const user = await stack.emu.user();
     const reply = await stack.gql(SEND_OK, { input: { audience: { all: true }, message: { title: 't' } } }, { 'access-token': user.token });
-    expect(reply.errors?.[0]).toMatchObject({ path: ['sendPush'], extensions: { code: 'FORBIDDEN', upstreamCode: 10010, endpoint: 'POST /push/notify' } });
+    expect(reply.errors?.[0]).toMatchObject({
+      path: ['sendPush'],
+      extensions: { code: 'FORBIDDEN', upstreamCode: 10010, endpoint: 'POST /push/notify' },
+    });
   });
 });
 

@@ -18,8 +18,18 @@ const MEMBERS = gql`
     group(id: $id) {
       id
       members(first: $first, after: $after) {
-        edges { cursor node { userId } }
-        pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+        edges {
+          cursor
+          node {
+            userId
+          }
+        }
+        pageInfo {
+          hasNextPage
+          hasPreviousPage
+          startCursor
+          endCursor
+        }
       }
     }
   }
@@ -87,7 +97,12 @@ describe('edge cursors', () => {
       return reply.data!.group.members;
     };
     const all = await read(12, null);
-    expect(all.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false, startCursor: all.edges[0]!.cursor, endCursor: all.edges[11]!.cursor });
+    expect(all.pageInfo).toMatchObject({
+      hasNextPage: false,
+      hasPreviousPage: false,
+      startCursor: all.edges[0]!.cursor,
+      endCursor: all.edges[11]!.cursor,
+    });
     const ids = all.edges.map((e) => e.node.userId);
 
     const page = await read(5, null);

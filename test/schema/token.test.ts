@@ -10,7 +10,9 @@ describe('login mutations', () => {
   it('logs in by user name with POST /token/user and returns the token record', async () => {
     const user = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql<{ loginByName: { token: { token: string; userId: string; expiresAt: string; pushToken: string | null } } }>(
+    const reply = await stack.gql<{
+      loginByName: { token: { token: string; userId: string; expiresAt: string; pushToken: string | null } };
+    }>(
       `mutation($u: String!, $p: String!) { loginByName(input: { username: $u, password: $p, deviceGuid: "phone-1" }) { token { ${TOKEN_FIELDS} } } }`,
       { u: user.name, p: user.password },
     );

@@ -8,9 +8,14 @@ import { expectFieldError, freshName, MISSING_USER, seenCalls, tokenOf } from '.
 const stack = useStack();
 
 const admin = () => ({ 'access-token': stack.emu.adminToken });
-const canLogIn = async (name: string, password: string) => (await stack.emu.rest('POST', '/token/user', { body: { name, password } })).code === 200;
+const canLogIn = async (name: string, password: string) =>
+  (await stack.emu.rest('POST', '/token/user', { body: { name, password } })).code === 200;
 const statusOf = async (ids: number[]) => {
-  const reply = await stack.gql<{ users: { nodes: { id: string; status: string }[] } }>('{ users(first: 200) { nodes { id status } } }', {}, admin());
+  const reply = await stack.gql<{ users: { nodes: { id: string; status: string }[] } }>(
+    '{ users(first: 200) { nodes { id status } } }',
+    {},
+    admin(),
+  );
   return reply.data!.users.nodes.filter((n) => ids.map(String).includes(n.id)).map((n) => n.status);
 };
 
@@ -18,13 +23,21 @@ describe('disableUsers / enableUsers', () => {
   it('ban with PUT /user/disable (IDs as JSON numbers) and unban with PUT /user/enable; the list shows the status', async () => {
     const [a, b] = [await stack.emu.user(), await stack.emu.user()];
     stack.emu.server.resetCalls();
-    const banned = await stack.gql('mutation($ids: [ID!]!) { disableUsers(input: { userIds: $ids }) { ok users { id } } }', { ids: [String(a.id), String(b.id)] }, admin());
+    const banned = await stack.gql(
+      'mutation($ids: [ID!]!) { disableUsers(input: { userIds: $ids }) { ok users { id } } }',
+      { ids: [String(a.id), String(b.id)] },
+      admin(),
+    );
     expect(banned.data).toEqual({ disableUsers: { ok: true, users: [{ id: String(a.id) }, { id: String(b.id) }] } });
     expect(seenCalls(stack)).toEqual([{ endpoint: 'PUT /user/disable', body: { list: [a.id, b.id] } }]);
     expect(await statusOf([a.id, b.id])).toEqual(['BANNED', 'BANNED']);
 
     stack.emu.server.resetCalls();
-    const unbanned = await stack.gql('mutation($ids: [ID!]!) { enableUsers(input: { userIds: $ids }) { ok } }', { ids: [String(a.id)] }, admin());
+    const unbanned = await stack.gql(
+      'mutation($ids: [ID!]!) { enableUsers(input: { userIds: $ids }) { ok } }',
+      { ids: [String(a.id)] },
+      admin(),
+    );
     expect(unbanned.data).toEqual({ enableUsers: { ok: true } });
     expect(seenCalls(stack)).toEqual([{ endpoint: 'PUT /user/enable', body: { list: [a.id] } }]);
     expect(await statusOf([a.id, b.id])).toEqual(['NORMAL', 'BANNED']);
@@ -84,7 +97,12 @@ describe('setUserAvatars / updateUserProfiles', () => {
     stack.emu.server.resetCalls();
     const reply = await stack.gql<{ updateUserProfiles: { results: unknown[] } }>(
       `mutation($list: [UserProfileInput!]!) { updateUserProfiles(input: { profiles: $list }) { results { success userId } } }`,
-      { list: [{ userId: String(a.id), nickName: 'A', publicInfo: 'pub' }, { userId: String(b.id), description: 'B here' }] },
+      {
+        list: [
+          { userId: String(a.id), nickName: 'A', publicInfo: 'pub' },
+          { userId: String(b.id), description: 'B here' },
+        ],
+      },
       admin(),
     );
     expect(reply.data?.updateUserProfiles.results).toEqual([
@@ -94,7 +112,12 @@ describe('setUserAvatars / updateUserProfiles', () => {
     expect(seenCalls(stack)).toEqual([
       {
         endpoint: 'PUT /user/profile/batch',
-        body: { list: [{ user_id: a.id, nick_name: 'A', public_info: 'pub' }, { user_id: b.id, description: 'B here' }] },
+        body: {
+          list: [
+            { user_id: a.id, nick_name: 'A', public_info: 'pub' },
+            { user_id: b.id, description: 'B here' },
+          ],
+        },
       },
     ]);
     const back = await stack.gql<{ updateUserProfiles: { results: { user: { nickName: string; description: string } }[] } }>(
@@ -124,16 +147,30 @@ describe('changeUserPassword', () => {
   it('sets the password as that user (user_id header) with POST /user/change_password_admin', async () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql(`mutation { changeUserPassword(input: { userId: "${u.id}", password: "by-admin" }) { ok user { id } } }`, {}, admin());
+    const reply = await stack.gql(
+      `mutation { changeUserPassword(input: { userId: "${u.id}", password: "by-admin" }) { ok user { id } } }`,
+      {},
+      admin(),
+    );
     expect(reply.data).toEqual({ changeUserPassword: { ok: true, user: { id: String(u.id) } } });
-    expect(seenCalls(stack)).toEqual([{ endpoint: 'POST /user/change_password_admin', body: { password: 'by-admin' }, user_id: String(u.id) }]);
+    expect(seenCalls(stack)).toEqual([
+      { endpoint: 'POST /user/change_password_admin', body: { password: 'by-admin' }, user_id: String(u.id) },
+    ]);
     expect(await canLogIn(u.name, 'by-admin')).toBe(true);
     expect(await canLogIn(u.name, u.password)).toBe(false);
   });
 
   it('reports an unknown user as NOT_FOUND, and a user token as FORBIDDEN', async () => {
-    const missing = await stack.gql(`mutation { changeUserPassword(input: { userId: "${MISSING_USER}", password: "x" }) { ok } }`, {}, admin());
-    expectFieldError(missing, ['changeUserPassword'], { code: 'NOT_FOUND', upstreamCode: 10000, endpoint: 'POST /user/change_password_admin' });
+    const missing = await stack.gql(
+      `mutation { changeUserPassword(input: { userId: "${MISSING_USER}", password: "x" }) { ok } }`,
+      {},
+      admin(),
+    );
+    expectFieldError(missing, ['changeUserPassword'], {
+      code: 'NOT_FOUND',
+      upstreamCode: 10000,
+      endpoint: 'POST /user/change_password_admin',
+    });
     const u = await stack.emu.user();
     const own = await stack.gql(`mutation { changeUserPassword(input: { userId: "${u.id}", password: "x" }) { ok } }`, {}, tokenOf(u));
     expectFieldError(own, ['changeUserPassword'], { code: 'FORBIDDEN', upstreamCode: 10010 });
@@ -144,7 +181,11 @@ describe('deleteUser', () => {
   it('deletes the user of a user token with its password', async () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql(`mutation($p: String) { deleteUser(input: { password: $p }) { ok deletedUserId } }`, { p: u.password }, tokenOf(u));
+    const reply = await stack.gql(
+      `mutation($p: String) { deleteUser(input: { password: $p }) { ok deletedUserId } }`,
+      { p: u.password },
+      tokenOf(u),
+    );
     expect(reply.data).toEqual({ deleteUser: { ok: true, deletedUserId: null } });
     expect(seenCalls(stack)).toEqual([{ endpoint: 'DELETE /user/delete', body: { password: u.password } }]);
     expect(await canLogIn(u.name, u.password)).toBe(false);
@@ -180,7 +221,7 @@ describe('deleteUser', () => {
 describe('registration', () => {
   const SETTINGS = 'user { id } settings { userId authMode noPush vibratory pushToken }';
 
-  it("registerUser registers with POST /user/register/v2 and answers the new user and its settings", async () => {
+  it('registerUser registers with POST /user/register/v2 and answers the new user and its settings', async () => {
     const name = freshName();
     stack.emu.server.resetCalls();
     const reply = await stack.gql<{ registerUser: { user: { id: string } } }>(
@@ -189,7 +230,10 @@ describe('registration', () => {
       { 'access-token': '' },
     );
     const id = reply.data!.registerUser.user.id;
-    expect(reply.data?.registerUser).toEqual({ user: { id }, settings: { userId: id, authMode: 'NONE', noPush: false, vibratory: true, pushToken: '' } });
+    expect(reply.data?.registerUser).toEqual({
+      user: { id },
+      settings: { userId: id, authMode: 'NONE', noPush: false, vibratory: true, pushToken: '' },
+    });
     expect(seenCalls(stack)).toEqual([{ endpoint: 'POST /user/register/v2', body: { username: name, password: 'pw-1' } }]);
     const back = await stack.gql(`{ user(id: "${id}") { username } }`, {}, admin());
     expect(back.data).toEqual({ user: { username: name } });
@@ -204,7 +248,10 @@ describe('registration', () => {
     const id = reply.data!.registerUserWithPush.user.id;
     expect(reply.data?.registerUserWithPush.settings.pushToken).toBe('pt-9');
     expect(seenCalls(stack)).toEqual([
-      { endpoint: 'POST /user/register/push', body: { username: name, password: 'pw-1', alias: 'al', device_guid: 'g-1', push_token: 'pt-9' } },
+      {
+        endpoint: 'POST /user/register/push',
+        body: { username: name, password: 'pw-1', alias: 'al', device_guid: 'g-1', push_token: 'pt-9' },
+      },
     ]);
     const back = await stack.gql(`{ user(id: "${id}") { devices { nodes { deviceSn } } settings { pushToken } } }`, {}, admin());
     expect(back.data).toEqual({ user: { devices: { nodes: [{ deviceSn: 1 }] }, settings: { pushToken: 'pt-9' } } });
@@ -213,7 +260,9 @@ describe('registration', () => {
   it('registerUsers answers one result per entry: a taken name fails alone, without a user ID', async () => {
     const [one, two] = [freshName(), freshName()];
     stack.emu.server.resetCalls();
-    const reply = await stack.gql<{ registerUsers: { ok: boolean; results: { success: boolean; userId: string | null; username: string; reason: string | null }[] } }>(
+    const reply = await stack.gql<{
+      registerUsers: { ok: boolean; results: { success: boolean; userId: string | null; username: string; reason: string | null }[] };
+    }>(
       `mutation { registerUsers(input: { users: [{ username: "${one}", password: "a" }, { username: "${one}", password: "b" }, { username: "${two}", password: "c" }] }) { ok results { success reason userId username } } }`,
     );
     expect(reply.data!.registerUsers.ok).toBe(false);
@@ -224,7 +273,13 @@ describe('registration', () => {
     expect(seenCalls(stack)).toEqual([
       {
         endpoint: 'POST /user/register/batch',
-        body: { list: [{ username: one, password: 'a' }, { username: one, password: 'b' }, { username: two, password: 'c' }] },
+        body: {
+          list: [
+            { username: one, password: 'a' },
+            { username: one, password: 'b' },
+            { username: two, password: 'c' },
+          ],
+        },
       },
     ]);
     expect(await canLogIn(two, 'c')).toBe(true);
@@ -238,7 +293,11 @@ describe('registration', () => {
       `mutation { taken: registerUser(input: { username: "${u.name}", password: "x" }) ${SELECTION} ok: registerUser(input: { username: "${fresh}", password: "x" }) ${SELECTION} }`,
     );
     expect(reply.errors).toBeUndefined();
-    const refusal = { ok: false, user: null, userErrors: [{ field: ['input', 'username'], code: 'NAME_TAKEN', message: expect.any(String) }] };
+    const refusal = {
+      ok: false,
+      user: null,
+      userErrors: [{ field: ['input', 'username'], code: 'NAME_TAKEN', message: expect.any(String) }],
+    };
     expect(reply.data?.taken).toEqual(refusal);
     expect(reply.data?.ok).toEqual({ ok: true, user: { id: expect.any(String) }, userErrors: [] });
 
@@ -247,7 +306,11 @@ describe('registration', () => {
   });
 
   it('reports an unknown app on the batch field', async () => {
-    const reply = await stack.gql(`mutation { registerUsers(input: { users: [{ username: "${freshName()}", password: "x" }] }) { ok } }`, {}, { app_id: 'no-such-app' });
+    const reply = await stack.gql(
+      `mutation { registerUsers(input: { users: [{ username: "${freshName()}", password: "x" }] }) { ok } }`,
+      {},
+      { app_id: 'no-such-app' },
+    );
     expectFieldError(reply, ['registerUsers'], { code: 'NOT_FOUND', upstreamCode: 40000, endpoint: 'POST /user/register/batch' });
   });
 });
@@ -262,7 +325,10 @@ describe('bad input is refused before any REST call', () => {
     ['registerUser(input: { username: " ", password: "x" }) { ok }', 'input.username'],
     ['registerUserWithPush(input: { username: "n", password: "" }) { ok }', 'input.password'],
     ['registerUsers(input: { users: [] }) { ok }', 'input.users'],
-    ['registerUsers(input: { users: [{ username: "a", password: "x" }, { username: "b", password: "" }] }) { ok }', 'input.users[1].password'],
+    [
+      'registerUsers(input: { users: [{ username: "a", password: "x" }, { username: "b", password: "" }] }) { ok }',
+      'input.users[1].password',
+    ],
   ])('%s names %s', async (call, field) => {
     stack.emu.server.resetCalls();
     const reply = await stack.gql(`mutation { ${call} }`, {}, admin());

@@ -183,7 +183,8 @@ const CASES: Record<string, Case> = {
     call: 'changePassword(input: { oldPassword: "secret-1", newPassword: "secret-2" })',
     endpoint: 'POST /user/change_password',
     sent: { body: { old_password: 'secret-1', new_password: 'secret-2' } },
-    check: async (u) => expect((await stack.emu.rest('POST', '/token/user', { body: { name: u.name, password: 'secret-2' } })).code).toBe(200),
+    check: async (u) =>
+      expect((await stack.emu.rest('POST', '/token/user', { body: { name: u.name, password: 'secret-2' } })).code).toBe(200),
   },
 };
 
@@ -229,7 +230,11 @@ describe('payloads', () => {
   it("read the changed settings back; with the user_id header the user's ID costs no call", async () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql('mutation { setVibrate(input: { vibrate: false }) { ok settings { vibratory } user { id } } }', {}, stack.asUser(u.id));
+    const reply = await stack.gql(
+      'mutation { setVibrate(input: { vibrate: false }) { ok settings { vibratory } user { id } } }',
+      {},
+      stack.asUser(u.id),
+    );
     expect(reply.data).toEqual({ setVibrate: { ok: true, settings: { vibratory: false }, user: { id: String(u.id) } } });
     expect(seenCalls(stack)).toEqual([
       { endpoint: 'PUT /user/vibratory', query: { value: 'false' }, user_id: String(u.id) },
@@ -261,9 +266,15 @@ describe('updateSettings', () => {
       { endpoint: 'GET /user/profile' },
       { endpoint: 'PUT /user/settings', body: { user_id: u.id, ...SENT } },
     ]);
-    const back = await stack.gql('{ me { settings { authMode groupConfirm silenceStartTime silenceEndTime pushNickName vibratory } } }', {}, tokenOf(u));
+    const back = await stack.gql(
+      '{ me { settings { authMode groupConfirm silenceStartTime silenceEndTime pushNickName vibratory } } }',
+      {},
+      tokenOf(u),
+    );
     expect(back.data).toEqual({
-      me: { settings: { authMode: 'CONSENT', groupConfirm: true, silenceStartTime: 23, silenceEndTime: 6, pushNickName: 'pn', vibratory: true } },
+      me: {
+        settings: { authMode: 'CONSENT', groupConfirm: true, silenceStartTime: 23, silenceEndTime: 6, pushNickName: 'pn', vibratory: true },
+      },
     });
   });
 

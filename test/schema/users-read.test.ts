@@ -142,7 +142,11 @@ describe('users', () => {
     users(first: $first, after: $after) { nodes { id username status } pageInfo { hasNextPage endCursor } totalCount }
   }`;
   type Page = {
-    users: { nodes: { id: string; username: string; status: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: null };
+    users: {
+      nodes: { id: string; username: string; status: string }[];
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      totalCount: null;
+    };
   };
   const admin = () => ({ 'access-token': stack.emu.adminToken });
 
@@ -195,7 +199,8 @@ describe('users', () => {
   it("resumes right after any edge, whatever the page size: a page inside the service's pages reads two of them", async () => {
     await Promise.all([stack.emu.user(), stack.emu.user(), stack.emu.user(), stack.emu.user()]);
     const all = [...stack.emu.server.state.users.all()].sort((x, y) => x.id - y.id).map((x) => String(x.id));
-    const EDGES = 'query($first: Int, $after: String) { users(first: $first, after: $after) { edges { cursor node { id } } pageInfo { hasPreviousPage } } }';
+    const EDGES =
+      'query($first: Int, $after: String) { users(first: $first, after: $after) { edges { cursor node { id } } pageInfo { hasPreviousPage } } }';
     type Edges = { users: { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasPreviousPage: boolean } } };
     const first = await stack.gql<Edges>(EDGES, { first: 2 }, admin());
     expect(first.data!.users.pageInfo.hasPreviousPage).toBe(false);

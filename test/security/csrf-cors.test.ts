@@ -15,7 +15,11 @@ const MUTATION = 'mutation { registerUser(input: { username: "forged", password:
 
 async function post(body: string, headers: Record<string, string>, url = stack.url) {
   const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { app_id: stack.emu.appId, ...headers }, body });
-  return { status: res.status, headers: res.headers, json: (await res.json()) as { errors?: { message: string; extensions?: Record<string, unknown> }[] } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    json: (await res.json()) as { errors?: { message: string; extensions?: Record<string, unknown> }[] },
+  };
 }
 
 describe('CSRF prevention', () => {
@@ -97,7 +101,10 @@ describe('CORS', () => {
 
   it('by default lets no other origin read, with or without credentials', async () => {
     expect(cors(await preflight(stack.url, 'https://evil.example'))).toEqual([null, null]);
-    const reply = await post(JSON.stringify({ query: '{ __typename }' }), { 'content-type': 'application/json', origin: 'https://evil.example' });
+    const reply = await post(JSON.stringify({ query: '{ __typename }' }), {
+      'content-type': 'application/json',
+      origin: 'https://evil.example',
+    });
     expect(cors(new Response(null, { headers: reply.headers }))).toEqual([null, null]);
   });
 

@@ -14,7 +14,16 @@ beforeAll(async () => {
   stack = await startStack();
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 afterAll(async () => {
@@ -47,14 +56,17 @@ describe('download headers', () => {
     expect(await res.text()).toBe(body);
   });
 
-  it.each(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])('shows %s inline (no attachment), still nosniff and sandboxed', async (type) => {
-    const res = await fetch(await linkTo('not really an image', type));
-    expect(res.headers.get('content-type')).toBe(type);
-    expect(res.headers.get('content-disposition') ?? 'inline').not.toMatch(/attachment/);
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('content-security-policy')).toBe('sandbox');
-    await res.arrayBuffer();
-  });
+  it.each(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])(
+    'shows %s inline (no attachment), still nosniff and sandboxed',
+    async (type) => {
+      const res = await fetch(await linkTo('not really an image', type));
+      expect(res.headers.get('content-type')).toBe(type);
+      expect(res.headers.get('content-disposition') ?? 'inline').not.toMatch(/attachment/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toBe('sandbox');
+      await res.arrayBuffer();
+    },
+  );
 
   it('marks error answers nosniff too', async () => {
     const res = await fetch(`${stack.url}/files/chat`);
@@ -70,28 +82,32 @@ describe('an uploaded file opened in Chromium', () => {
     ['image/svg+xml', SVG],
     // Labelled as an image but holding HTML: nosniff keeps the browser from running it as a page.
     ['image/png', HTML],
-  ])('as %s runs no script on the gateway origin', async (type, body) => {
-    const link = await linkTo(body, type);
-    const context = await browser.newContext({ acceptDownloads: true });
-    try {
-      const page = await context.newPage();
-      // A page of the gateway's origin, where GraphiQL would keep its token.
-      await page.goto(`${stack.url}/health`);
-      await page.evaluate(() => localStorage.setItem('token', 'secret'));
-      if (type === 'image/png') {
-        // Shown inline, as an image the browser cannot decode; never as a page.
-        expect((await page.goto(link))?.headers()['content-type']).toBe('image/png');
-      } else {
-        const download = page.waitForEvent('download', { timeout: 10_000 });
-        await page.goto(link).catch(() => undefined); // a download aborts the navigation
-        // It arrived as a file, byte for byte.
-        expect(readFileSync((await (await download).path())!, 'utf8')).toBe(body);
+  ])(
+    'as %s runs no script on the gateway origin',
+    async (type, body) => {
+      const link = await linkTo(body, type);
+      const context = await browser.newContext({ acceptDownloads: true });
+      try {
+        const page = await context.newPage();
+        // A page of the gateway's origin, where GraphiQL would keep its token.
+        await page.goto(`${stack.url}/health`);
+        await page.evaluate(() => localStorage.setItem('token', 'secret'));
+        if (type === 'image/png') {
+          // Shown inline, as an image the browser cannot decode; never as a page.
+          expect((await page.goto(link))?.headers()['content-type']).toBe('image/png');
+        } else {
+          const download = page.waitForEvent('download', { timeout: 10_000 });
+          await page.goto(link).catch(() => undefined); // a download aborts the navigation
+          // It arrived as a file, byte for byte.
+          expect(readFileSync((await (await download).path())!, 'utf8')).toBe(body);
+        }
+        const check = await context.newPage();
+        await check.goto(`${stack.url}/health`);
+        expect(await check.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('ran')])).toEqual(['secret', null]);
+      } finally {
+        await context.close();
       }
-      const check = await context.newPage();
-      await check.goto(`${stack.url}/health`);
-      expect(await check.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('ran')])).toEqual(['secret', null]);
-    } finally {
-      await context.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -37,7 +37,11 @@ interface Reply {
 function send(contentType: string, parts: (string | number)[], chunked = false): Promise<Reply> {
   const length = parts.reduce<number>((sum, p) => sum + (typeof p === 'number' ? p : Buffer.byteLength(p)), 0);
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { 'content-type': contentType, 'access-token': sender.token, accept: 'application/graphql-response+json' };
+    const headers: Record<string, string> = {
+      'content-type': contentType,
+      'access-token': sender.token,
+      accept: 'application/graphql-response+json',
+    };
     if (!chunked) headers['content-length'] = String(length);
     // Multipart is a "simple" request: CSRF prevention wants a custom header (README).
     if (contentType.startsWith('multipart/')) headers['x-graphql-yoga-csrf'] = 'upload';
@@ -45,7 +49,9 @@ function send(contentType: string, parts: (string | number)[], chunked = false):
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) as Reply['body'] }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) as Reply['body'] }),
+      );
     });
     // The server may answer (413) and close before everything is sent.
     req.on('error', reject);
@@ -88,7 +94,10 @@ describe('JSON bodies', () => {
     const variables = Array.from({ length: 150_000 }, (_, i) => `"v${i}":0`).join(',');
     const reply = await send('application/json', [`{"query":"{ __typename }","variables":{${variables}}}`]);
     expect(reply.status).toBe(400);
-    expect(reply.body.errors?.[0]).toMatchObject({ message: 'the JSON body has more than 10000 object members', extensions: { code: 'BAD_REQUEST' } });
+    expect(reply.body.errors?.[0]).toMatchObject({
+      message: 'the JSON body has more than 10000 object members',
+      extensions: { code: 'BAD_REQUEST' },
+    });
   });
 
   it('still answers a body just under the limit', async () => {

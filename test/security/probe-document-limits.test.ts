@@ -56,7 +56,9 @@ describe('document limits', () => {
   it('answers more aliases than MAX_QUERY_ALIASES with MAX_ALIASES_EXCEEDED', async () => {
     const reply = await post(`{ ${Array.from({ length: 51 }, (_, i) => `a${i}: me { id }`).join(' ')} }`);
     expect(reply.status).toBe(400);
-    expect(reply.errors).toEqual([{ message: 'Aliases limit of 50 exceeded, found 51.', extensions: { code: 'MAX_ALIASES_EXCEEDED', limit: 50 } }]);
+    expect(reply.errors).toEqual([
+      { message: 'Aliases limit of 50 exceeded, found 51.', extensions: { code: 'MAX_ALIASES_EXCEEDED', limit: 50 } },
+    ]);
   });
 
   it('gives 1,000 repetitions of one field a reason, not a bare "Validation aborted."', async () => {

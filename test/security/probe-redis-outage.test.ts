@@ -74,7 +74,10 @@ describe('two replicas through a Redis outage', () => {
       }
     };
     try {
-      const messages = clients.flatMap((c) => [c.feed<MessagesData>(MESSAGES, { with: String(peer.id) }), c.feed<MessagesData>(MESSAGES, { with: String(peer.id) })]);
+      const messages = clients.flatMap((c) => [
+        c.feed<MessagesData>(MESSAGES, { with: String(peer.id) }),
+        c.feed<MessagesData>(MESSAGES, { with: String(peer.id) }),
+      ]);
       const unread = clients.map((c) => c.feed<UnreadData>(UNREAD));
       // Every topic joined, and the conversation's poll has its baseline (a snapshot in Redis).
       for (const feed of unread) await feed.next();

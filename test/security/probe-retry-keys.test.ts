@@ -64,10 +64,16 @@ describe('a write whose answer was lost', () => {
   });
 
   it('sendPush: UPSTREAM_UNAVAILABLE with the requestId sent (made up when the client gave none)', async () => {
-    const reply = await gql('mutation($i: SendPushInput!) { sendPush(input: $i) { ok } }', { i: { audience: { all: true }, message: { body: 'x' } } });
+    const reply = await gql('mutation($i: SendPushInput!) { sendPush(input: $i) { ok } }', {
+      i: { audience: { all: true }, message: { body: 'x' } },
+    });
     const sent = JSON.parse(upstream.requests.at(-1)!.rawBody) as { setting?: { request_id?: string } };
     expect(sent.setting?.request_id).toMatch(/^gw-/);
-    expect(reply.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', endpoint: 'POST /push/notify', requestId: sent.setting?.request_id });
+    expect(reply.errors?.[0]?.extensions).toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      endpoint: 'POST /push/notify',
+      requestId: sent.setting?.request_id,
+    });
 
     const again = await gql('mutation($i: SendPushInput!) { sendPush(input: $i) { ok } }', {
       i: { audience: { all: true }, setting: { requestId: 'client-7' }, message: { body: 'x' } },

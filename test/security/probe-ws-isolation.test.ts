@@ -29,7 +29,11 @@ const nested = (levels: number) => `subscription { unreadCounts { ${'user { '.re
 const REFUSED: [string, string, string][] = [
   ['a syntax error', 'subscription { unreadCounts { ', 'GRAPHQL_PARSE_FAILED'],
   ['a query over the depth limit', nested(12), 'MAX_DEPTH_EXCEEDED'],
-  ['more aliases than the limit', `subscription { unreadCounts { ${Array.from({ length: 51 }, (_, i) => `a${i}: unreadCount`).join(' ')} } }`, 'MAX_ALIASES_EXCEEDED'],
+  [
+    'more aliases than the limit',
+    `subscription { unreadCounts { ${Array.from({ length: 51 }, (_, i) => `a${i}: unreadCount`).join(' ')} } }`,
+    'MAX_ALIASES_EXCEEDED',
+  ],
   ['5,000 nested selections', nested(5_000), 'MAX_TOKENS_EXCEEDED'],
   ['an unknown field', 'subscription { nothingHere }', 'GRAPHQL_VALIDATION_FAILED'],
 ];

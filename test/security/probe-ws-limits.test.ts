@@ -39,7 +39,9 @@ async function open(): Promise<RawSocket> {
     inbox.push(String(data));
     waiting.splice(0).forEach((wake) => wake());
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   return {
     socket,

@@ -123,7 +123,12 @@ function streamFeed<T>(url: string, init: RequestInit): Feed<T> {
         while ((at = text.indexOf('\n\n')) >= 0) {
           const block = text.slice(0, at);
           text = text.slice(at + 2);
-          const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1).trim();
+          const field = (name: string) =>
+            block
+              .split('\n')
+              .find((l) => l.startsWith(`${name}:`))
+              ?.slice(name.length + 1)
+              .trim();
           const event = field('event');
           if (event === 'next') feed.push(JSON.parse(field('data') ?? 'null') as GqlReply<T>);
           if (event === 'complete') feed.end({ complete: true });

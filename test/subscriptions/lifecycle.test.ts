@@ -29,7 +29,11 @@ describe('upstream failures', () => {
       for (let i = 0; i < 2; i++) {
         const failed = await feed.next();
         expect(failed.data ?? null).toBeNull();
-        expect(failed.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', endpoint: 'GET /message/unread', httpStatus: 503 });
+        expect(failed.errors?.[0]?.extensions).toMatchObject({
+          code: 'UPSTREAM_UNAVAILABLE',
+          endpoint: 'GET /message/unread',
+          httpStatus: 503,
+        });
       }
       expect((await feed.next()).data).toEqual({ unreadCounts: [{ conversationId: '7', unreadCount: 1 }] });
       // Backoff: after the second failure the wait is at least two intervals (then back to one).
@@ -86,7 +90,16 @@ describe('more than one round can read', () => {
       const top = round === 1 ? 1000 : Number(req.query.get('msg_id_start')) || 2000;
       const limit = Number(req.query.get('limit'));
       const messages = Array.from({ length: limit }, (_, i) => ({
-        msg_id: top - i, ctype: 0, content: 'm', attachment: '', config: '', ext: '', status: 0, timestamp: 1, from_xid: { uid: 7 }, to_xid: { uid: 5 },
+        msg_id: top - i,
+        ctype: 0,
+        content: 'm',
+        attachment: '',
+        config: '',
+        ext: '',
+        status: 0,
+        timestamp: 1,
+        from_xid: { uid: 7 },
+        to_xid: { uid: 5 },
       }));
       return envelope({ is_last: false, messages, next_msg_id: top - limit });
     });

@@ -17,7 +17,9 @@ async function pair(): Promise<[TestUser, TestUser]> {
 /** Checks the unread counts of the first (only) conversation of a result. */
 function expectCounts(result: { data?: UnreadData | null; errors?: unknown }, peer: TestUser, count: number) {
   expect(result.errors).toBeUndefined();
-  expect(result.data?.unreadCounts).toEqual([{ conversationId: String(peer.id), unreadCount: count, user: { id: String(peer.id) }, group: null }]);
+  expect(result.data?.unreadCounts).toEqual([
+    { conversationId: String(peer.id), unreadCount: count, user: { id: String(peer.id) }, group: null },
+  ]);
 }
 
 async function expectIdle(feed: Feed<UnreadData>, intervals = 5) {
@@ -134,7 +136,11 @@ describe('unreadCounts', () => {
       stack.emu.server.state.tokens.revoke(me.id);
       for (const f of [feed, sse]) {
         const result = await f.next();
-        expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstreamCode: 10008, endpoint: 'GET /message/unread' });
+        expect(result.errors?.[0]?.extensions).toMatchObject({
+          code: 'UNAUTHENTICATED',
+          upstreamCode: 10008,
+          endpoint: 'GET /message/unread',
+        });
         expect(await f.ending).toEqual({ complete: true });
       }
       // The poller is gone too.
@@ -150,7 +156,8 @@ describe('unreadCounts', () => {
 });
 
 describe('conversationMessages', () => {
-  const MESSAGES = 'subscription($with: ID!) { conversationMessages(with: $with) { id content from { id } to { ... on User { id } ... on Group { id } } } }';
+  const MESSAGES =
+    'subscription($with: ID!) { conversationMessages(with: $with) { id content from { id } to { ... on User { id } ... on Group { id } } } }';
   interface MessagesData {
     conversationMessages: { id: string; content: string; from: { id: string }; to: { id: string } };
   }
@@ -203,7 +210,11 @@ describe('conversationMessages', () => {
     try {
       const feed = client.feed<MessagesData>(MESSAGES, { with: '999999999' });
       const result = await feed.next();
-      expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstreamCode: 10002, endpoint: 'GET /message/conversation' });
+      expect(result.errors?.[0]?.extensions).toMatchObject({
+        code: 'BAD_USER_INPUT',
+        upstreamCode: 10002,
+        endpoint: 'GET /message/conversation',
+      });
       expect(await feed.ending).toEqual({ complete: true });
     } finally {
       await client.dispose();

@@ -28,7 +28,14 @@ let gatewayUrl: string;
 async function startChild(imBaseUrl: string): Promise<string> {
   const script = fileURLToPath(new URL('./gateway-process.ts', import.meta.url));
   child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, IM_BASE_URL: imBaseUrl, IM_APP_ID: emu.appId, REDIS_URL, REDIS_PREFIX: PREFIX, POLL_INTERVAL_MS: String(INTERVAL) },
+    env: {
+      ...process.env,
+      IM_BASE_URL: imBaseUrl,
+      IM_APP_ID: emu.appId,
+      REDIS_URL,
+      REDIS_PREFIX: PREFIX,
+      POLL_INTERVAL_MS: String(INTERVAL),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -104,7 +111,8 @@ describe('two replicas sharing Redis', () => {
       // Both replicas' subscribers see the same updates.
       const first = await sendText(emu, peer, me, 'one');
       for (const feed of [childUnread, mainUnread]) expectCount(await feed.next(), peer, 2);
-      for (const feed of [childMessages, mainMessages]) expect((await feed.next()).data?.conversationMessages).toEqual({ id: first, content: 'one' });
+      for (const feed of [childMessages, mainMessages])
+        expect((await feed.next()).data?.conversationMessages).toEqual({ id: first, content: 'one' });
 
       // Kill the polling replica, and send at once: the survivor takes over and loses nothing.
       const leaseKeys = await redis.keys(`${PREFIX}lease:*`);

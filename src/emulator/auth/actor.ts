@@ -64,7 +64,10 @@ export function resolveActor(state: State, headers: IdentityHeaders, required: '
 /** The acting user, or a clear refusal: with the admin token the user_id header names it. */
 export function actingUser(state: State, actor: Actor): UserRecord {
   if (actor.userId === undefined) {
-    throw new ImError(Code.INVALID_PARAMETER, 'invalid header user_id: this operation acts as a user; with the admin token, set the user_id header');
+    throw new ImError(
+      Code.INVALID_PARAMETER,
+      'invalid header user_id: this operation acts as a user; with the admin token, set the user_id header',
+    );
   }
   return state.users.require(actor.userId);
 }

@@ -8,7 +8,6 @@ import { BinaryReply, type Ctx, type HandlerMap } from '../handler';
 import { downloadUrl } from './state';
 import { streamOf, type StoredObject } from './store';
 
-
 function reply(object: StoredObject): BinaryReply {
   return new BinaryReply(streamOf(object), object.contentType, { 'content-length': String(object.size) });
 }

@@ -11,8 +11,7 @@ import { capacityOf, GROUP_TYPE, groupView, summaryView, uniqueIds } from './mod
 import { inviteUser } from './membership';
 import { Rank, requireRank } from './roles';
 
-const readGroup = (p: { group_id: Int64 }, ctx: Ctx) =>
-  groupView(ctx.state.groups.existing(p.group_id), ctx.actor.userId);
+const readGroup = (p: { group_id: Int64 }, ctx: Ctx) => groupView(ctx.state.groups.existing(p.group_id), ctx.actor.userId);
 
 export const lifecycleHandlers: HandlerMap = {
   // The creator owns the group; invitees join at once or get an invitation, by their group_confirm.

@@ -17,10 +17,8 @@ function change(ctx: Ctx, groupId: Int64, apply: (g: GroupRecord) => void, who: 
   return true;
 }
 
-const setInfo =
-  (field: Info) =>
-  (p: { group_id: Int64; value: string }, ctx: Ctx) =>
-    change(ctx, p.group_id, (g) => (g[field] = p.value), 'info');
+const setInfo = (field: Info) => (p: { group_id: Int64; value: string }, ctx: Ctx) =>
+  change(ctx, p.group_id, (g) => (g[field] = p.value), 'info');
 
 const setSetting =
   <F extends Setting>(field: F) =>

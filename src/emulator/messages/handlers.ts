@@ -14,8 +14,7 @@ export const messageHandlers: HandlerMap = {
     return true;
   },
 
-  'GET /message/conversation': (p, ctx) =>
-    ctx.state.messages.page(readerOf(ctx), Number(p.opposite_id), BigInt(p.msg_id_start), p.limit),
+  'GET /message/conversation': (p, ctx) => ctx.state.messages.page(readerOf(ctx), Number(p.opposite_id), BigInt(p.msg_id_start), p.limit),
 
   'DELETE /message/conversation': (p, ctx) => {
     ctx.state.messages.deleteConversation(readerOf(ctx), Number(p.conversation_id));

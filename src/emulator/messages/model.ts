@@ -3,7 +3,16 @@
 import type { MessageCtype, MessageRecord, MessageStatus } from '../../rest/records';
 
 /** content_type 0..7 of the send body, by position. */
-export const CTYPES = ['TEXT', 'IMAGE', 'AUDIO', 'VIDEO', 'FILE', 'LOCATION', 'COMMAND', 'FORWARD'] as const satisfies readonly MessageCtype[];
+export const CTYPES = [
+  'TEXT',
+  'IMAGE',
+  'AUDIO',
+  'VIDEO',
+  'FILE',
+  'LOCATION',
+  'COMMAND',
+  'FORWARD',
+] as const satisfies readonly MessageCtype[];
 
 /** The types whose attachment must name a file. */
 export const FILE_CTYPES: ReadonlySet<MessageCtype> = new Set(['IMAGE', 'AUDIO', 'VIDEO', 'FILE']);

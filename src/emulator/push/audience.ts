@@ -33,8 +33,7 @@ function userFilter(audience: Audience): ((u: UserRecord) => boolean) | undefine
 export function targetsOf(root: State, audience: Audience): Target[] {
   const byUser = userFilter(audience);
   const tokens = typeof audience === 'object' && 'push_token' in audience ? new Set(audience.push_token) : undefined;
-  const byDevice = (d: DeviceRecord) =>
-    !tokens || tokens.has(d.pushToken) || (d.deviceToken !== undefined && tokens.has(d.deviceToken));
+  const byDevice = (d: DeviceRecord) => !tokens || tokens.has(d.pushToken) || (d.deviceToken !== undefined && tokens.has(d.deviceToken));
   const targets: Target[] = [];
   for (const user of root.users.all()) {
     if (user.settings.no_push || (byUser && !byUser(user))) continue;

@@ -9,9 +9,7 @@ interface Counters {
 }
 
 export class TaskStats {
-  private readonly counters = new Map<PushChannel, Counters>(
-    PUSH_CHANNELS.map((c) => [c, { target: 0, sent: 0, received: 0 }]),
-  );
+  private readonly counters = new Map<PushChannel, Counters>(PUSH_CHANNELS.map((c) => [c, { target: 0, sent: 0, received: 0 }]));
 
   constructor(readonly taskId: number) {}
 

@@ -7,4 +7,3 @@ type Values = Record<string, { value: number | string; description: string }>;
 export function codeEnum<const V extends Values>(name: string, description: string, values: V) {
   return builder.enumType(name, { description, values });
 }
-

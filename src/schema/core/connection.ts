@@ -69,7 +69,12 @@ export function connectionOf<T>(name: string, node: ObjectRef<Types, T>, what: s
         description: `The ${what}s of this page (the edges' nodes).`,
         resolve: (c) => c.edges.map((e) => e.node),
       }),
-      edges: t.field({ type: [edge], nullable: false, description: `The ${what}s of this page, with their cursors.`, resolve: (c) => c.edges }),
+      edges: t.field({
+        type: [edge],
+        nullable: false,
+        description: `The ${what}s of this page, with their cursors.`,
+        resolve: (c) => c.edges,
+      }),
       pageInfo: t.field({ type: PageInfoRef, nullable: false, description: 'Paging state.', resolve: (c) => c.pageInfo }),
       totalCount: t.field({
         type: 'SafeInt',
@@ -117,11 +122,17 @@ export function decodeCursor(after: string | null | undefined): Resume {
 export const firstOf = (args: PageArgs, defaultFirst: number, max = MAX_PAGE) => inRange('first', args.first ?? defaultFirst, 1, max);
 
 /** A connection of `items`, which start `from` items after the resume point's service cursor. */
-function edgesFrom<T>(items: readonly T[], from: Resume, more: { hasNextPage: boolean; next?: string }, total: Int64 | null): ConnectionShape<T> {
+function edgesFrom<T>(
+  items: readonly T[],
+  from: Resume,
+  more: { hasNextPage: boolean; next?: string },
+  total: Int64 | null,
+): ConnectionShape<T> {
   const edges = items.map((node, i) => {
     const last = i === items.length - 1;
     // The service's own cursor after a page's last item: the cheapest way to go on.
-    const cursor = last && more.next ? encodeCursor({ service: more.next, skip: 0 }) : encodeCursor({ service: from.service, skip: from.skip + i + 1 });
+    const cursor =
+      last && more.next ? encodeCursor({ service: more.next, skip: 0 }) : encodeCursor({ service: from.service, skip: from.skip + i + 1 });
     return { node, cursor };
   });
   return {
@@ -151,7 +162,12 @@ export function toConnection<R, T>(
 ): ConnectionShape<T> {
   const from = decodeCursor(args.after);
   const next = reply.cursor ? reply.cursor : undefined;
-  return edgesFrom(reply.data.slice(from.skip).map(map), from, { hasNextPage: next !== undefined, ...(next ? { next } : {}) }, reply.total ?? null);
+  return edgesFrom(
+    reply.data.slice(from.skip).map(map),
+    from,
+    { hasNextPage: next !== undefined, ...(next ? { next } : {}) },
+    reply.total ?? null,
+  );
 }
 
 /** A connection over a whole list the service answered at once; the cursor is the offset. */

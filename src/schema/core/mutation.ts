@@ -77,12 +77,19 @@ type Resolve<A, T> = (input: A, ctx: GatewayContext, refuse: Refuse) => Promise<
 /** `input` given as fields: the input type is named `<Mutation>Input`. */
 export function mutation<T, F extends InputFieldMap>(
   name: string,
-  spec: Common<T> & { input: (t: InputFieldBuilder<Types, 'InputObject'>) => F; inputDescription: string; resolve: Resolve<InputShapeFromFields<F>, T> },
+  spec: Common<T> & {
+    input: (t: InputFieldBuilder<Types, 'InputObject'>) => F;
+    inputDescription: string;
+    resolve: Resolve<InputShapeFromFields<F>, T>;
+  },
 ): void;
 /** `input` of an input type declared elsewhere (shared with a list or another mutation). */
 export function mutation<T, S>(name: string, spec: Common<T> & { input: InputObjectRef<Types, S>; resolve: Resolve<S, T> }): void;
 /** A single ID argument that is the whole input. */
-export function mutation<T>(name: string, spec: Common<T> & { id: { name: string; description: string }; resolve: Resolve<Int64, T> }): void;
+export function mutation<T>(
+  name: string,
+  spec: Common<T> & { id: { name: string; description: string }; resolve: Resolve<Int64, T> },
+): void;
 /** No argument at all (the acting user is the whole input). */
 export function mutation<T>(name: string, spec: Common<T> & { resolve: Resolve<undefined, T> }): void;
 export function mutation(
@@ -96,7 +103,10 @@ export function mutation(
 ): void {
   const input =
     typeof spec.input === 'function'
-      ? builder.inputType(`${name[0]?.toUpperCase()}${name.slice(1)}Input`, { description: spec.inputDescription ?? '', fields: spec.input })
+      ? builder.inputType(`${name[0]?.toUpperCase()}${name.slice(1)}Input`, {
+          description: spec.inputDescription ?? '',
+          fields: spec.input,
+        })
       : spec.input;
   const resolve = spec.resolve as Resolve<unknown, unknown>;
   builder.mutationField(name, (t) =>

@@ -36,7 +36,12 @@ export const NodeRef = builder.interfaceRef<UserParent | GroupParent>('Node').im
   description: "An object that `node(id:)` fetches by its ID alone: a User or a Group. `id` is the service's int64 ID.",
   resolveType: (p) => (isGroupParent(p) ? 'Group' : 'User'),
   fields: (t) => ({
-    id: t.field({ type: 'ID', nullable: false, description: 'The ID (a user ID or a group ID: they never coincide).', resolve: (p) => p.id ?? 0 }),
+    id: t.field({
+      type: 'ID',
+      nullable: false,
+      description: 'The ID (a user ID or a group ID: they never coincide).',
+      resolve: (p) => p.id ?? 0,
+    }),
   }),
 });
 

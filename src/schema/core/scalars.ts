@@ -75,7 +75,10 @@ export const SafeIntScalar = new GraphQLScalarType<number, number>({
   name: 'SafeInt',
   description: 'An integer between -(2^53-1) and 2^53-1: a 64-bit quantity that JavaScript clients read exactly.',
   serialize(value) {
-    const n = typeof value === 'bigint' && value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+    const n =
+      typeof value === 'bigint' && value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+        ? Number(value)
+        : value;
     if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new GraphQLError(`SafeInt cannot represent ${String(value)} exactly`);
     return n;
   },

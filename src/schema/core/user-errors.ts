@@ -68,10 +68,14 @@ export type Refusals = Readonly<Record<number, { code?: UserErrorCodeName; field
 
 /** The upstream code and message of a failed call, as a resolver sees it (a GraphQLError from the context, or the UpstreamError). */
 function upstreamOf(err: unknown): { code: number; message: string } | undefined {
-  if (err instanceof UpstreamError) return err.code === undefined ? undefined : { code: err.code, message: err.upstreamMessage ?? err.message };
+  if (err instanceof UpstreamError)
+    return err.code === undefined ? undefined : { code: err.code, message: err.upstreamMessage ?? err.message };
   if (err instanceof GraphQLError && typeof err.extensions.upstreamCode === 'number') {
     const upstreamMessage = err.extensions.upstreamMessage;
-    return { code: err.extensions.upstreamCode, message: typeof upstreamMessage === 'string' && upstreamMessage ? upstreamMessage : err.message };
+    return {
+      code: err.extensions.upstreamCode,
+      message: typeof upstreamMessage === 'string' && upstreamMessage ? upstreamMessage : err.message,
+    };
   }
   return undefined;
 }

@@ -39,13 +39,18 @@ const imageArgs = builder.args((t) => ({
   imageType: t.field({ type: ImageType, required: false, description: 'Original, thumbnail or cover.' }),
   width: t.float({ required: false, description: 'Width (w).' }),
   height: t.float({ required: false, description: 'Height (h).' }),
-  thumbnailStrategy: t.field({ type: ThumbnailStrategy, required: false, description: 'Where the thumbnail is generated (default third party).' }),
+  thumbnailStrategy: t.field({
+    type: ThumbnailStrategy,
+    required: false,
+    description: 'Where the thumbnail is generated (default third party).',
+  }),
   sdkSign: t.string({ required: false, description: 'SDK signature (sdk_sign).' }),
   storeToken: t.string({ required: false, description: 'File token (store_token of the token record).' }),
   withToken: t.boolean({
     required: false,
     defaultValue: false,
-    description: "Put the caller's access-token, app_id and user_id into the URL as query parameters, for image tags. Such a URL is a secret.",
+    description:
+      "Put the caller's access-token, app_id and user_id into the URL as query parameters, for image tags. Such a URL is a secret.",
   }),
 }));
 
@@ -60,9 +65,18 @@ interface ImageArgs {
 }
 
 /** The route URL for a file: `key` names it; the image options are checked and carried along. */
-function routeUrl(path: DownloadPath, key: [string, string], a: ImageArgs, extra: Record<string, string | null | undefined>, ctx: GatewayContext) {
+function routeUrl(
+  path: DownloadPath,
+  key: [string, string],
+  a: ImageArgs,
+  extra: Record<string, string | null | undefined>,
+  ctx: GatewayContext,
+) {
   if (key[1] === '') throw badUserInput('fileKey', 'must not be empty');
-  for (const [name, value] of [['width', a.width], ['height', a.height]] as const) {
+  for (const [name, value] of [
+    ['width', a.width],
+    ['height', a.height],
+  ] as const) {
     if (value !== null && value !== undefined && !(value > 0)) throw badUserInput(name, 'must be greater than 0');
   }
   const params = {
@@ -82,7 +96,10 @@ builder.queryFields((t) => ({
   avatarDownloadUrl: t.string({
     description: `URL that downloads an avatar (user or group) through the gateway. ${IDENTITY_NOTE}`,
     extensions: reaches('GET /file/download/avatar'),
-    args: { fileKey: t.arg.string({ required: true, description: "The avatar's file key (the service's object_name; UploadedFile.fileKey)." }), ...imageArgs },
+    args: {
+      fileKey: t.arg.string({ required: true, description: "The avatar's file key (the service's object_name; UploadedFile.fileKey)." }),
+      ...imageArgs,
+    },
     resolve: (_root, a, ctx) => routeUrl('/files/avatar', ['objectName', a.fileKey], a, {}, ctx),
   }),
   chatFileDownloadUrl: t.string({

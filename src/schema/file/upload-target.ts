@@ -35,7 +35,8 @@ export const UploadTargetRef = builder.objectRef<UploadTarget>('UploadTarget').i
     formFields: t.field({
       type: [KeyValueRef],
       nullable: false,
-      description: 'Parameters to set in the upload request (oss_body_param), in order; for object storage: OSSAccessKeyId, policy, signature, key, ...',
+      description:
+        'Parameters to set in the upload request (oss_body_param), in order; for object storage: OSSAccessKeyId, policy, signature, key, ...',
       resolve: (u) => Object.entries(u.oss_body_param ?? {}).map(([key, value]) => ({ key, value: String(value) })),
     }),
   }),
@@ -91,7 +92,11 @@ mutation('forwardChatFile', {
   }),
   resolve: async (input, ctx) => {
     if (input.fileKey === '') throw badUserInput('input.fileKey', 'must not be empty');
-    const reply = await ctx.rest.call('GET /file/upload/forward', { file_sign: input.fileKey, to_id: input.toId, to_type: input.toType ?? undefined });
+    const reply = await ctx.rest.call('GET /file/upload/forward', {
+      file_sign: input.fileKey,
+      to_id: input.toId,
+      to_type: input.toType ?? undefined,
+    });
     return reply.data;
   },
 });

@@ -56,7 +56,10 @@ interface UploadedShape {
 export const UploadedFileRef = builder.objectRef<UploadedShape>('UploadedFile').implement({
   description: 'A file the gateway uploaded to an upload target.',
   fields: (t) => ({
-    downloadUrl: t.exposeString('downloadUrl', { nullable: false, description: "Download address of the file (the upload target's downloadUrl)." }),
+    downloadUrl: t.exposeString('downloadUrl', {
+      nullable: false,
+      description: "Download address of the file (the upload target's downloadUrl).",
+    }),
     fileKey: t.string({
       description:
         'The key the file is stored under (the key field of the upload target), when the target names one: the fileKey of ' +
@@ -102,7 +105,11 @@ const GroupFileUploadPayload = payloadType<{ file: UploadedShape; sharedFile: Sh
   description: 'Result of uploadGroupFile.',
   fields: (t) => ({
     file: uploadedFileField(t),
-    sharedFile: t.field({ type: SharedFileRef, description: 'The shared file recorded in the group.', resolve: fromResult((p) => p.sharedFile) }),
+    sharedFile: t.field({
+      type: SharedFileRef,
+      description: 'The shared file recorded in the group.',
+      resolve: fromResult((p) => p.sharedFile),
+    }),
   }),
 });
 
@@ -164,8 +171,12 @@ mutation('uploadChatFile', {
     toType: t.field({ type: TargetType, required: false, description: 'Whether toId is a user (default) or a group.' }),
   }),
   resolve: async (input, ctx) => {
-    const uploaded = await uploadFile(ctx, input.file, async () =>
-      (await ctx.rest.call('GET /file/upload/chat', { file_type: input.fileType, to_id: input.toId, to_type: input.toType ?? undefined })).data,
+    const uploaded = await uploadFile(
+      ctx,
+      input.file,
+      async () =>
+        (await ctx.rest.call('GET /file/upload/chat', { file_type: input.fileType, to_id: input.toId, to_type: input.toType ?? undefined }))
+          .data,
     );
     return { file: uploaded };
   },

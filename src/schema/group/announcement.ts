@@ -19,7 +19,11 @@ export const AnnouncementRef = builder.objectRef<R.Announcement>('Announcement')
     groupId: t.field({ type: 'ID', nullable: false, description: 'ID of the group.', resolve: (a) => a.group_id }),
     group: t.field({ type: GroupRef, nullable: false, description: 'The group.', resolve: (a) => ({ id: a.group_id }) }),
     authorId: t.field({ type: 'ID', nullable: false, description: 'ID of the publisher (0: the app backend).', resolve: (a) => a.author }),
-    author: t.field({ type: UserRef, description: 'The publisher; null when the app backend published it.', resolve: (a) => userUnlessBackend(a.author) }),
+    author: t.field({
+      type: UserRef,
+      description: 'The publisher; null when the app backend published it.',
+      resolve: (a) => userUnlessBackend(a.author),
+    }),
     title: t.exposeString('title', { description: 'Title.' }),
     content: t.exposeString('content', { description: 'Content.' }),
     createdAt: t.field({ type: 'DateTime', description: 'When it was published.', resolve: (a) => a.created_at }),
@@ -35,7 +39,8 @@ builder.objectFields(GroupRef, (t) => ({
     description: 'Announcements of the group. The service answers all of them at once; the gateway pages them.',
     extensions: reaches('GET /group/announcement/list'),
     args: pageArgs(PAGE),
-    resolve: async (g, args, ctx) => listConnection((await ctx.rest.call('GET /group/announcement/list', { group_id: g.id })).data, args, PAGE),
+    resolve: async (g, args, ctx) =>
+      listConnection((await ctx.rest.call('GET /group/announcement/list', { group_id: g.id })).data, args, PAGE),
   }),
   latestAnnouncement: t.field({
     type: AnnouncementRef,
@@ -56,8 +61,7 @@ builder.objectFields(GroupRef, (t) => ({
     description: 'One announcement of the group.',
     extensions: reaches('GET /group/announcement'),
     args: { id: t.arg({ type: 'ID', required: true, description: 'Announcement ID.' }) },
-    resolve: async (g, args, ctx) =>
-      (await ctx.rest.call('GET /group/announcement', { group_id: g.id, announcement_id: args.id })).data,
+    resolve: async (g, args, ctx) => (await ctx.rest.call('GET /group/announcement', { group_id: g.id, announcement_id: args.id })).data,
   }),
 }));
 
@@ -100,7 +104,10 @@ mutation('deleteAnnouncement', {
     announcementId: t.field({ type: 'ID', required: true, description: 'Announcement ID.' }),
   }),
   resolve: async (input, ctx) => {
-    const reply = await ctx.rest.call('DELETE /group/announcement/delete', { group_id: input.groupId, announcement_id: input.announcementId });
+    const reply = await ctx.rest.call('DELETE /group/announcement/delete', {
+      group_id: input.groupId,
+      announcement_id: input.announcementId,
+    });
     return { ok: okOf(reply.data), groupId: input.groupId };
   },
 });

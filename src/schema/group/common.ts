@@ -75,7 +75,10 @@ export const GroupUserResultRef = builder.objectRef<R.OperationResult>('GroupUse
   fields: (t) => ({
     userId: t.field({ type: 'ID', nullable: false, description: 'The user the operation concerned.', resolve: (r) => r.user_id }),
     success: t.boolean({ nullable: false, description: 'Whether it succeeded for this user.', resolve: (r) => r.result === 'success' }),
-    reason: t.string({ description: 'Why it failed, or a note on the success; null when the service gives none.', resolve: (r) => r.reason || null }),
+    reason: t.string({
+      description: 'Why it failed, or a note on the success; null when the service gives none.',
+      resolve: (r) => r.reason || null,
+    }),
     user: t.field({ type: UserRef, description: 'The user.', resolve: (r) => ({ id: r.user_id }) }),
   }),
 });

@@ -26,10 +26,30 @@ GroupRef.implement({
     avatar: t.string({ description: 'Avatar URL.', extensions: SUMMARY, resolve: fromSummary((s) => s.avatar) }),
     ownerId: t.field({ type: 'ID', description: 'Owner ID.', extensions: SUMMARY, resolve: fromSummary((s) => s.owner) }),
     owner: t.field({ type: UserRef, description: 'The owner.', extensions: SUMMARY, resolve: fromSummary((s) => ({ id: s.owner })) }),
-    capacity: t.field({ type: 'SafeInt', description: 'How many members the group may hold.', extensions: SUMMARY, resolve: fromSummary((s) => s.capacity) }),
-    memberCount: t.field({ type: 'SafeInt', description: 'Current member count.', extensions: SUMMARY, resolve: fromSummary((s) => s.count) }),
-    type: t.field({ type: GroupType, description: 'Private group or chatroom.', extensions: SUMMARY, resolve: fromSummary((s) => code(GroupType, s.type)) }),
-    status: t.field({ type: GroupStatus, description: 'Normal or dissolved.', extensions: SUMMARY, resolve: fromSummary((s) => code(GroupStatus, s.status)) }),
+    capacity: t.field({
+      type: 'SafeInt',
+      description: 'How many members the group may hold.',
+      extensions: SUMMARY,
+      resolve: fromSummary((s) => s.capacity),
+    }),
+    memberCount: t.field({
+      type: 'SafeInt',
+      description: 'Current member count.',
+      extensions: SUMMARY,
+      resolve: fromSummary((s) => s.count),
+    }),
+    type: t.field({
+      type: GroupType,
+      description: 'Private group or chatroom.',
+      extensions: SUMMARY,
+      resolve: fromSummary((s) => code(GroupType, s.type)),
+    }),
+    status: t.field({
+      type: GroupStatus,
+      description: 'Normal or dissolved.',
+      extensions: SUMMARY,
+      resolve: fromSummary((s) => code(GroupStatus, s.status)),
+    }),
     applyApproval: t.field({
       type: ApplyApproval,
       description: 'How membership applications are handled.',
@@ -51,7 +71,12 @@ GroupRef.implement({
     description: t.string({ description: 'Description.', extensions: INFO, resolve: fromInfo((r) => r.description) }),
     ext: t.string({ description: 'Extension information.', extensions: INFO, resolve: fromInfo((r) => r.ext) }),
     createdAt: t.field({ type: 'DateTime', description: 'Creation time.', extensions: INFO, resolve: fromInfo((r) => r.created_at) }),
-    updatedAt: t.field({ type: 'DateTime', description: 'Time of the last update.', extensions: INFO, resolve: fromInfo((r) => r.updated_at) }),
+    updatedAt: t.field({
+      type: 'DateTime',
+      description: 'Time of the last update.',
+      extensions: INFO,
+      resolve: fromInfo((r) => r.updated_at),
+    }),
   }),
 });
 
@@ -75,7 +100,13 @@ builder.queryFields((t) => ({
     extensions: SUMMARY,
     args: { ids: t.arg({ type: ['ID'], required: true, description: 'Group IDs.' }) },
     resolve: (_root, args, ctx) =>
-      args.ids.length === 0 ? [] : idList('ids', args.ids).map((id) => groupSummaries(ctx).load(id).then((summary) => ({ id, summary }))),
+      args.ids.length === 0
+        ? []
+        : idList('ids', args.ids).map((id) =>
+            groupSummaries(ctx)
+              .load(id)
+              .then((summary) => ({ id, summary })),
+          ),
   }),
   publicGroups: t.field({
     type: [GroupRef],

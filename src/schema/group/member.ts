@@ -6,7 +6,17 @@ import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf, listConnection, pageArgs, toConnection, toPaging } from '../core/connection';
-import { GroupUserPayloadRef, idList, msOrNull, okOf, payloadGroupField, type GroupChange, GROUP_ID, GroupPayloadRef, GroupUsersPayloadRef } from './common';
+import {
+  GroupUserPayloadRef,
+  idList,
+  msOrNull,
+  okOf,
+  payloadGroupField,
+  type GroupChange,
+  GROUP_ID,
+  GroupPayloadRef,
+  GroupUsersPayloadRef,
+} from './common';
 import type { EndpointName } from '../../rest/endpoints';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { groupMembersById, primeMembers, memberGroup, summaryOf } from './loaders';
@@ -159,13 +169,23 @@ export function defineUserListMutations(
 
 type UserListEndpoint = Extract<
   EndpointName,
-  'POST /group/admin/add' | 'DELETE /group/admin/remove' | 'DELETE /group/kick' | 'POST /group/unban' | 'POST /group/block' | 'DELETE /group/unblock'
+  | 'POST /group/admin/add'
+  | 'DELETE /group/admin/remove'
+  | 'DELETE /group/kick'
+  | 'POST /group/unban'
+  | 'POST /group/block'
+  | 'DELETE /group/unblock'
 >;
 
 defineUserListMutations([
   ['addGroupAdmins', 'POST /group/admin/add', 'Make members admins (owner).', 'Members to promote.'],
   ['removeGroupAdmins', 'DELETE /group/admin/remove', 'Take the admin role from admins (owner).', 'Admins to demote.'],
-  ['kickGroupMembers', 'DELETE /group/kick', 'Remove members from the group (admins; only the owner removes admins).', 'Members to remove.'],
+  [
+    'kickGroupMembers',
+    'DELETE /group/kick',
+    'Remove members from the group (admins; only the owner removes admins).',
+    'Members to remove.',
+  ],
 ]);
 
 mutation('leaveGroup', {

@@ -17,7 +17,11 @@ const BlockedMemberRef = builder.objectRef<R.BlacklistEntry>('BlockedMember').im
   fields: (t) => ({
     userId: t.field({ type: 'ID', nullable: false, description: 'User ID.', resolve: (e) => e.user_id }),
     user: t.field({ type: UserRef, description: 'The user.', resolve: (e) => ({ id: e.user_id }) }),
-    blockedAt: t.field({ type: 'DateTime', description: 'When the user was put on the blacklist.', resolve: (e) => timeFromString(e.created_at) }),
+    blockedAt: t.field({
+      type: 'DateTime',
+      description: 'When the user was put on the blacklist.',
+      resolve: (e) => timeFromString(e.created_at),
+    }),
   }),
 });
 
@@ -51,7 +55,10 @@ const DURATION = 'How long the ban lasts, in minutes (at least 1).';
 const BanAllGroupMembersPayloadRef = payloadType<{ groupId: Int64; banExpireTime: Int64 }>('BanAllGroupMembersPayload', {
   description: 'The outcome of a group-wide ban.',
   fields: (t) => ({
-    bannedForAll: t.boolean({ description: 'Whether only admins may send now.', resolve: fromResult((p) => groupBan(p.banExpireTime).active) }),
+    bannedForAll: t.boolean({
+      description: 'Whether only admins may send now.',
+      resolve: fromResult((p) => groupBan(p.banExpireTime).active),
+    }),
     banExpiresAt: t.field({
       type: 'DateTime',
       description: 'When the ban ends; null when it is permanent.',
@@ -111,5 +118,8 @@ mutation('unbanAllGroupMembers', {
   endpoints: ['POST /group/settings/unban_all'],
   payload: GroupPayloadRef,
   id: { name: 'groupId', description: GROUP_ID },
-  resolve: async (groupId, ctx) => ({ ok: okOf((await ctx.rest.call('POST /group/settings/unban_all', { group_id: groupId })).data), groupId }),
+  resolve: async (groupId, ctx) => ({
+    ok: okOf((await ctx.rest.call('POST /group/settings/unban_all', { group_id: groupId })).data),
+    groupId,
+  }),
 });

@@ -48,7 +48,11 @@ const GroupInvitationRef = builder.objectRef<R.GroupInvitation>('GroupInvitation
       description: 'ID of the inviter (0: the app backend); pass it to handleGroupInvitation.',
       resolve: (i) => i.inviter_id,
     }),
-    inviter: t.field({ type: UserRef, description: 'The inviter; null when the app backend invited.', resolve: (i) => userUnlessBackend(i.inviter_id) }),
+    inviter: t.field({
+      type: UserRef,
+      description: 'The inviter; null when the app backend invited.',
+      resolve: (i) => userUnlessBackend(i.inviter_id),
+    }),
     inviteeId: t.field({ type: 'ID', nullable: false, description: 'ID of the invitee.', resolve: (i) => i.invitee_id }),
     invitee: t.field({ type: UserRef, description: 'The invitee.', resolve: (i) => ({ id: i.invitee_id }) }),
     reason: t.exposeString('reason', { description: 'Why the invitee is invited.' }),
@@ -108,7 +112,8 @@ builder.queryFields((t) => ({
     description: 'Group invitations the acting user received, handled ones too.',
     extensions: reaches('GET /group/invitation_list'),
     args: pageArgs(PAGE),
-    resolve: async (_root, args, ctx) => toConnection(await ctx.rest.call('GET /group/invitation_list', toPaging(args, PAGE)), args, (i) => i),
+    resolve: async (_root, args, ctx) =>
+      toConnection(await ctx.rest.call('GET /group/invitation_list', toPaging(args, PAGE)), args, (i) => i),
   }),
 }));
 
@@ -180,7 +185,11 @@ mutation('inviteToGroup', {
   input: InviteToGroupInput,
   resolve: async (input, ctx) => {
     const userList = idList('input.userIds', input.userIds);
-    const reply = await ctx.rest.call('POST /group/invite', { group_id: input.groupId, user_list: userList, reason: input.reason ?? undefined });
+    const reply = await ctx.rest.call('POST /group/invite', {
+      group_id: input.groupId,
+      user_list: userList,
+      reason: input.reason ?? undefined,
+    });
     return { groupId: input.groupId, results: reply.data };
   },
 });

@@ -10,14 +10,26 @@ const SETTINGS = reaches('GET /group/settings');
 const fromSettings = fromRecord('GET /group/settings');
 
 builder.objectFields(GroupRef, (t) => ({
-  historyVisible: t.boolean({ description: 'Whether new members see the history.', extensions: SETTINGS, resolve: fromSettings((r) => r.history_visible) }),
-  memberInvite: t.boolean({ description: 'Whether members may invite others.', extensions: SETTINGS, resolve: fromSettings((r) => r.member_invite) }),
+  historyVisible: t.boolean({
+    description: 'Whether new members see the history.',
+    extensions: SETTINGS,
+    resolve: fromSettings((r) => r.history_visible),
+  }),
+  memberInvite: t.boolean({
+    description: 'Whether members may invite others.',
+    extensions: SETTINGS,
+    resolve: fromSettings((r) => r.member_invite),
+  }),
   memberModify: t.boolean({
     description: 'Whether members may modify the group information.',
     extensions: SETTINGS,
     resolve: fromSettings((r) => r.member_modify),
   }),
-  readAck: t.boolean({ description: 'Whether read receipts of group messages are enabled.', extensions: SETTINGS, resolve: fromSettings((r) => r.read_ack) }),
+  readAck: t.boolean({
+    description: 'Whether read receipts of group messages are enabled.',
+    extensions: SETTINGS,
+    resolve: fromSettings((r) => r.read_ack),
+  }),
   bannedForAll: t.boolean({
     description: 'Whether a group-wide ban is in force: only admins may send (permanently when banExpiresAt is null).',
     extensions: SETTINGS,

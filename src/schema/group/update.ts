@@ -26,7 +26,11 @@ const UpdateGroupInput = builder.inputType('UpdateGroupInput', {
     historyVisible: t.boolean({ required: false, description: 'true: new members see the history.' }),
     applyApproval: t.field({ type: ApplyApproval, required: false, description: 'How membership applications are handled.' }),
     msgMuteMode: t.field({ type: MsgMuteMode, required: false, description: "How the acting member blocks the group's messages." }),
-    msgPushMode: t.field({ type: MsgPushMode, required: false, description: "Which of the group's messages are pushed to the acting member." }),
+    msgPushMode: t.field({
+      type: MsgPushMode,
+      required: false,
+      description: "Which of the group's messages are pushed to the acting member.",
+    }),
   }),
 });
 
@@ -43,7 +47,8 @@ const WRITES: { [K in Setting]: (ctx: GatewayContext, groupId: Int64, value: Non
   memberModify: (ctx, group_id, value) => ctx.rest.call('PUT /group/settings/allow_member_modify', { group_id, value }),
   readAck: (ctx, group_id, value) => ctx.rest.call('PUT /group/settings/enable_read_ack', { group_id, value }),
   historyVisible: (ctx, group_id, value) => ctx.rest.call('PUT /group/settings/history_visible', { group_id, value }),
-  applyApproval: (ctx, group_id, apply_approval) => ctx.rest.call('PUT /group/settings/require_admin_approval', { group_id, apply_approval }),
+  applyApproval: (ctx, group_id, apply_approval) =>
+    ctx.rest.call('PUT /group/settings/require_admin_approval', { group_id, apply_approval }),
   msgMuteMode: (ctx, group_id, msg_mute_mode) => ctx.rest.call('PUT /group/msg/mute_mode', { group_id, msg_mute_mode }),
   msgPushMode: (ctx, group_id, msg_push_mode) => ctx.rest.call('PUT /group/msg/push_mode', { group_id, msg_push_mode }),
 };
@@ -91,7 +96,7 @@ async function apply<K extends Setting>(ctx: GatewayContext, input: Input, key: 
 mutation('updateGroup', {
   description:
     "Change a group's information and settings: one REST call per setting given, none for absent ones, made one after " +
-    'another in the order of UpdateGroupInput\'s fields. A refusal of one setting (a userError naming it) does not stop the ' +
+    "another in the order of UpdateGroupInput's fields. A refusal of one setting (a userError naming it) does not stop the " +
     'others; any other failure stops there with a GraphQL error naming the setting and those already applied.',
   endpoints: [
     'PUT /group/info/name',

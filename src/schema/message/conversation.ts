@@ -43,7 +43,12 @@ export const HistoryRef = builder.objectRef<HistoryPage>('MessageHistoryConnecti
     'each `before: pageInfo.startCursor` reads the page of older ones, until `hasPreviousPage` is false. ' +
     'Within a page messages are oldest first.',
   fields: (t) => ({
-    nodes: t.field({ type: [MessageRef], nullable: false, description: 'The messages of this page, oldest first.', resolve: (p) => p.messages }),
+    nodes: t.field({
+      type: [MessageRef],
+      nullable: false,
+      description: 'The messages of this page, oldest first.',
+      resolve: (p) => p.messages,
+    }),
     edges: t.field({
       type: [HistoryEdgeRef],
       nullable: false,
@@ -130,7 +135,11 @@ export const ConversationPayloadRef = payloadType<ConversationChange>('Conversat
   description: 'The result of a change to a conversation of the acting user.',
   fields: (t) => ({
     conversationId: t.field({ type: 'ID', description: CONVERSATION_ID, resolve: fromResult((c) => c.conversationId) }),
-    messageId: t.field({ type: 'ID', description: 'The message the change named, if any.', resolve: fromResult((c) => c.messageId ?? null) }),
+    messageId: t.field({
+      type: 'ID',
+      description: 'The message the change named, if any.',
+      resolve: fromResult((c) => c.messageId ?? null),
+    }),
     user: t.field({
       type: UserRef,
       description: 'The acting user, read after the change: select `unreadConversations` or `conversation(with:)` for the new state.',
@@ -164,7 +173,11 @@ mutation('markConversationRead', {
   }),
   resolve: async (input, ctx) => {
     const deviceSn = input.deviceSn == null ? undefined : inRange('input.deviceSn', input.deviceSn, 0, 2 ** 31 - 1);
-    await ctx.rest.call('GET /message/ack', { conversation_id: input.conversationId, msg_id: input.messageId ?? undefined, device_sn: deviceSn });
+    await ctx.rest.call('GET /message/ack', {
+      conversation_id: input.conversationId,
+      msg_id: input.messageId ?? undefined,
+      device_sn: deviceSn,
+    });
     return { conversationId: input.conversationId, messageId: input.messageId };
   },
 });

@@ -126,7 +126,7 @@ builder.objectField(UserRef, 'conversations', (t) =>
 builder.objectField(GroupRef, 'unreadCount', (t) =>
   t.int({
     description:
-      "Messages of this group the acting user has not read yet (GET /message/unread, read once per request for all groups); 0 when none.",
+      'Messages of this group the acting user has not read yet (GET /message/unread, read once per request for all groups); 0 when none.',
     extensions: reaches('GET /message/unread'),
     resolve: async (g, _a, ctx) => {
       const { data } = await ctx.rest.call('GET /message/unread', {});

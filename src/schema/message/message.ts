@@ -126,7 +126,9 @@ export const MessageRef = builder.objectRef<R.MessageRecord>('Message').implemen
       description: 'The file of an IMAGE, AUDIO, VIDEO or FILE message; null when the message has none or it is not a JSON object.',
       resolve: (m) => parseAttachment(m.attachment),
     }),
-    rawAttachment: t.exposeString('attachment', { description: 'The attachment as the service stores it: a string holding a JSON object.' }),
+    rawAttachment: t.exposeString('attachment', {
+      description: 'The attachment as the service stores it: a string holding a JSON object.',
+    }),
     config: t.exposeString('config', { description: 'Extension field used by the SDK layer.' }),
     ext: t.exposeString('ext', { description: 'Extension field.' }),
     status: t.field({

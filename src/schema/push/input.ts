@@ -16,7 +16,10 @@ export const MAX_AUDIENCE_ITEMS = 500;
 export const PushDistributionStrategy = builder.enumType('PushDistributionStrategy', {
   description: 'Which channels a push uses.',
   values: {
-    COMBINED: { value: 'combined', description: "The service's own channel first, the vendor channel if the device is offline (the default)." },
+    COMBINED: {
+      value: 'combined',
+      description: "The service's own channel first, the vendor channel if the device is offline (the default).",
+    },
     NATIVEPUSH_ONLY: { value: 'nativepush_only', description: "The service's own channel only." },
     OSPUSH_ONLY: { value: 'ospush_only', description: 'The vendor channel only.' },
   },
@@ -69,8 +72,7 @@ export const VivoClassification = builder.enumType('VivoClassification', {
 });
 
 const PushAudienceInput = builder.inputType('PushAudienceInput', {
-  description:
-    `Who receives a push: exactly one of the fields. A device matching any listed item is a target; each list has 1-${MAX_AUDIENCE_ITEMS} items.`,
+  description: `Who receives a push: exactly one of the fields. A device matching any listed item is a target; each list has 1-${MAX_AUDIENCE_ITEMS} items.`,
   fields: (t) => ({
     all: t.boolean({ required: false, description: 'true: every device.' }),
     tags: t.stringList({ required: false, description: 'Devices of users with any of these push tags.' }),
@@ -159,7 +161,11 @@ const PushMessageInput = builder.inputType('PushMessageInput', {
     bigText: t.string({ required: false, description: 'Large text, where the vendor supports it (else body is shown).' }),
     badge: t.string({ required: false, description: 'A number sets the badge to it; + and a number adds to it ("+1"); empty adds one.' }),
     ext: t.string({ required: false, description: 'Free extension data: a JSON object, as a string.' }),
-    showBeginTime: t.field({ type: 'DateTime', required: false, description: 'When to show the notification (default at once); whole seconds.' }),
+    showBeginTime: t.field({
+      type: 'DateTime',
+      required: false,
+      description: 'When to show the notification (default at once); whole seconds.',
+    }),
     showEndTime: t.field({ type: 'DateTime', required: false, description: 'When to stop showing it; whole seconds.' }),
     ios: t.field({ type: PushIosInput, required: false, description: 'iOS options.' }),
     ...Object.fromEntries(
@@ -194,7 +200,8 @@ const AUDIENCE_LISTS = { tags: 'tag', aliases: 'alias', userIds: 'user_id', push
 
 function audienceOf(a: AudienceIn): PushBody['audience'] {
   const given = (Object.keys(a) as (keyof AudienceIn)[]).filter((k) => a[k] !== null && a[k] !== undefined);
-  if (given.length !== 1) throw badUserInput('input.audience', `give exactly one of all, tags, aliases, userIds, pushTokens (got ${given.length})`);
+  if (given.length !== 1)
+    throw badUserInput('input.audience', `give exactly one of all, tags, aliases, userIds, pushTokens (got ${given.length})`);
   const [field] = given as [keyof AudienceIn];
   if (field === 'all') {
     if (a.all !== true) throw badUserInput('input.audience.all', 'must be true (or give a list instead)');
@@ -214,7 +221,11 @@ const snake = (name: string) => WIRE_NAMES[name] ?? name.replace(/[A-Z]/g, (c) =
 
 /** A vendor or settings object with the wire's snake_case keys and the unset fields left out. */
 function wire(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [snake(k), v]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => [snake(k), v]),
+  );
 }
 
 const IMAGE_URL = /\.(jpe?g|png)$/i;
@@ -266,13 +277,15 @@ function messageOf(m: MessageIn): PushBody['message'] {
   const seconds = (ms: Maybe<number>) => (ms === null || ms === undefined ? undefined : Math.floor(ms / 1000));
   const begin = seconds(m.showBeginTime);
   const end = seconds(m.showEndTime);
-  if (begin !== undefined && end !== undefined && end < begin) throw badUserInput('input.message.showEndTime', 'must not be before showBeginTime');
+  if (begin !== undefined && end !== undefined && end < begin)
+    throw badUserInput('input.message.showEndTime', 'must not be before showBeginTime');
 
   const vendors: Record<string, Record<string, unknown>> = {};
   for (const name of ['ios', ...Object.keys(VENDORS)]) {
     const options = m[name] as Maybe<Record<string, unknown>>;
     if (!options) continue;
-    if (options.clickAction === 'intent' && !options.intent) throw badUserInput(`input.message.${name}.intent`, 'required when clickAction is INTENT');
+    if (options.clickAction === 'intent' && !options.intent)
+      throw badUserInput(`input.message.${name}.intent`, 'required when clickAction is INTENT');
     if (typeof options.intent === 'string' && !/^intent:/i.test(options.intent)) {
       throw badUserInput(`input.message.${name}.intent`, 'must be an Android intent URI (intent:...)');
     }

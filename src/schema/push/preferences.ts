@@ -27,7 +27,8 @@ mutation('setPushBadge', {
   payload: UserPayloadRef,
   inputDescription: 'The badge number.',
   input: (t) => ({ badge: t.int({ required: true, description: 'The badge number, 0 or more.' }) }),
-  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('POST /user/push/badge', { badge: inRange('input.badge', input.badge, 0, 2 ** 31 - 1) })),
+  resolve: (input, ctx) =>
+    byActingUser(ctx, ctx.rest.call('POST /user/push/badge', { badge: inRange('input.badge', input.badge, 0, 2 ** 31 - 1) })),
 });
 
 mutation('addPushTags', {
@@ -70,5 +71,6 @@ mutation('setPushAlias', {
     alias: t.string({ required: true, description: 'The push alias (pushes may target users by alias).' }),
     pushToken: t.string({ required: false, description: 'Push token.' }),
   }),
-  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('POST /user/push/alias', { alias: input.alias, push_token: orUndefined(input.pushToken) })),
+  resolve: (input, ctx) =>
+    byActingUser(ctx, ctx.rest.call('POST /user/push/alias', { alias: input.alias, push_token: orUndefined(input.pushToken) })),
 });

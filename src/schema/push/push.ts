@@ -88,7 +88,11 @@ export const PushTaskRef = builder.objectRef<PushTaskStats>('PushTask').implemen
       description: 'Counters summed over all channels.',
       resolve: (s) => {
         const channels = channelsOf(s);
-        return { target: sum(channels.map((c) => c.target)), sent: sum(channels.map((c) => c.sent)), received: sum(channels.map((c) => c.received)) };
+        return {
+          target: sum(channels.map((c) => c.target)),
+          sent: sum(channels.map((c) => c.sent)),
+          received: sum(channels.map((c) => c.received)),
+        };
       },
     }),
   }),

@@ -21,8 +21,15 @@ export const UserBatchResultRef = builder.objectRef<UserBatchResult>('UserBatchR
   description: 'The outcome of one entry of a batch write: each entry succeeds or fails alone.',
   fields: (t) => ({
     success: t.exposeBoolean('success', { nullable: false, description: 'Whether this entry was applied.' }),
-    reason: t.string({ description: 'Cause of failure; null when the entry succeeded.', resolve: (r) => (r.success || !r.reason ? null : r.reason) }),
-    userId: t.field({ type: 'ID', description: 'User ID of the entry; null when there is none (a failed registration).', resolve: userIdOf }),
+    reason: t.string({
+      description: 'Cause of failure; null when the entry succeeded.',
+      resolve: (r) => (r.success || !r.reason ? null : r.reason),
+    }),
+    userId: t.field({
+      type: 'ID',
+      description: 'User ID of the entry; null when there is none (a failed registration).',
+      resolve: userIdOf,
+    }),
     username: t.string({ description: 'User name (registrations only).', resolve: (r) => r.username ?? null }),
     user: t.field({
       type: UserRef,
@@ -44,7 +51,12 @@ const UserListEntryRef = builder.objectRef<UserListElement>('UserListEntry').imp
     username: t.exposeString('username', { description: 'User name.' }),
     // The spec's int32 codes as the enum's values; graphql-js reports an unknown code on this field.
     status: t.field({ type: UserStatus, description: 'Account state.', resolve: (e) => e.status as 0 | 1 }),
-    user: t.field({ type: UserRef, nullable: false, description: 'The user, for its other fields (read lazily).', resolve: (e) => ({ id: e.user_id }) }),
+    user: t.field({
+      type: UserRef,
+      nullable: false,
+      description: 'The user, for its other fields (read lazily).',
+      resolve: (e) => ({ id: e.user_id }),
+    }),
   }),
 });
 
@@ -94,7 +106,11 @@ const UsersPayloadRef = payloadType<UsersChange>('UsersPayload', {
   description: 'The answer to a change of several users: whether the service accepted it, and the users.',
   ok: (c) => c.ok,
   fields: (t) => ({
-    users: t.field({ type: [UserRef], description: 'The changed users (read lazily).', resolve: fromResult((c) => c.userIds.map((id) => ({ id }))) }),
+    users: t.field({
+      type: [UserRef],
+      description: 'The changed users (read lazily).',
+      resolve: fromResult((c) => c.userIds.map((id) => ({ id }))),
+    }),
   }),
 });
 
@@ -153,7 +169,9 @@ mutation('setUserAvatars', {
   endpoints: ['PUT /user/avatar/batch'],
   payload: UserBatchPayloadRef,
   inputDescription: 'The users and their avatars.',
-  input: (t) => ({ avatars: t.field({ type: [UserAvatarInput], required: true, description: 'The users and their avatars (at least one).' }) }),
+  input: (t) => ({
+    avatars: t.field({ type: [UserAvatarInput], required: true, description: 'The users and their avatars (at least one).' }),
+  }),
   resolve: async (input, ctx) => {
     const list = nonEmptyList('input.avatars', input.avatars).map((e) => ({ user_id: e.userId, avatar: e.avatar }));
     return (await ctx.rest.call('PUT /user/avatar/batch', { list })).data;
@@ -165,7 +183,9 @@ mutation('updateUserProfiles', {
   endpoints: ['PUT /user/profile/batch'],
   payload: UserBatchPayloadRef,
   inputDescription: 'The users and their fields.',
-  input: (t) => ({ profiles: t.field({ type: [UserProfileInput], required: true, description: 'The users and their fields (at least one).' }) }),
+  input: (t) => ({
+    profiles: t.field({ type: [UserProfileInput], required: true, description: 'The users and their fields (at least one).' }),
+  }),
   resolve: async (input, ctx) => {
     const list = nonEmptyList('input.profiles', input.profiles).map((e) => ({ user_id: orUndefined(e.userId), ...profileParams(e) }));
     return (await ctx.rest.call('PUT /user/profile/batch', { list })).data;

@@ -10,8 +10,8 @@ builder.queryField('node', (t) =>
   t.field({
     type: NodeRef,
     description:
-      'The User or Group with this ID; null when there is none. IDs are the service\'s exact int64 IDs, not global ' +
-      'IDs: user and group IDs never coincide, so one batch group look-up (then the user\'s profile) tells which it is.',
+      "The User or Group with this ID; null when there is none. IDs are the service's exact int64 IDs, not global " +
+      "IDs: user and group IDs never coincide, so one batch group look-up (then the user's profile) tells which it is.",
     extensions: reaches('POST /group/info/batch', 'GET /user/profile'),
     args: { id: t.arg({ type: 'ID', required: true, description: 'A user ID or a group ID.' }) },
     resolve: async (_root, { id }, ctx) => (await groupOrNull(id, ctx)) ?? ((await userExists(id, ctx)) ? { id } : null),

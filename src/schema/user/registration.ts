@@ -81,7 +81,9 @@ mutation('registerUsers', {
   endpoints: ['POST /user/register/batch'],
   payload: UserBatchPayloadRef,
   inputDescription: 'The users to register.',
-  input: (t) => ({ users: t.field({ type: [RegisterUserInput], required: true, description: 'User names and passwords (at least one).' }) }),
+  input: (t) => ({
+    users: t.field({ type: [RegisterUserInput], required: true, description: 'User names and passwords (at least one).' }),
+  }),
   resolve: async (input, ctx) => {
     const list = nonEmptyList('input.users', input.users).map((u, i) => credentials(u, `input.users[${i}]`));
     return (await ctx.rest.call('POST /user/register/batch', { list })).data;

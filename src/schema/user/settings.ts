@@ -25,7 +25,12 @@ export const UserSettingsRef = builder.objectRef<UserSettings>('UserSettings').i
   fields: (t) => ({
     id: t.field({ type: 'ID', nullable: false, description: 'Record ID of the settings.', resolve: (s) => s.id }),
     userId: t.field({ type: 'ID', nullable: false, description: 'User ID.', resolve: (s) => s.user_id }),
-    user: t.field({ type: UserRef, nullable: false, description: 'The user these settings belong to.', resolve: (s) => ({ id: s.user_id }) }),
+    user: t.field({
+      type: UserRef,
+      nullable: false,
+      description: 'The user these settings belong to.',
+      resolve: (s) => ({ id: s.user_id }),
+    }),
     authMode: t.field({ type: AuthMode, description: 'Friend-adding verification mode.', resolve: authModeOf }),
     authQuestion: t.exposeString('auth_question', { description: 'Verification question (auth mode QUESTION).' }),
     authAnswer: t.exposeString('auth_answer', { description: 'Answer to the verification question.' }),

@@ -50,7 +50,8 @@ mutation('loginById', {
   inputDescription: 'User ID and password.',
   input: (t) => ({ userId: t.field({ type: 'ID', required: true, description: 'User ID.' }), ...credentials(t) }),
   resolve: async (input, ctx) =>
-    (await ctx.rest.call('POST /token/id', { user_id: input.userId, password: input.password, device_guid: orUndefined(input.deviceGuid) })).data,
+    (await ctx.rest.call('POST /token/id', { user_id: input.userId, password: input.password, device_guid: orUndefined(input.deviceGuid) }))
+      .data,
 });
 
 mutation('loginByName', {
@@ -61,7 +62,13 @@ mutation('loginByName', {
   inputDescription: 'User name and password.',
   input: (t) => ({ username: t.string({ required: true, description: 'User name.' }), ...credentials(t) }),
   resolve: async (input, ctx) =>
-    (await ctx.rest.call('POST /token/user', { name: input.username, password: input.password, device_guid: orUndefined(input.deviceGuid) })).data,
+    (
+      await ctx.rest.call('POST /token/user', {
+        name: input.username,
+        password: input.password,
+        device_guid: orUndefined(input.deviceGuid),
+      })
+    ).data,
 });
 
 mutation('loginByLoginName', {
@@ -72,6 +79,11 @@ mutation('loginByLoginName', {
   inputDescription: 'Login name and password.',
   input: (t) => ({ loginName: t.string({ required: true, description: 'User name, mobile number or e-mail.' }), ...credentials(t) }),
   resolve: async (input, ctx) =>
-    (await ctx.rest.call('POST /token/login', { login_name: input.loginName, password: input.password, device_guid: orUndefined(input.deviceGuid) }))
-      .data,
+    (
+      await ctx.rest.call('POST /token/login', {
+        login_name: input.loginName,
+        password: input.password,
+        device_guid: orUndefined(input.deviceGuid),
+      })
+    ).data,
 });

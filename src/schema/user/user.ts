@@ -23,7 +23,7 @@ export async function profileOf(user: UserParent, ctx: GatewayContext): Promise<
 
 /** What the public fields' descriptions say about who may read them. */
 export const PUBLIC =
-  "Public: any signed-in user of the app reads it for any user when the gateway holds a service credential (IM_ADMIN_TOKEN); " +
+  'Public: any signed-in user of the app reads it for any user when the gateway holds a service credential (IM_ADMIN_TOKEN); ' +
   "without one, null for users the caller may not read. Other users' values may be up to 5 s old.";
 
 UserRef.implement({
@@ -36,12 +36,36 @@ UserRef.implement({
       description: 'User ID.',
       resolve: async (u, _a, ctx) => u.id ?? (await profileOf(u, ctx)).user_id,
     }),
-    username: t.string({ description: 'User name (unique; usable as login name).', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).username }),
-    nickName: t.string({ description: `Nickname. ${PUBLIC}`, extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await publicProfileOf(u, ctx))?.nick_name ?? null }),
-    avatar: t.string({ description: `Avatar URL. ${PUBLIC}`, extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await publicProfileOf(u, ctx))?.avatar ?? null }),
-    description: t.string({ description: 'Self description.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).description }),
-    email: t.string({ description: 'E-mail address.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).email }),
-    mobile: t.string({ description: 'Mobile number.', extensions: reaches('GET /user/profile'), resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).mobile }),
+    username: t.string({
+      description: 'User name (unique; usable as login name).',
+      extensions: reaches('GET /user/profile'),
+      resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).username,
+    }),
+    nickName: t.string({
+      description: `Nickname. ${PUBLIC}`,
+      extensions: reaches('GET /user/profile'),
+      resolve: async (u, _a, ctx) => (await publicProfileOf(u, ctx))?.nick_name ?? null,
+    }),
+    avatar: t.string({
+      description: `Avatar URL. ${PUBLIC}`,
+      extensions: reaches('GET /user/profile'),
+      resolve: async (u, _a, ctx) => (await publicProfileOf(u, ctx))?.avatar ?? null,
+    }),
+    description: t.string({
+      description: 'Self description.',
+      extensions: reaches('GET /user/profile'),
+      resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).description,
+    }),
+    email: t.string({
+      description: 'E-mail address.',
+      extensions: reaches('GET /user/profile'),
+      resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).email,
+    }),
+    mobile: t.string({
+      description: 'Mobile number.',
+      extensions: reaches('GET /user/profile'),
+      resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).mobile,
+    }),
     publicInfo: t.string({
       description: `Public extension information, visible to friends and strangers. ${PUBLIC}`,
       extensions: reaches('GET /user/profile'),
@@ -64,7 +88,7 @@ builder.queryFields((t) => ({
   user: t.field({
     type: UserRef,
     description:
-      "A user by ID. With an admin token every field is read as that user (user_id header). With a user token the public " +
+      'A user by ID. With an admin token every field is read as that user (user_id header). With a user token the public ' +
       'fields (nickName, avatar, publicInfo, online) of anyone are read (see their descriptions); the private ones only for ' +
       "the caller's own ID (others fail with FORBIDDEN). Costs nothing until a field is selected; for an unknown user " +
       'the fields fail with NOT_FOUND (`node(id:)` answers null instead, at the cost of one look-up).',
@@ -141,7 +165,12 @@ const UpdateProfileInput = builder.inputType('UpdateProfileInput', {
 });
 
 /** The editable profile fields as REST params (shared by updateProfile and the admin batch). */
-export function profileParams(p: { description?: string | null; nickName?: string | null; privateInfo?: string | null; publicInfo?: string | null }) {
+export function profileParams(p: {
+  description?: string | null;
+  nickName?: string | null;
+  privateInfo?: string | null;
+  publicInfo?: string | null;
+}) {
   return {
     description: orUndefined(p.description),
     nick_name: orUndefined(p.nickName),
