@@ -178,7 +178,8 @@ describe('the fast path', () => {
   }
 
   it('answers a mutation as yoga does, and runs it once', async () => {
-    const mutation = (nick: string) => JSON.stringify({ query: `mutation { setNickname(input: { nickName: "${nick}" }) { ok user { nickName } } }` });
+    const mutation = (nick: string) =>
+      JSON.stringify({ query: `mutation { setNickname(input: { nickName: "${nick}" }) { ok user { nickName } } }` });
     const headers = { ...json, accept: 'application/graphql-response+json', 'access-token': user.token };
     const before = emu.server.calls.length;
     const viaYoga = await send(yogaUrl, 'POST', '/graphql', headers, mutation('same'));

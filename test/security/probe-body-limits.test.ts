@@ -106,7 +106,8 @@ describe('JSON bodies', () => {
   });
 });
 
-const UPLOAD = 'mutation($file: File!, $to: ID!) { uploadChatFile(input: { file: $file, fileType: CHAT_VIDEO, toId: $to }) { file { size } } }';
+const UPLOAD =
+  'mutation($file: File!, $to: ID!) { uploadChatFile(input: { file: $file, fileType: CHAT_VIDEO, toId: $to }) { file { size } } }';
 const field = (name: string, value: string) => `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
 const head = () =>
   field('operations', JSON.stringify({ query: UPLOAD, variables: { file: null, to: String(receiver.id) } })) +
