@@ -26,6 +26,7 @@ import { promisify } from 'node:util';
 import { freePort } from '../test/helpers/free-port';
 import { channel } from './ipc';
 import type { EmulatorSetup, FromEmulator, ToEmulator } from './query-emulator';
+import { printTable } from './print-table';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const ROUNDS = env('BENCH_ROUNDS', 2);
@@ -400,14 +401,7 @@ async function main() {
       `${fmt(row.calls / row.requests)} (${row.oneQueryCalls})`,
     ]);
   }
-  const widths = header.map((_, i) => Math.max(...table.map((cells) => cells[i]!.length)));
-  for (const cells of table)
-    console.log(
-      cells
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    );
+  printTable(table);
 
   console.log('\nRatios (gateway against each peer; req/s: higher is better for the gateway, CPU: lower):');
   for (const c of all) {

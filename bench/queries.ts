@@ -16,6 +16,7 @@ import { createGateway } from '../src/gateway/create-gateway';
 import type { EmulatorSetup, FromEmulator, ToEmulator } from './query-emulator';
 import { channel } from './ipc';
 import type { FromLoad, LoadResult, LoadRun, ToLoad } from './query-load';
+import { printTable } from './print-table';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const CONCURRENCY = env('BENCH_CONCURRENCY', 32);
@@ -267,14 +268,7 @@ async function main() {
       othersCpu(r),
     ]),
   ];
-  const widths = header.map((_, i) => Math.max(...table.map((cells) => cells[i]!.length)));
-  for (const cells of table)
-    console.log(
-      cells
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    );
+  printTable(table);
 
   console.log('\nREST calls of one query, at the emulator:');
   for (const line of oneQueryCalls) console.log(`  ${line}`);
