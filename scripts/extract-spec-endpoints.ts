@@ -1,4 +1,4 @@
-// Maintainer tool (`npm run spec:extract [spec-dir]`, default ../shared/spec): reads the REST spec
+// Maintainer tool (`npm run spec:extract -- <spec-dir>`, the folder of rest-*.md and endpoints.tsv): reads the REST spec
 // and writes test/fixtures/spec-endpoints.json, the spec facts the endpoint table test checks, so
 // that the tests carry what they need and never read outside the repository. Run it again when the
 // spec changes and commit the fixture; the parser fails loudly on spec text it cannot classify.
@@ -20,7 +20,12 @@ import {
 import type { FixtureEndpoint, FixtureParam, SpecFixture } from '../test/fixtures/spec-fixture';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const specDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '../shared/spec'));
+const given = process.argv[2];
+if (!given) {
+  console.error('usage: npm run spec:extract -- <spec-dir> (the folder holding rest-*.md and endpoints.tsv)');
+  process.exit(2);
+}
+const specDir = path.resolve(given);
 const out = path.join(repoRoot, 'test/fixtures/spec-endpoints.json');
 
 useSpecDir(specDir);
