@@ -8,6 +8,7 @@ import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { defineLoader } from '../core/loader';
 import type { GroupParent } from '../core/refs';
+import { recordField } from '../core/record-field';
 
 const idKey = (id: Int64): string => String(id);
 
@@ -141,13 +142,6 @@ export async function recordOf(g: GroupParent, ctx: GatewayContext, via: RecordV
 }
 
 // Resolver factories of Group fields: the summary, or the record by the endpoint named.
-export const fromSummary =
-  <T>(pick: (s: R.GroupSummary) => T) =>
-  async (g: GroupParent, _args: object, ctx: GatewayContext): Promise<T> =>
-    pick(await summaryOf(g, ctx));
+export const fromSummary = recordField(summaryOf);
 
-export const fromRecord =
-  (via: RecordVia) =>
-  <T>(pick: (r: R.Group) => T) =>
-  async (g: GroupParent, _args: object, ctx: GatewayContext): Promise<T> =>
-    pick(await recordOf(g, ctx, via));
+export const fromRecord = (via: RecordVia) => recordField((g: GroupParent, ctx: GatewayContext) => recordOf(g, ctx, via));

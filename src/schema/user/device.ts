@@ -10,6 +10,7 @@ import { publicOnlineOf } from './peers';
 import { PUBLIC, restFor } from './user';
 import { UserPayloadRef, byActingUser, orUndefined } from './writes';
 import { mutation } from '../core/mutation';
+import { recordField } from '../core/record-field';
 
 export const DeviceRef = builder.objectRef<Device>('Device').implement({
   description: 'A device the user has logged in on.',
@@ -37,7 +38,7 @@ builder.objectFields(UserRef, (t) => ({
   online: t.boolean({
     description: `Whether the user is online. ${PUBLIC}`,
     extensions: reaches('GET /user/online_status'),
-    resolve: async (u, _a, ctx) => (await publicOnlineOf(u, ctx))?.online ?? null,
+    resolve: recordField(publicOnlineOf)((p) => p?.online ?? null),
   }),
 }));
 

@@ -10,6 +10,7 @@ import { NodeRef, type UserParent, UserRef } from '../core/refs';
 import { publicProfileOf } from './peers';
 import { orUndefined, UserPayloadRef, byActingUser } from './writes';
 import { mutation } from '../core/mutation';
+import { recordField } from '../core/record-field';
 
 /** The REST client acting as the user: the caller itself, or (admin token) the user by ID. */
 export function restFor(user: UserParent, ctx: GatewayContext): RequestClient {
@@ -20,6 +21,9 @@ export function restFor(user: UserParent, ctx: GatewayContext): RequestClient {
 export async function profileOf(user: UserParent, ctx: GatewayContext): Promise<UserProfile> {
   return (await restFor(user, ctx).call('GET /user/profile', {})).data;
 }
+
+const fromProfile = recordField(profileOf);
+const fromPublicProfile = recordField(publicProfileOf);
 
 /** What the public fields' descriptions say about who may read them. */
 export const PUBLIC =
@@ -39,42 +43,42 @@ UserRef.implement({
     username: t.string({
       description: 'User name (unique; usable as login name).',
       extensions: reaches('GET /user/profile'),
-      resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).username,
+      resolve: fromProfile((p) => p.username),
     }),
     nickName: t.string({
       description: `Nickname. ${PUBLIC}`,
       extensions: reaches('GET /user/profile'),
-      resolve: async (u, _a, ctx) => (await publicProfileOf(u, ctx))?.nick_name ?? null,
+      resolve: fromPublicProfile((p) => p?.nick_name ?? null),
     }),
     avatar: t.string({
       description: `Avatar URL. ${PUBLIC}`,
       extensions: reaches('GET /user/profile'),
-      resolve: async (u, _a, ctx) => (await publicProfileOf(u, ctx))?.avatar ?? null,
+      resolve: fromPublicProfile((p) => p?.avatar ?? null),
     }),
     description: t.string({
       description: 'Self description.',
       extensions: reaches('GET /user/profile'),
-      resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).description,
+      resolve: fromProfile((p) => p.description),
     }),
     email: t.string({
       description: 'E-mail address.',
       extensions: reaches('GET /user/profile'),
-      resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).email,
+      resolve: fromProfile((p) => p.email),
     }),
     mobile: t.string({
       description: 'Mobile number.',
       extensions: reaches('GET /user/profile'),
-      resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).mobile,
+      resolve: fromProfile((p) => p.mobile),
     }),
     publicInfo: t.string({
       description: `Public extension information, visible to friends and strangers. ${PUBLIC}`,
       extensions: reaches('GET /user/profile'),
-      resolve: async (u, _a, ctx) => (await publicProfileOf(u, ctx))?.public_info ?? null,
+      resolve: fromPublicProfile((p) => p?.public_info ?? null),
     }),
     privateInfo: t.string({
       description: 'Private extension information, visible only to the user.',
       extensions: reaches('GET /user/profile'),
-      resolve: async (u, _a, ctx) => (await profileOf(u, ctx)).private_info,
+      resolve: fromProfile((p) => p.private_info),
     }),
   }),
 });
