@@ -9,14 +9,14 @@
 //
 // Anything else goes to yoga untouched: GraphiQL, SSE and multipart answers, uploads, CORS
 // (any request with an Origin header), bodies without a Content-Length or larger than
-// MAX_BODY_BYTES, and every request a hook would answer early or that yoga's parser refuses (the
+// FAST_BODY_BYTES, and every request a hook would answer early or that yoga's parser refuses (the
 // body already read is handed to yoga, which then reads it instead of the socket). No operation
 // is executed before the fast path is sure to answer it itself.
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { type Plugin, processRegularResult, type YogaServer } from 'graphql-yoga';
 
 /** Larger bodies go to yoga, whose limits and streaming parser apply. */
-export const MAX_BODY_BYTES = 64 * 1024;
+const FAST_BODY_BYTES = 64 * 1024;
 
 export interface FastPath {
   /** Hands the fast path yoga's hooks: add it to createYoga's plugins. */
@@ -144,7 +144,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
     if (h['content-type'] === undefined || !JSON_TYPE.test(h['content-type'])) return false;
     if (h['transfer-encoding'] !== undefined || h['content-length'] === undefined || !/^\d{1,9}$/.test(h['content-length'])) return false;
     const length = Number(h['content-length']);
-    return length > 0 && length <= MAX_BODY_BYTES;
+    return length > 0 && length <= FAST_BODY_BYTES;
   }
 
   /** Yoga answers instead; a body already read is handed over as the node adapter accepts it. */
