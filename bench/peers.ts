@@ -114,9 +114,15 @@ function cases(setup: EmulatorSetup): Case[] {
     },
     {
       label: 'me { joinedGroups { name } } (50 groups)',
-      requests: { gateway: graphql('{ me { joinedGroups { name } } }'), tailcall: graphql('{ me { joinedGroups { name } } }') },
-      check: (_peer, body) => {
-        const groups = (parsed(body).data?.me as { joinedGroups?: { name?: unknown }[] } | undefined)?.joinedGroups;
+      requests: {
+        gateway: graphql('{ me { joinedGroups(first: 50) { nodes { name } } } }'),
+        tailcall: graphql('{ me { joinedGroups { name } } }'),
+      },
+      check: (peer, body) => {
+        const joined = (parsed(body).data?.me as { joinedGroups?: unknown } | undefined)?.joinedGroups;
+        const groups = (peer === 'gateway' ? (joined as { nodes?: unknown } | undefined)?.nodes : joined) as
+          | { name?: unknown }[]
+          | undefined;
         const named = Array.isArray(groups) ? groups.filter((g) => typeof g.name === 'string' && g.name.startsWith('bench ')) : [];
         return errorsOf(body) ?? (named.length === 50 ? undefined : `not 50 named groups: ${body.slice(0, 200)}`);
       },
