@@ -7,6 +7,7 @@ import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header';
 import { BodyTooLarge, peek, readText } from './body';
 import type { Caller } from './caller';
+import { AttemptTimedOut, deadlines } from './deadlines';
 import type { EndpointName, Endpoints } from './endpoints';
 import { envelopeError, envelopeIn, openEnvelope } from './envelope';
 import { UpstreamError, type UpstreamErrorKind } from './errors';
@@ -14,6 +15,7 @@ import type { Int64 } from './json';
 import { encodeParams, type Placement, placement } from './placement';
 import { secretsOf } from './secrets';
 import type { DataOf, HttpMethod, ParamsIn } from './table';
+import { TextAttempt } from './text-attempt';
 
 export interface RestClientOptions {
   /** Origin of the IM service, optionally with a path prefix (e.g. http://127.0.0.1:4001). */
@@ -89,8 +91,6 @@ const DOWNLOAD_SNIFF_BYTES = 64 * 1024;
 // A header value may not carry these (undici would refuse the request with a less helpful error).
 const BAD_HEADER_VALUE = /[\r\n\0]/;
 
-/** The reason our own timer aborts an attempt with, told apart from the caller's abort. */
-class AttemptTimedOut extends Error {}
 const ATTEMPT_DONE = new Error('attempt finished');
 
 interface Prepared {
@@ -112,11 +112,12 @@ export function createRestClient(options: RestClientOptions): RestClient {
   const pool = new Pool(base.origin, {
     connections: options.connections ?? 32,
     connect: { timeout: connectTimeoutMs },
-    // Bound each attempt of a call made without a signal (our own timer bounds the others, and
-    // these are its backstop and, for downloads, the idle limit).
+    // A backstop only (undici's timers are coarse, to ~0.5 s): the shared deadline clock bounds a
+    // JSON call, a timer of its own a download's headers. For a download body, the idle limit.
     headersTimeout: callTimeoutMs,
     bodyTimeout: callTimeoutMs,
   });
+  const clock = deadlines(callTimeoutMs);
 
   function prepare(name: string, params: object, caller: Caller, want: 'json' | 'binary'): Prepared {
     const p = placement(name);
@@ -191,7 +192,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
   /** One attempt's abort signal: the caller's signal or our timer, whichever fires first. */
   function attemptSignal(signal: AbortSignal | undefined) {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new AttemptTimedOut()), callTimeoutMs);
+    const timer = setTimeout(() => controller.abort(new AttemptTimedOut(callTimeoutMs)), callTimeoutMs);
     const forward = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', forward, { once: true });
     if (signal?.aborted) forward();
@@ -225,7 +226,12 @@ export function createRestClient(options: RestClientOptions): RestClient {
     const code = (err as { code?: unknown } | null)?.code;
     // undici refusing our request is a bug of ours, not an upstream failure: let it surface as one.
     if (code === 'UND_ERR_INVALID_ARG') return err;
-    if (attemptSignal?.reason instanceof AttemptTimedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    if (
+      err instanceof AttemptTimedOut ||
+      attemptSignal?.reason instanceof AttemptTimedOut ||
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT'
+    ) {
       return new UpstreamError({ endpoint, kind: 'timeout', detail: `no answer within ${callTimeoutMs} ms`, cause: err });
     }
     const what = code === 'UND_ERR_CONNECT_TIMEOUT' ? `connect timed out after ${connectTimeoutMs} ms` : String(code ?? 'network error');
@@ -233,34 +239,24 @@ export function createRestClient(options: RestClientOptions): RestClient {
   }
 
   /**
-   * One attempt of a JSON call. Without a caller's signal (every GraphQL query) undici's own
-   * headersTimeout and bodyTimeout (both callTimeoutMs) bound it: no AbortController, timer or
-   * listener is made per call, and readText reads the body to its end or destroys it on every
-   * path. With a signal, that signal or our timer, whichever fires first, ends it.
+   * One attempt of a JSON call, bounded as a whole (queue, headers and body) by the shared
+   * deadline clock, and ended by the caller's signal if it has one: no AbortController, timer or
+   * body stream is made per call (see text-attempt.ts).
    */
   async function attemptCall(prepared: Prepared, attempt: number, signal: AbortSignal | undefined) {
     const started = performance.now();
-    const bound = signal ? attemptSignal(signal) : undefined;
-    let status: number | undefined;
+    const handler = new TextAttempt(maxResponseBytes, clock, callTimeoutMs, signal);
     try {
-      const res = await pool.request({
-        method: prepared.p.method,
-        path: prepared.path,
-        headers: prepared.headers,
-        body: prepared.body ?? null,
-        ...(bound ? { signal: bound.signal } : {}),
-      });
-      status = res.statusCode;
-      const text = await readText(res.body, res.headers, maxResponseBytes);
+      pool.dispatch({ method: prepared.p.method, path: prepared.path, headers: prepared.headers, body: prepared.body ?? null }, handler);
+      const text = await handler.text;
+      const status = handler.status ?? 0;
       const opened = openEnvelope({ endpoint: prepared.p.name, status, text, secrets: prepared.secrets });
       report(prepared, attempt, started, status);
       return opened;
     } catch (err) {
-      const failed = failure(prepared, err, bound?.signal, signal);
-      report(prepared, attempt, started, status, failed);
+      const failed = failure(prepared, err, undefined, signal);
+      report(prepared, attempt, started, handler.status, failed);
       throw failed;
-    } finally {
-      bound?.finish();
     }
   }
 
