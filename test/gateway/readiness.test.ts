@@ -2,11 +2,10 @@
 // 5xx or no connection within the window; a slow service, a business error or stale failures
 // leave it ready.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config';
-import { createGateway } from '../../src/gateway/create-gateway';
 import { createReadiness } from '../../src/gateway/readiness';
 import type { CallInfo } from '../../src/rest/client';
-import { envelope, failure, startScriptedServer } from '../helpers/scripted-server';
+import { gatewayOver } from '../helpers/scripted-gateway';
+import { envelope, failure } from '../helpers/scripted-server';
 
 const call = (extra: Partial<CallInfo>): CallInfo => ({
   endpoint: 'GET /user/profile',
@@ -72,32 +71,6 @@ describe('readiness record', () => {
 });
 
 describe('/ready over a scripted service', () => {
-  async function gatewayOver(script: Parameters<typeof startScriptedServer>[0], env: Record<string, string>) {
-    const service = await startScriptedServer(script);
-    const config = { ...loadConfig({ READY_FAILED_CALLS: '3', IM_RETRIES: '0', ...env }), port: 0 };
-    const gateway = createGateway({ config, imBaseUrl: service.url });
-    const url = await gateway.start();
-    const query = () =>
-      fetch(`${url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'access-token': 't' },
-        body: '{"query":"{ me { id } }"}',
-      }).then((r) => r.json());
-    const ready = async () => {
-      const res = await fetch(`${url}/ready`);
-      return { status: res.status, text: await res.text() };
-    };
-    return {
-      service,
-      query,
-      ready,
-      async stop() {
-        await gateway.stop();
-        await service.close();
-      },
-    };
-  }
-
   it('answers 503 naming the cause once every call fails with 5xx, and 200 after the service answers again', async () => {
     const g = await gatewayOver(() => ({ status: 500, body: 'down' }), {});
     try {

@@ -1,0 +1,154 @@
+// The call timeout holds for the whole call (waiting for a connection, headers, body) to within a
+// few tens of milliseconds, frees the connection, reaches every coalesced waiter, and leaves
+// nothing behind that keeps the process alive. Over real sockets, against a scripted server.
+import { spawn } from 'node:child_process';
+import type { ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRestClient, type RestClient } from '../../src/rest/client';
+import { coalescing } from '../../src/rest/coalesce';
+import { UpstreamError } from '../../src/rest/errors';
+import { type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
+
+const caller = { appId: 'app1', token: 'tok' };
+const TIMEOUT_MS = 100;
+const ANSWER = JSON.stringify({ code: 200, data: { user_id: 1 }, message: null });
+const later = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+let server: ScriptedServer;
+let rest: RestClient;
+
+beforeAll(async () => {
+  server = await startScriptedServer(() => undefined);
+  rest = createRestClient({ baseUrl: server.url, callTimeoutMs: TIMEOUT_MS, retries: 0 });
+});
+afterAll(async () => {
+  await rest.close();
+  await server.close();
+});
+
+/** The call's outcome and how long it took, ms. */
+async function timed(call: Promise<unknown>): Promise<{ ms: number; error?: unknown }> {
+  const started = performance.now();
+  try {
+    await call;
+    return { ms: performance.now() - started };
+  } catch (error) {
+    return { ms: performance.now() - started, error };
+  }
+}
+
+function expectTimeout(outcome: { ms: number; error?: unknown }) {
+  expect(outcome.error).toBeInstanceOf(UpstreamError);
+  expect(outcome.error).toMatchObject({ kind: 'timeout', message: `GET /user/profile failed: no answer within ${TIMEOUT_MS} ms` });
+  expect(outcome.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+  expect(outcome.ms).toBeLessThan(2 * TIMEOUT_MS);
+}
+
+/** Answers in full after `ms`. */
+const answerAfter = (ms: number) => async (_req: unknown, res: ServerResponse) => {
+  await later(ms);
+  if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER);
+};
+
+describe('REST call timeout', () => {
+  it('fails a call answered after 400 ms with a timeout error between 100 and 200 ms', async () => {
+    server.setScript(answerAfter(400));
+    expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
+  });
+
+  it('lets a call answered after 50 ms through', async () => {
+    server.setScript(answerAfter(50));
+    const outcome = await timed(rest.call('GET /user/profile', {}, caller));
+    expect(outcome.error).toBeUndefined();
+  });
+
+  it('times out a body that stalls half-way', async () => {
+    server.setScript(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(ANSWER.slice(0, 10));
+      await later(400);
+      if (!res.destroyed) res.end(ANSWER.slice(10));
+    });
+    expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
+  });
+
+  it('times out a body that trickles in, a byte every 20 ms, past the limit', async () => {
+    server.setScript(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (const byte of ANSWER) {
+        if (res.destroyed) return;
+        res.write(byte);
+        await later(20);
+      }
+      res.end();
+    });
+    expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
+  });
+
+  it('closes the timed-out connection at once, and the next call succeeds', async () => {
+    let closed: Promise<number> | undefined;
+    server.setScript((_req, res) => {
+      closed = new Promise((resolve) => res.once('close', () => resolve(performance.now())));
+      return new Promise<void>(() => undefined);
+    });
+    const started = performance.now();
+    expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
+    const closedAt = await Promise.race([closed ?? Infinity, later(1_000).then(() => Infinity)]);
+    expect(closedAt - started).toBeLessThan(2 * TIMEOUT_MS + 50);
+    server.setScript(answerAfter(0));
+    expect((await timed(rest.call('GET /user/profile', {}, caller))).error).toBeUndefined();
+  });
+
+  it('counts the wait for a free connection: a call queued behind a stalled one times out too', async () => {
+    const single = createRestClient({ baseUrl: server.url, callTimeoutMs: TIMEOUT_MS, retries: 0, connections: 1 });
+    try {
+      server.setScript(() => new Promise<void>(() => undefined));
+      const requestsBefore = server.requests.length;
+      const [first, queued] = await Promise.all([
+        timed(single.call('GET /user/profile', {}, caller)),
+        timed(single.call('GET /user/profile', {}, caller)),
+      ]);
+      expectTimeout(first);
+      expectTimeout(queued);
+      await later(50);
+      // The queued call never went out: it was dropped when undici got to it.
+      expect(server.requests.length).toBe(requestsBefore + 1);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('gives every coalesced waiter of a timed-out call the timeout error, from one upstream request', async () => {
+    const shared = coalescing(rest);
+    server.setScript(answerAfter(400));
+    const requestsBefore = server.requests.length;
+    const outcomes = await Promise.all([1, 2, 3].map(() => timed(shared.call('GET /user/profile', {}, caller))));
+    for (const outcome of outcomes) expectTimeout(outcome);
+    expect(server.requests.length).toBe(requestsBefore + 1);
+  });
+
+  it('leaves nothing that keeps the process alive after a timeout', async () => {
+    server.setScript(() => new Promise<void>(() => undefined));
+    const client = fileURLToPath(new URL('../../src/rest/client.ts', import.meta.url));
+    // The client is never closed: the process must still exit once the call has timed out.
+    const script = `
+      import { createRestClient } from ${JSON.stringify(client)};
+      const rest = createRestClient({ baseUrl: process.env.URL, callTimeoutMs: ${TIMEOUT_MS}, retries: 0 });
+      await rest.call('GET /user/profile', {}, {}).catch((e) => console.log(e.kind, performance.now()));
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { ...process.env, URL: server.url },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = await Promise.race([
+      new Promise<number | null>((resolve) => child.once('exit', resolve)),
+      later(10_000).then(() => 'still running'),
+    ]);
+    if (exited === 'still running') child.kill();
+    expect(exited).toBe(0);
+    expect(output).toMatch(/^timeout /);
+  }, 15_000);
+});
