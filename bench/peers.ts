@@ -16,17 +16,18 @@
 //
 //   npm run bench:peers      (BENCH_ROUNDS, BENCH_MEASURE_S, BENCH_WARMUP_S, BENCH_CONCURRENCY,
 //                             BENCH_PEERS=gateway,tailcall,rest; gateway env vars pass through)
-import { type ChildProcess, execFile, fork, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { freePort } from '../test/helpers/free-port';
-import { channel } from './ipc';
-import type { EmulatorSetup, FromEmulator, ToEmulator } from './query-emulator';
+import { cpuMs, startBenchEmulator, startGatewayProcess, started } from './bench-processes';
+import { cases, type PeerName } from './peers-cases';
+import type { ToEmulator } from './query-emulator';
 import { printTable } from './print-table';
+import { requireWrk, wrk, wrkScript } from './wrk';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const ROUNDS = env('BENCH_ROUNDS', 2);
@@ -35,172 +36,13 @@ const WARMUP_S = env('BENCH_WARMUP_S', 2);
 const CONCURRENCY = env('BENCH_CONCURRENCY', 32);
 const PEERS = (process.env.BENCH_PEERS ?? 'gateway,tailcall,rest').split(',');
 const TIME_LIMIT_MS = 600_000;
-const run = promisify(execFile);
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const repo = here('..');
-
-type PeerName = 'gateway' | 'tailcall' | 'rest';
 
 interface Peer {
   name: PeerName;
   origin: string;
   /** The process whose CPU is the peer's (for raw REST: the emulator's). */
   pid: number;
-}
-
-interface Request {
-  method: 'GET' | 'POST';
-  path: string;
-  body?: string;
-}
-
-interface Case {
-  label: string;
-  /** How each peer is asked; a peer without an entry sits the case out. */
-  requests: Partial<Record<PeerName, Request>>;
-  /** A reason the answer is wrong, or undefined. */
-  check(peer: PeerName, body: string): string | undefined;
-}
-
-/** CPU time of a process and all its threads so far, ms (Linux: USER_HZ is 100, a tick is 10 ms). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces) start at the state, field 3.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-const graphql = (query: string): Request => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }) });
-
-function cases(setup: EmulatorSetup): Case[] {
-  const parsed = (body: string) => JSON.parse(body) as { data?: Record<string, unknown>; errors?: unknown };
-  const errorsOf = (body: string) => {
-    const reply = parsed(body);
-    return reply.errors ? JSON.stringify(reply.errors).slice(0, 300) : undefined;
-  };
-  return [
-    {
-      label: 'me { id username nickName } (1 REST call)',
-      requests: {
-        gateway: graphql('{ me { id username nickName } }'),
-        tailcall: graphql('{ me { id username nickName } }'),
-        rest: { method: 'GET', path: '/user/profile' },
-      },
-      check: (peer, body) => {
-        if (peer === 'rest') return body.includes('"username":"bench-owner"') ? undefined : body.slice(0, 200);
-        return (
-          errorsOf(body) ??
-          ((parsed(body).data?.me as { username?: string } | undefined)?.username === 'bench-owner' ? undefined : body.slice(0, 200))
-        );
-      },
-    },
-    {
-      label: `group's ${setup.midGroupSize} members' nickName (1 + ${setup.midGroupSize} calls)`,
-      requests: {
-        gateway: graphql(`{ group(id: "${setup.midGroupId}") { members(first: ${setup.midGroupSize}) { nodes { user { nickName } } } } }`),
-        tailcall: graphql(`{ group(id: ${setup.midGroupId}) { members { user { nickName } } } }`),
-      },
-      check: (peer, body) => {
-        const group = parsed(body).data?.group as { members?: { nodes?: unknown[] } | unknown[] } | undefined;
-        const members = peer === 'gateway' ? (group?.members as { nodes?: unknown[] } | undefined)?.nodes : group?.members;
-        const users = Array.isArray(members)
-          ? members.filter((m) => typeof (m as { user?: { nickName?: unknown } }).user?.nickName === 'string')
-          : [];
-        return (
-          errorsOf(body) ??
-          (users.length === setup.midGroupSize ? undefined : `not ${setup.midGroupSize} members with a nickName: ${body.slice(0, 200)}`)
-        );
-      },
-    },
-    {
-      label: 'me { joinedGroups { name } } (50 groups)',
-      requests: {
-        gateway: graphql('{ me { joinedGroups(first: 50) { nodes { name } } } }'),
-        tailcall: graphql('{ me { joinedGroups { name } } }'),
-      },
-      check: (peer, body) => {
-        const joined = (parsed(body).data?.me as { joinedGroups?: unknown } | undefined)?.joinedGroups;
-        const groups = (peer === 'gateway' ? (joined as { nodes?: unknown } | undefined)?.nodes : joined) as
-          | { name?: unknown }[]
-          | undefined;
-        const named = Array.isArray(groups) ? groups.filter((g) => typeof g.name === 'string' && g.name.startsWith('bench ')) : [];
-        return errorsOf(body) ?? (named.length === 50 ? undefined : `not 50 named groups: ${body.slice(0, 200)}`);
-      },
-    },
-  ];
-}
-
-/**
- * A wrk script sending one request with the identity headers, counting the answers that hold
- * GraphQL errors (a peer answering errors fast must not pass for a fast peer).
- */
-function wrkScript(dir: string, request: Request, headers: Record<string, string>): string {
-  const file = join(dir, `req-${Math.random().toString(36).slice(2)}.lua`);
-  const lines = [`wrk.method = "${request.method}"`];
-  // A Lua long string holds the body verbatim.
-  if (request.body !== undefined) lines.push(`wrk.body = [==[${request.body}]==]`);
-  for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers["${name}"] = "${value}"`);
-  lines.push(
-    'local threads = {}',
-    'function setup(thread) table.insert(threads, thread) end',
-    'function response(status, headers, body) if string.find(body, \'"errors"\', 1, true) then errors = (errors or 0) + 1 end end',
-    'function done(summary, latency, requests) local n = 0 for _, t in ipairs(threads) do n = n + (t:get("errors") or 0) end io.write("graphql-errors: " .. n .. "\\n") end',
-  );
-  writeFileSync(file, lines.join('\n') + '\n');
-  return file;
-}
-
-interface WrkResult {
-  requests: number;
-  seconds: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
-  bad: number;
-}
-
-function durationMs(text: string): number {
-  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
-  if (!m) return NaN;
-  const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as 'us' | 'ms' | 's' | 'm'];
-  return Number(m[1]) * scale;
-}
-
-async function wrk(origin: string, path: string, script: string, seconds: number): Promise<WrkResult> {
-  const { stdout } = await run(
-    'wrk',
-    ['-t1', `-c${CONCURRENCY}`, `-d${seconds}s`, '--timeout', '10s', '--latency', '-s', script, origin + path],
-    { timeout: (seconds + 30) * 1000 },
-  );
-  const grab = (re: RegExp) => re.exec(stdout)?.[1];
-  const requests = Number(grab(/(\d+) requests in/));
-  const seconds_ = durationMs(grab(/requests in ([\d.]+\w+),/) ?? '') / 1000;
-  const bad =
-    Number(grab(/Non-2xx or 3xx responses: (\d+)/) ?? 0) +
-    Number(grab(/Socket errors: .*?timeout (\d+)/) ?? 0) +
-    Number(grab(/graphql-errors: (\d+)/) ?? 0);
-  return {
-    requests,
-    seconds: seconds_,
-    perSecond: requests / seconds_,
-    p50: durationMs(grab(/\s50%\s+(\S+)/) ?? ''),
-    p99: durationMs(grab(/\s99%\s+(\S+)/) ?? ''),
-    bad,
-  };
-}
-
-/** Starts a child and resolves when its output holds `ready`; rejects when it exits first. */
-function started(child: ChildProcess, name: string, ready: RegExp): Promise<void> {
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const look = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (ready.test(output)) resolve();
-    };
-    child.stdout?.on('data', look);
-    child.stderr?.on('data', look);
-    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready:\n${output.slice(-2000)}`)));
-  });
 }
 
 function tailcallBinary(): string | undefined {
@@ -234,10 +76,7 @@ async function main() {
     process.exit(1);
   }, TIME_LIMIT_MS);
   try {
-    await run('wrk', ['--version']).catch((err: { stdout?: string }) => {
-      // wrk --version exits with 1 after printing its version.
-      if (!err.stdout?.includes('wrk')) throw new Error('wrk not found: apt-get install -y wrk');
-    });
+    await requireWrk();
   } catch (err) {
     console.error(`bench: ${(err as Error).message}`);
     process.exit(1);
@@ -250,23 +89,13 @@ async function main() {
   };
   process.on('exit', cleanup);
 
-  const emulatorProcess = fork(here('./query-emulator.ts'), { env: { ...process.env, BENCH_SMALL_GROUPS: '48' } });
-  children.push(emulatorProcess);
-  const emulator = channel<ToEmulator, FromEmulator>(emulatorProcess, 'emulator');
-  const { setup } = await emulator(undefined, 'ready');
+  const { process: emulatorProcess, ask: emulator, setup } = await startBenchEmulator(children);
   const peers: Peer[] = [];
   if (PEERS.includes('rest')) peers.push({ name: 'rest', origin: setup.url, pid: emulatorProcess.pid! });
 
   if (PEERS.includes('gateway')) {
-    const port = await freePort();
-    const gateway = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/main.ts')], {
-      cwd: repo,
-      env: { ...process.env, PORT: String(port), IM_BASE_URL: setup.url, IM_APP_ID: setup.appId, NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(gateway);
-    await started(gateway, 'gateway', /GraphQL\s+http/);
-    peers.push({ name: 'gateway', origin: `http://127.0.0.1:${port}`, pid: gateway.pid! });
+    const gateway = await startGatewayProcess(children, setup);
+    peers.push({ name: 'gateway', origin: gateway.origin, pid: gateway.process.pid! });
   }
 
   const binary = tailcallBinary();
@@ -368,11 +197,11 @@ async function main() {
         const request = c.requests[peer.name];
         if (!request) continue;
         const headers = { ...identity, ...(request.body ? { 'content-type': 'application/json' } : {}) };
-        const script = wrkScript(scratch, request, headers);
-        await wrk(peer.origin, request.path, script, WARMUP_S);
+        const script = wrkScript(scratch, [request], headers);
+        await wrk(peer.origin, request.path, script, WARMUP_S, CONCURRENCY);
         await drained();
         const cpuBefore = cpuMs(peer.pid);
-        const result = await wrk(peer.origin, request.path, script, MEASURE_S);
+        const result = await wrk(peer.origin, request.path, script, MEASURE_S, CONCURRENCY);
         const cpu = cpuMs(peer.pid) - cpuBefore;
         const mark = await emulator({ type: 'mark' }, 'marked');
         if (result.bad > 0) throw new Error(`${peer.name}, ${c.label}: ${result.bad} failed requests`);

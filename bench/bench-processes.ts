@@ -1,0 +1,74 @@
+// The processes a benchmark runs and measures from outside (bench/peers.ts, bench/soak.ts): the
+// seeded emulator (bench/query-emulator.ts) and the gateway as `npm start` runs it, each in a
+// child process of its own, and a process's CPU and memory as Linux reports them.
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/helpers/free-port';
+import { channel } from './ipc';
+import type { EmulatorSetup, FromEmulator, ToEmulator } from './query-emulator';
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const repo = here('..');
+
+export /** CPU time of a process and all its threads so far, ms (Linux: USER_HZ is 100, a tick is 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start at the state, field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Resident set size of a process now, bytes (VmRSS in /proc/<pid>/status). */
+export function rssBytes(pid: number): number {
+  const kib = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (kib === undefined) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kib) * 1024;
+}
+
+export /** Starts a child and resolves when its output holds `ready`; rejects when it exits first. */
+function started(child: ChildProcess, name: string, ready: RegExp): Promise<void> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const look = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) resolve();
+    };
+    child.stdout?.on('data', look);
+    child.stderr?.on('data', look);
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready:\n${output.slice(-2000)}`)));
+  });
+}
+
+export interface BenchEmulator {
+  process: ChildProcess;
+  ask: ReturnType<typeof channel<ToEmulator, FromEmulator>>;
+  setup: EmulatorSetup;
+}
+
+/** The emulator in a child process, seeded (the owner in 50 groups: BENCH_SMALL_GROUPS 48). */
+export async function startBenchEmulator(children: ChildProcess[]): Promise<BenchEmulator> {
+  const child = fork(here('./query-emulator.ts'), { env: { ...process.env, BENCH_SMALL_GROUPS: '48' } });
+  children.push(child);
+  const ask = channel<ToEmulator, FromEmulator>(child, 'emulator');
+  const { setup } = await ask(undefined, 'ready');
+  return { process: child, ask, setup };
+}
+
+/** The gateway as `npm start` runs it (src/main.ts, metrics on), over the emulator; `env` added to ours. */
+export async function startGatewayProcess(
+  children: ChildProcess[],
+  setup: EmulatorSetup,
+  env: Record<string, string> = {},
+): Promise<{ process: ChildProcess; origin: string }> {
+  const port = await freePort();
+  const gateway = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/main.ts')], {
+    cwd: repo,
+    env: { ...process.env, PORT: String(port), IM_BASE_URL: setup.url, IM_APP_ID: setup.appId, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(gateway);
+  await started(gateway, 'gateway', /GraphQL\s+http/);
+  return { process: gateway, origin: `http://127.0.0.1:${port}` };
+}
