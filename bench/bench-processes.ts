@@ -56,16 +56,16 @@ export async function startBenchEmulator(children: ChildProcess[]): Promise<Benc
   return { process: child, ask, setup };
 }
 
-/** The gateway as `npm start` runs it (src/main.ts, metrics on), over the emulator; `env` added to ours. */
+/** The gateway as `npm start` runs it (src/main.ts, metrics on), over the emulator; `nodeArgs` given to node. */
 export async function startGatewayProcess(
   children: ChildProcess[],
   setup: EmulatorSetup,
-  env: Record<string, string> = {},
+  nodeArgs: readonly string[] = [],
 ): Promise<{ process: ChildProcess; origin: string }> {
   const port = await freePort();
-  const gateway = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/main.ts')], {
+  const gateway = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(repo, 'src/main.ts')], {
     cwd: repo,
-    env: { ...process.env, PORT: String(port), IM_BASE_URL: setup.url, IM_APP_ID: setup.appId, NODE_ENV: 'production', ...env },
+    env: { ...process.env, PORT: String(port), IM_BASE_URL: setup.url, IM_APP_ID: setup.appId, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(gateway);
