@@ -2,7 +2,8 @@
 // seeded emulator (bench/query-emulator.ts) and the gateway as `npm start` runs it, each in a
 // child process of its own, and a process's CPU and memory as Linux reports them.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/free-port';
@@ -39,6 +40,18 @@ function started(child: ChildProcess, name: string, ready: RegExp): Promise<void
     child.stderr?.on('data', look);
     child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready:\n${output.slice(-2000)}`)));
   });
+}
+
+/** The child processes a bench starts and its scratch folder: `cleanup` (also run at exit) ends and removes them. */
+export function benchWorkspace(name: string): { children: ChildProcess[]; scratch: string; cleanup(): void } {
+  const children: ChildProcess[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), `bench-${name}-`));
+  const cleanup = () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill();
+    rmSync(scratch, { recursive: true, force: true });
+  };
+  process.on('exit', cleanup);
+  return { children, scratch, cleanup };
 }
 
 export interface BenchEmulator {

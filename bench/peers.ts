@@ -16,14 +16,13 @@
 //
 //   npm run bench:peers      (BENCH_ROUNDS, BENCH_MEASURE_S, BENCH_WARMUP_S, BENCH_CONCURRENCY,
 //                             BENCH_PEERS=gateway,tailcall,rest; gateway env vars pass through)
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/free-port';
-import { cpuMs, startBenchEmulator, startGatewayProcess, started } from './bench-processes';
+import { benchWorkspace, cpuMs, startBenchEmulator, startGatewayProcess, started } from './bench-processes';
 import { cases, type PeerName } from './peers-cases';
 import type { ToEmulator } from './query-emulator';
 import { printTable } from './print-table';
@@ -81,13 +80,7 @@ async function main() {
     console.error(`bench: ${(err as Error).message}`);
     process.exit(1);
   }
-  const children: ChildProcess[] = [];
-  const scratch = mkdtempSync(join(tmpdir(), 'bench-peers-'));
-  const cleanup = () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill();
-    rmSync(scratch, { recursive: true, force: true });
-  };
-  process.on('exit', cleanup);
+  const { children, scratch, cleanup } = benchWorkspace('peers');
 
   const { process: emulatorProcess, ask: emulator, setup } = await startBenchEmulator(children);
   const peers: Peer[] = [];

@@ -17,11 +17,8 @@
 //   npm run bench:soak     (BENCH_SOAK_SECONDS, default 60; BENCH_SOAK_SAMPLE_S, default 5;
 //                           BENCH_SOAK_FLAT_MB_PER_MIN, default 5; BENCH_CONCURRENCY, default 32;
 //                           gateway env vars pass through)
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { rssBytes, startBenchEmulator, startGatewayProcess } from './bench-processes';
+import { loadavg } from 'node:os';
+import { benchWorkspace, rssBytes, startBenchEmulator, startGatewayProcess } from './bench-processes';
 import { cases, graphql } from './peers-cases';
 import { printTable } from './print-table';
 import type { ToEmulator } from './query-emulator';
@@ -71,13 +68,7 @@ function slope(points: readonly { t: number; y: number }[]): number {
 
 async function main() {
   await requireWrk();
-  const children: ChildProcess[] = [];
-  const scratch = mkdtempSync(join(tmpdir(), 'bench-soak-'));
-  const cleanup = () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill();
-    rmSync(scratch, { recursive: true, force: true });
-  };
-  process.on('exit', cleanup);
+  const { children, scratch, cleanup } = benchWorkspace('soak');
 
   const emulator = await startBenchEmulator(children);
   const { setup } = emulator;
