@@ -3,7 +3,8 @@
 // in bench/peers.ts; wrk sends the peers bench's three queries and a mutation (setNickname), in
 // turn on each connection, for BENCH_SOAK_SECONDS. Meanwhile the gateway's heap is read from its
 // /metrics (prom-client's nodejs_heap_size_used_bytes, and the old space alone) every second, and
-// its RSS from /proc/<pid>/status; every BENCH_SOAK_SAMPLE_S one row is printed.
+// its RSS from /proc/<pid>/status; every BENCH_SOAK_SAMPLE_S one row is printed (with the heap V8
+// holds and the memory outside it, where RSS goes, as read last).
 //
 // Heap used saw-tooths by tens of MB between scavenges whatever the load, so each row's heap figure
 // is the lowest of the window's one-second readings (the nearest to what survives a GC), and the
@@ -40,10 +41,13 @@ interface Reading {
   rss: number;
   heapUsed: number;
   oldSpace: number;
+  /** The heap V8 holds (used or not), and memory outside it (Buffers, ArrayBuffers): where RSS goes. */
+  heapTotal: number;
+  external: number;
 }
 
 /** The gateway's heap figures from its /metrics. */
-async function heap(origin: string): Promise<{ heapUsed: number; oldSpace: number }> {
+async function heap(origin: string): Promise<Omit<Reading, 't' | 'rss'>> {
   const text = await (await fetch(`${origin}/metrics`)).text();
   const value = (re: RegExp) => {
     const found = re.exec(text)?.[1];
@@ -53,6 +57,8 @@ async function heap(origin: string): Promise<{ heapUsed: number; oldSpace: numbe
   return {
     heapUsed: value(/^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m),
     oldSpace: value(/^nodejs_heap_space_size_used_bytes\{[^}]*space="old"[^}]*\} (\S+)/m),
+    heapTotal: value(/^nodejs_heap_size_total_bytes(?:\{[^}]*\})? (\S+)/m),
+    external: value(/^nodejs_external_memory_bytes(?:\{[^}]*\})? (\S+)/m),
   };
 }
 
@@ -74,16 +80,22 @@ async function main() {
   const { setup } = emulator;
   const gateway = await startGatewayProcess(children, setup, ['--trace-gc']);
   const pid = gateway.process.pid!;
-  // "[pid:addr]  12345 ms: Mark-Compact 120.5 (150.2) -> 80.3 (140.1) MB, ...": the heap after a full GC.
-  const afterFullGc: { t: number; y: number }[] = [];
+  // "[pid:0xisolate]  12345 ms: Mark-Compact 120.5 (150.2) -> 80.3 (140.1) MB, ...": the heap after a
+  // full GC. tsx's loader thread has an isolate (and GC lines) of its own: the main isolate is the
+  // one collecting most often under load.
+  const afterFullGc: { isolate: string; t: number; y: number }[] = [];
+  const gcLines = new Map<string, number>();
   let began = performance.now();
   let partial = '';
   gateway.process.stdout?.on('data', (chunk: Buffer) => {
     const lines = (partial + chunk.toString()).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
-      const after = /Mark-Compact[^\d]*[\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line)?.[1];
-      if (after !== undefined) afterFullGc.push({ t: (performance.now() - began) / 1000, y: Number(after) * MB });
+      const gc = /^\[\d+:(0x[0-9a-f]+)\]\s+\d+ ms: (\S+)(?: \(\w+\))? ([\d.]+) \([\d.]+\) -> ([\d.]+) \(/.exec(line);
+      if (!gc) continue;
+      const [, isolate = '', kind, , after] = gc;
+      gcLines.set(isolate, (gcLines.get(isolate) ?? 0) + 1);
+      if (kind === 'Mark-Compact') afterFullGc.push({ isolate, t: (performance.now() - began) / 1000, y: Number(after) * MB });
     }
   });
   const identity = { app_id: setup.appId, 'access-token': setup.adminToken, user_id: String(setup.ownerId) };
@@ -110,6 +122,7 @@ async function main() {
   const idle = { t: 0, rss: rssBytes(pid), ...(await heap(gateway.origin)) };
   const loadBefore = loadavg();
   afterFullGc.length = 0;
+  gcLines.clear();
   began = performance.now();
   const load = wrk(gateway.origin, '/graphql', script, SECONDS, CONCURRENCY);
   let done = false;
@@ -124,8 +137,7 @@ async function main() {
     window.push({ t: second, rss: rssBytes(pid), ...(await heap(gateway.origin)) });
     if (second % SAMPLE_S === 0) {
       rows.push({
-        t: second,
-        rss: window.at(-1)!.rss,
+        ...window.at(-1)!,
         heapUsed: Math.min(...window.map((r) => r.heapUsed)),
         oldSpace: Math.min(...window.map((r) => r.oldSpace)),
       });
@@ -142,15 +154,16 @@ async function main() {
       `load average ${loadBefore.map((l) => l.toFixed(2)).join('/')} before, ${loadAfter.map((l) => l.toFixed(2)).join('/')} after)\n`,
   );
   printTable([
-    ['t (s)', 'RSS MB', 'heap used MB (window min)', 'old space MB (window min)'],
-    ...rows.map((r) => [r.t === 0 ? '0 (idle)' : String(r.t), mb(r.rss), mb(r.heapUsed), mb(r.oldSpace)]),
+    ['t (s)', 'RSS MB', 'heap used MB (window min)', 'old space MB (window min)', 'heap total MB', 'external MB'],
+    ...rows.map((r) => [r.t === 0 ? '0 (idle)' : String(r.t), mb(r.rss), mb(r.heapUsed), mb(r.oldSpace), mb(r.heapTotal), mb(r.external)]),
   ]);
   const tail = rows.filter((r) => r.t > 0 && r.t >= SECONDS / 3);
   const perMin = (y: (r: Reading) => number) => (slope(tail.map((r) => ({ t: r.t, y: y(r) }))) * 60) / MB;
   const heapSlope = perMin((r) => r.heapUsed);
   const oldSlope = perMin((r) => r.oldSpace);
   const underLoad = rows.filter((r) => r.t > 0);
-  const fullGcTail = afterFullGc.filter((p) => p.t >= SECONDS / 3 && p.t <= SECONDS);
+  const mainIsolate = [...gcLines].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const fullGcTail = afterFullGc.filter((p) => p.isolate === mainIsolate && p.t >= SECONDS / 3 && p.t <= SECONDS);
   console.log(
     `\nrequests: ${result.requests} (${result.perSecond.toFixed(0)}/s), failed: ${result.bad}, p50 ${result.p50} ms, p99 ${result.p99} ms`,
   );

@@ -86,7 +86,7 @@ describe('/ready over a scripted service', () => {
   });
 
   it('stays ready while the service is merely slow (calls time out)', async () => {
-    // undici's own timers (headersTimeout) are coarse below a few seconds: answer well after the limit.
+    // Answers well after the limit: every call times out.
     const g = await gatewayOver(
       async () => {
         await new Promise((resolve) => setTimeout(resolve, 3_500));
