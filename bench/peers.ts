@@ -121,8 +121,7 @@ function cases(setup: EmulatorSetup): Case[] {
       check: (peer, body) => {
         const joined = (parsed(body).data?.me as { joinedGroups?: unknown } | undefined)?.joinedGroups;
         const groups = (peer === 'gateway' ? (joined as { nodes?: unknown } | undefined)?.nodes : joined) as
-          | { name?: unknown }[]
-          | undefined;
+          { name?: unknown }[] | undefined;
         const named = Array.isArray(groups) ? groups.filter((g) => typeof g.name === 'string' && g.name.startsWith('bench ')) : [];
         return errorsOf(body) ?? (named.length === 50 ? undefined : `not 50 named groups: ${body.slice(0, 200)}`);
       },
@@ -259,7 +258,14 @@ async function main() {
 
   if (PEERS.includes('gateway')) {
     const port = await freePort();
-    const gateway = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/main.ts')], {
+    // As production runs it (`npm run build`): the bundle, without tsx's per-function helpers.
+    // BENCH_GATEWAY_SOURCE=1 runs src/ through tsx instead; BENCH_GATEWAY_NODE_ARGS adds flags
+    // (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+    const fromSource = process.env.BENCH_GATEWAY_SOURCE === '1';
+    if (!fromSource) await run('npm', ['run', '--silent', 'bundle'], { cwd: repo });
+    const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const entry = fromSource ? ['--import', 'tsx', join(repo, 'src/main.ts')] : [join(repo, 'dist/main.js')];
+    const gateway = spawn(process.execPath, [...nodeArgs, ...entry], {
       cwd: repo,
       env: { ...process.env, PORT: String(port), IM_BASE_URL: setup.url, IM_APP_ID: setup.appId, NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -320,7 +326,9 @@ async function main() {
 
   const identity = { app_id: setup.appId, 'access-token': setup.adminToken, user_id: String(setup.ownerId) };
   const rows = new Map<string, Row>();
-  const all = cases(setup);
+  // BENCH_CASES=1,3 runs those cases only (numbered from 1, in the order of the table).
+  const chosen = (process.env.BENCH_CASES ?? '').split(',').filter(Boolean).map(Number);
+  const all = cases(setup).filter((_c, i) => chosen.length === 0 || chosen.includes(i + 1));
 
   // Each query alone first: its answer checked, its REST calls counted.
   for (const c of all) {
