@@ -7,7 +7,7 @@ import { DEEP_EVERY } from '../../src/subscriptions/conversation-events';
 import { startStack, type Stack } from '../helpers/stack';
 import { eventSourceFeed, type Feed, sleep, wsClient } from './clients';
 import type { TestUser } from '../helpers/emulator';
-import { identity, sendText, UNREAD, type UnreadData } from './fixtures';
+import { EVENTS, type EventData, identity, sendText, take, UNREAD, type UnreadData } from './fixtures';
 
 const INTERVAL = 100;
 let stack: Stack;
@@ -19,32 +19,6 @@ afterEach(() => vi.restoreAllMocks());
 
 async function pair(): Promise<[TestUser, TestUser]> {
   return [await stack.emu.user(), await stack.emu.user()];
-}
-
-const EVENTS = `subscription($with: ID!, $after: ID) { conversationEvents(with: $with, after: $after) {
-  __typename conversationId messageId
-  ... on MessageReceived { message { id content } }
-  ... on MessageRead { messages { id status } } } }`;
-
-interface EventData {
-  conversationEvents: {
-    __typename: 'MessageReceived' | 'MessageRecalled' | 'MessageRead';
-    conversationId: string;
-    messageId: string;
-    message?: { id: string; content: string };
-    messages?: { id: string; status: string }[];
-  };
-}
-
-/** The next `n` events, failing on any error. */
-async function take(feed: Feed<EventData>, n: number) {
-  const events: EventData['conversationEvents'][] = [];
-  for (let i = 0; i < n; i++) {
-    const result = await feed.next();
-    expect(result.errors).toBeUndefined();
-    events.push(result.data!.conversationEvents);
-  }
-  return events;
 }
 
 const contents = (events: EventData['conversationEvents'][]) => events.map((e) => [e.__typename, e.message?.content]);
