@@ -2,23 +2,16 @@
 // request's one POST /group/info/batch) and `user(id:)` (by the user's profile), without an
 // error; lists by IDs keep one NOT_FOUND per missing ID. A user token without the service
 // credential cannot tell a missing user from one it may not read: it gets the object.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/emulator';
 import { createGroup } from '../helpers/groups';
-import { startStack, type Stack } from '../helpers/stack';
+import { type Stack, useCredentialStacks } from '../helpers/stack';
 import { MISSING_USER } from './users.fixture';
 
 /** A group ID no group has (real IDs are around 2e12). */
 const MISSING_GROUP = '999999999';
 
-let withCredential: Stack;
-let without: Stack;
-beforeAll(async () => {
-  [withCredential, without] = await Promise.all([startStack({}, { serviceCredential: true }), startStack()]);
-});
-afterAll(async () => {
-  await Promise.all([withCredential.stop(), without.stop()]);
-});
+const { withCredential, without } = useCredentialStacks();
 
 const tokenOf = (u: TestUser) => ({ 'access-token': u.token });
 const endpointsOf = (stack: Stack) => stack.emu.calls().map((c) => c.endpoint);
