@@ -58,7 +58,7 @@ describe('GET /metrics', () => {
   it('counts errors by operation and phase, and keeps IDs, variables and query text out of the labels', async () => {
     const user = await stack.emu.user();
     const missing = '1999999999937';
-    const reply = await stack.gql('query GroupProbe($id: ID!) { group(id: $id) { name } }', { id: missing }, stack.asUser(user.id));
+    const reply = await stack.gql('query GroupProbe($id: ID!) { groups(ids: [$id]) { name } }', { id: missing }, stack.asUser(user.id));
     expect(reply.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     const text = await scrape(stack.url);
 
