@@ -1,17 +1,19 @@
 // The processes a benchmark runs and measures from outside (bench/peers.ts, bench/soak.ts): the
-// seeded emulator (bench/query-emulator.ts) and the gateway as `npm start` runs it, each in a
+// seeded emulator (bench/query-emulator.ts) and the gateway as production runs it, each in a
 // child process of its own, and a process's CPU and memory as Linux reports them.
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { freePort } from '../test/helpers/free-port';
 import { channel } from './ipc';
 import type { EmulatorSetup, FromEmulator, ToEmulator } from './query-emulator';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const repo = here('..');
+const run = promisify(execFile);
 
 export /** CPU time of a process and all its threads so far, ms (Linux: USER_HZ is 100, a tick is 10 ms). */
 function cpuMs(pid: number): number {
@@ -69,14 +71,23 @@ export async function startBenchEmulator(children: ChildProcess[]): Promise<Benc
   return { process: child, ask, setup };
 }
 
-/** The gateway as `npm start` runs it (src/main.ts, metrics on), over the emulator; `nodeArgs` given to node. */
+/**
+ * The gateway as production runs it (`npm run build`: the bundle, without tsx's per-function
+ * helpers; built here first), metrics on, over the emulator. BENCH_GATEWAY_SOURCE=1 runs src/
+ * through tsx instead; BENCH_GATEWAY_NODE_ARGS adds node flags (e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof`), after `nodeArgs`.
+ */
 export async function startGatewayProcess(
   children: ChildProcess[],
   setup: EmulatorSetup,
   nodeArgs: readonly string[] = [],
 ): Promise<{ process: ChildProcess; origin: string }> {
   const port = await freePort();
-  const gateway = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(repo, 'src/main.ts')], {
+  const fromSource = process.env.BENCH_GATEWAY_SOURCE === '1';
+  if (!fromSource) await run('npm', ['run', '--silent', 'bundle'], { cwd: repo });
+  const extra = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const entry = fromSource ? ['--import', 'tsx', join(repo, 'src/main.ts')] : [join(repo, 'dist/main.js')];
+  const gateway = spawn(process.execPath, [...nodeArgs, ...extra, ...entry], {
     cwd: repo,
     env: { ...process.env, PORT: String(port), IM_BASE_URL: setup.url, IM_APP_ID: setup.appId, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],

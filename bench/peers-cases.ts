@@ -38,7 +38,7 @@ export function cases(setup: EmulatorSetup): Case[] {
       },
     },
     {
-      label: `group's ${setup.midGroupSize} members' nickName (1 + ${setup.midGroupSize} calls)`,
+      label: `group's ${setup.midGroupSize} members' nickName (1 + ${setup.midGroupSize} calls, +1 existence read)`,
       requests: {
         gateway: graphql(`{ group(id: "${setup.midGroupId}") { members(first: ${setup.midGroupSize}) { nodes { user { nickName } } } } }`),
         tailcall: graphql(`{ group(id: ${setup.midGroupId}) { members { user { nickName } } } }`),

@@ -1,6 +1,6 @@
 // Soak: is the gateway's memory flat under steady load (issue 14: "memory flat over a 60 s run")?
-// The seeded emulator and the gateway (as `npm start` runs it, metrics on) in child processes, as
-// in bench/peers.ts; wrk sends the peers bench's three queries and a mutation (setNickname), in
+// The seeded emulator and the gateway (as production runs it: the bundle, metrics on) in child
+// processes, as in bench/peers.ts (BENCH_GATEWAY_SOURCE, BENCH_GATEWAY_NODE_ARGS as there); wrk sends the peers bench's three queries and a mutation (setNickname), in
 // turn on each connection, for BENCH_SOAK_SECONDS. Meanwhile the gateway's heap is read from its
 // /metrics (prom-client's nodejs_heap_size_used_bytes, and the old space alone) every second, and
 // its RSS from /proc/<pid>/status; every BENCH_SOAK_SAMPLE_S one row is printed (with the heap V8

@@ -153,7 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins,
     fastPath: flag(env, 'FAST_PATH', true),
     coalesce: flag(env, 'IM_COALESCE', true),
-    jit: flag(env, 'GRAPHQL_JIT', false),
+    jit: flag(env, 'GRAPHQL_JIT', true),
   };
 }
 

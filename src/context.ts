@@ -39,6 +39,8 @@ export interface GatewayContext {
   readonly peers?: PeerAccess & {
     /** REST calls as that user with the service token (reads of public fields only). */
     as(userId: Int64): RequestClient;
+    /** REST calls with the service token and no user (the user list, for users' ban status only). */
+    service(): RequestClient;
   };
 }
 
@@ -127,6 +129,7 @@ export function createContext(
   const access = peerAccessFor(service?.credential, caller, service?.defaultAppId ?? '');
   const peers = access && {
     ...access,
+    service: () => clientFor('service', { appId: access.credential.appId, token: access.credential.token }),
     as: (userId: Int64) =>
       clientFor(`service:${String(userId)}`, { appId: access.credential.appId, token: access.credential.token, userId: String(userId) }),
   };

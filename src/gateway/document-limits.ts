@@ -9,7 +9,7 @@
 //   much to validate (e.g. 1,000 repetitions of one field) and says only "Validation aborted.".
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { type MaxDepthOptions, maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import { GraphQLError, validate } from 'graphql';
+import { type DocumentNode, GraphQLError, validate } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 export interface DocumentLimits {
@@ -50,6 +50,7 @@ export function useDocumentLimits(limits: DocumentLimits): Plugin {
     }),
     maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: [reportAs('MAX_ALIASES_EXCEEDED', limits.maxAliases)] }),
   ];
+  const verdicts = new WeakMap<DocumentNode, readonly GraphQLError[]>();
   return {
     onParse({ parseFn, setParseFn }) {
       setParseFn((source, options) => {
@@ -67,7 +68,9 @@ export function useDocumentLimits(limits: DocumentLimits): Plugin {
     onValidate({ params, setResult }) {
       // The limits first, alone: a document over one is refused without the cost of the spec's
       // rules (comparing 300 aliased fields pairwise, say).
-      const refused = validate(params.schema, params.documentAST, rules);
+      // Once per parsed document: yoga's parse cache hands out the same one for the same text.
+      let refused = verdicts.get(params.documentAST);
+      if (!refused) verdicts.set(params.documentAST, (refused = validate(params.schema, params.documentAST, rules)));
       if (refused.length > 0) setResult(refused);
       return ({ result, setResult }) => {
         if (!result.some((e) => e instanceof GraphQLError && e.message === ABORTED)) return;

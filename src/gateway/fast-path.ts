@@ -97,8 +97,9 @@ class PlainResponse {
     } else {
       res.writeHead(this.status, this.statusText, this.init);
     }
-    if (this.body !== null) res.write(this.body);
-    res.end();
+    // One call with the body: Node then sends the head and the body in one write.
+    if (this.body !== null) res.end(this.body);
+    else res.end();
   }
 }
 

@@ -1,6 +1,7 @@
 // The gateway's own service credential (IM_ADMIN_TOKEN) and what it may be used for: reading the
 // public face of other users (nickname, avatar, public info, online) for any authenticated caller
-// of the same app. Answers are remembered briefly per app and user, shared by all requests.
+// of the same app, and users' ban status from the admin user list. Answers are remembered briefly
+// per app, shared by all requests.
 import type { Caller } from '../rest/caller';
 import { TtlCache } from './ttl-cache';
 
@@ -13,8 +14,20 @@ export interface ServiceCredential {
   /** The app the token belongs to. */
   readonly appId: string;
   readonly token: string;
-  /** Peer answers by `<app>:<what>:<user ID>`, as promises so concurrent requests share a call. */
+  /** Answers by `<app>:<what>:<key>`, as promises so concurrent requests share a call. */
   readonly cache: TtlCache<Promise<unknown>>;
+}
+
+/** The credential's remembered answer for `key`, or `read()` remembered; a failure is not remembered. */
+export function remembered<T>(credential: ServiceCredential, key: string, read: () => Promise<T>): Promise<T> {
+  // The key names what is stored: the entry holds a Promise<T>.
+  let answer = credential.cache.get(key) as Promise<T> | undefined;
+  if (!answer) {
+    answer = read();
+    credential.cache.set(key, answer);
+    answer.catch(() => credential.cache.delete(key));
+  }
+  return answer;
 }
 
 export function serviceCredential(appId: string, token: string | undefined): ServiceCredential | undefined {

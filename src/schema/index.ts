@@ -9,6 +9,7 @@ import './user/device';
 import './push/preferences';
 import './user/account';
 import './user/admin';
+import './user/status';
 import './user/registration';
 import './user/node';
 import './group/group';

@@ -58,7 +58,7 @@ describe('GET /metrics', () => {
   it('counts errors by operation and phase, and keeps IDs, variables and query text out of the labels', async () => {
     const user = await stack.emu.user();
     const missing = '1999999999937';
-    const reply = await stack.gql('query GroupProbe($id: ID!) { group(id: $id) { name } }', { id: missing }, stack.asUser(user.id));
+    const reply = await stack.gql('query GroupProbe($id: ID!) { groups(ids: [$id]) { name } }', { id: missing }, stack.asUser(user.id));
     expect(reply.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     const text = await scrape(stack.url);
 
@@ -68,6 +68,30 @@ describe('GET /metrics', () => {
     expect(text).not.toContain(missing);
     expect(text).not.toContain(String(user.id));
     expect(text).not.toContain('name }');
+  });
+
+  it('counts refused documents by phase, leaves schema fetches out, and prints cumulative histogram buckets', async () => {
+    const user = await stack.emu.user();
+    const as = stack.asUser(user.id);
+    // Unparsed, its name is unknown (unless the request gives operationName).
+    await stack.gql('query Broken { me { id ', {}, as);
+    await stack.gql('query Unknown { me { noSuchField } }', {}, as);
+    await stack.gql('query Schema { __schema { queryType { name } } }', {}, as);
+    await stack.gql('query Timed { me { id } }', {}, as);
+    const text = await scrape(stack.url);
+
+    expect(sample(text, 'graphql_envelop_error_result', { operationName: 'Anonymous', operationType: 'unknown', phase: 'parse' })).toBe(1);
+    expect(sample(text, 'graphql_envelop_error_result', { operationName: 'Unknown', operationType: 'query', phase: 'validate' })).toBe(1);
+    expect(sample(text, 'graphql_envelop_request', { operationName: 'Schema', operationType: 'query' })).toBeUndefined();
+    expect(text).toContain('# TYPE graphql_envelop_request_duration histogram');
+    const timed = { operationName: 'Timed', operationType: 'query' };
+    const buckets = ['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf'].map(
+      (le) => sample(text, 'graphql_envelop_request_duration_bucket', { ...timed, le }) ?? -1,
+    );
+    expect(buckets.every((count, i) => count >= (buckets[i - 1] ?? 0))).toBe(true);
+    expect(buckets.at(-1)).toBe(1);
+    expect(sample(text, 'graphql_envelop_request_duration_count', timed)).toBe(1);
+    expect(sample(text, 'graphql_envelop_request_duration_sum', timed)).toBeGreaterThan(0);
   });
 
   it('shows open subscriptions, their topics and their polls, and drops them when the subscriber leaves', async () => {

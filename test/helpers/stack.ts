@@ -76,6 +76,24 @@ export function useStack(env: Record<string, string> = {}): Stack {
   return lateBound(() => stack, 'the stack');
 }
 
+/**
+ * Two stacks for the test file, started together before its tests and stopped after: one whose
+ * gateway holds the service credential (peer reads), one without it.
+ */
+export function useCredentialStacks(): { withCredential: Stack; without: Stack } {
+  let stacks: [Stack, Stack] | undefined;
+  beforeAll(async () => {
+    stacks = await Promise.all([startStack({}, { serviceCredential: true }), startStack()]);
+  });
+  afterAll(async () => {
+    if (stacks) await Promise.all(stacks.map((s) => s.stop()));
+  });
+  return {
+    withCredential: lateBound(() => stacks?.[0], 'the stack with a service credential'),
+    without: lateBound(() => stacks?.[1], 'the stack without a service credential'),
+  };
+}
+
 /** The reply's one error (the test fails when there is none, or more than one). */
 export function onlyError(reply: GqlReply<unknown>): NonNullable<GqlReply['errors']>[number] {
   expect(reply.errors).toHaveLength(1);

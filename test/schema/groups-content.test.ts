@@ -51,7 +51,12 @@ describe('announcements', () => {
       content: 'first text',
       createdAt: new Date(Number(first.created_at)).toISOString(),
     });
-    expect(g.endpoints().sort()).toEqual(['GET /group/announcement', 'GET /group/announcement/last', 'GET /group/announcement/list']);
+    expect(g.endpoints().sort()).toEqual([
+      'GET /group/announcement',
+      'GET /group/announcement/last',
+      'GET /group/announcement/list',
+      'POST /group/info/batch',
+    ]);
     expect(g.callsTo('GET /group/announcement')[0]?.query).toEqual({ group_id: String(groupId), announcement_id: String(first.id) });
   });
 
@@ -59,7 +64,7 @@ describe('announcements', () => {
     const groupId = await g.group(owner);
     const reply = await g.gql(owner, `{ group(id: "${groupId}") { latestAnnouncement { id } } }`);
     expect(reply).toEqual({ data: { group: { latestAnnouncement: null } } });
-    expect(g.endpoints()).toEqual(['GET /group/announcement/last']);
+    expect(g.endpoints()).toEqual(['POST /group/info/batch', 'GET /group/announcement/last']);
   });
 
   it('fails an unknown announcement alone with NOT_FOUND', async () => {
@@ -174,7 +179,7 @@ describe('shared files', () => {
       createdAt: new Date(Number(one.created_at)).toISOString(),
       updatedAt: new Date(Number(one.updated_at)).toISOString(),
     });
-    expect(g.endpoints().sort()).toEqual(['GET /group/file', 'GET /group/file/list']);
+    expect(g.endpoints().sort()).toEqual(['GET /group/file', 'GET /group/file/list', 'POST /group/info/batch']);
     expect(g.callsTo('GET /group/file')[0]?.query).toEqual({ group_id: String(groupId), file_id: String(one.file_id) });
   });
 

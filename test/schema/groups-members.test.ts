@@ -1,7 +1,7 @@
 // Members of a group: the member list (one call whatever its size), admins, members by user ID
 // (one POST /group/members/display_name per group), and the member and role mutations.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type TestUser, useGroupsStack } from './groups.fixture';
+import { EXISTENCE_READ, firstError, type TestUser, useGroupsStack } from './groups.fixture';
 
 const g = useGroupsStack();
 let owner: TestUser;
@@ -36,7 +36,7 @@ describe('Group.members', () => {
       const groupId = await g.group(owner, { members });
       await setDisplayName(members[0]!, groupId, 'first member');
       const data = await g.data<MembersReply>(owner, MEMBERS, { id: String(groupId), first: 50 });
-      expect(g.endpoints()).toEqual(['GET /group/member_list']);
+      expect(g.endpoints()).toEqual(['POST /group/info/batch', 'GET /group/member_list']);
       expect(g.callsTo('GET /group/member_list')[0]?.query).toEqual({ group_id: String(groupId), limit: '50' });
       const { nodes, totalCount } = data.group.members;
       expect(totalCount).toBe(size);
@@ -60,10 +60,11 @@ describe('Group.members', () => {
     expect(two.group.members.pageInfo).toEqual({ hasNextPage: false, endCursor: expect.any(String) });
   });
 
-  it('refuses first outside 1-1000 before any REST call', async () => {
-    const reply = await g.gql(owner, MEMBERS, { id: '1', first: 0 });
+  it('refuses first outside 1-1000 before reading the members: only the group existence read is made', async () => {
+    const groupId = await g.group(owner);
+    const reply = await g.gql(owner, MEMBERS, { id: String(groupId), first: 0 });
     expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
-    expect(g.endpoints()).toEqual([]);
+    expect(g.endpoints()).toEqual(EXISTENCE_READ);
   });
 
   it('fails alone for a non-member (FORBIDDEN) while the group name still reads', async () => {
@@ -108,19 +109,20 @@ describe('Group.member and Group.membersByIds', () => {
     });
     expect(data.two.member).toEqual({ userId: String(a!.id) });
     const calls = g.callsTo('POST /group/members/display_name');
-    expect(g.endpoints()).toEqual(['POST /group/members/display_name', 'POST /group/members/display_name']);
+    expect(g.endpoints()).toEqual(['POST /group/info/batch', 'POST /group/members/display_name', 'POST /group/members/display_name']);
     expect(calls.map((c) => c.body)).toEqual([
       { group_id: one, user_list: [a!.id, outsider!.id, b!.id, c!.id] },
       { group_id: two, user_list: [a!.id] },
     ]);
   });
 
-  it('refuses more than 1000 user IDs before any REST call', async () => {
-    const reply = await g.gql(owner, 'query($ids: [ID!]!) { group(id: "1") { membersByIds(userIds: $ids) { userId } } }', {
+  it('refuses more than 1000 user IDs before reading members: only the group existence read is made', async () => {
+    const groupId = await g.group(owner);
+    const reply = await g.gql(owner, `query($ids: [ID!]!) { group(id: "${groupId}") { membersByIds(userIds: $ids) { userId } } }`, {
       ids: Array.from({ length: 1001 }, (_, i) => String(i + 1)),
     });
     expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'userIds' });
-    expect(g.endpoints()).toEqual([]);
+    expect(g.endpoints()).toEqual(EXISTENCE_READ);
   });
 });
 

@@ -48,7 +48,7 @@ describe('applications', () => {
       status: 'PENDING',
     });
     expect(Date.parse(ofGroup.group.applications.nodes[0]!.expiresAt as string)).toBeGreaterThan(Date.now());
-    expect(g.endpoints()).toEqual(['POST /group/application_list']);
+    expect(g.endpoints()).toEqual(['POST /group/info/batch', 'POST /group/application_list']);
     expect(g.callsTo('POST /group/application_list')[0]).toMatchObject({ body: { group_list: [one] }, query: { limit: '10' } });
 
     const ofBoth = await g.data<{ groupApplications: { nodes: { applicantId: string }[] } }>(
@@ -193,7 +193,7 @@ describe('QR codes', () => {
       owner,
       `{ group(id: "${groupId}") { a: qrCode { qrInfo createdAt expiresAt } b: qrCode { qrInfo } } }`,
     );
-    expect(g.endpoints()).toEqual(['GET /group/qrcode/sign', 'GET /group/qrcode/sign']);
+    expect(g.endpoints()).toEqual(['POST /group/info/batch', 'GET /group/qrcode/sign', 'GET /group/qrcode/sign']);
     expect(g.callsTo('GET /group/qrcode/sign')[0]?.query).toEqual({ group_id: String(groupId) });
     expect(data.group.a.qrInfo).not.toBe('');
     expect(Date.parse(data.group.a.expiresAt)).toBeGreaterThan(Date.parse(data.group.a.createdAt));

@@ -24,25 +24,22 @@ describe('settings fields', () => {
       bannedForAll: false,
       banExpiresAt: null,
     });
-    expect(g.endpoints()).toEqual(['GET /group/settings']);
+    expect(g.endpoints()).toEqual(['POST /group/info/batch', 'GET /group/settings']);
     expect(g.callsTo('GET /group/settings')[0]?.query).toEqual({ group_id: String(groupId) });
   });
 
   it('share one record with the info fields: the endpoint of the first field selected serves both', async () => {
     const groupId = await g.group(owner);
     await g.data(owner, `{ group(id: "${groupId}") { description historyVisible createdAt readAck } }`);
-    expect(g.endpoints()).toEqual(['GET /group/info']);
+    expect(g.endpoints()).toEqual(['POST /group/info/batch', 'GET /group/info']);
     await g.data(owner, `{ group(id: "${groupId}") { readAck ext } }`);
-    expect(g.endpoints()).toEqual(['GET /group/settings']);
+    expect(g.endpoints()).toEqual(['POST /group/info/batch', 'GET /group/settings']);
   });
 
-  it('fail alone for an unknown group, with NOT_FOUND from GET /group/settings', async () => {
-    const reply = await g.gql<{ group: { id: string; readAck: null } }>(owner, '{ group(id: "999999999") { id readAck } }');
-    expect(reply.data?.group).toEqual({ id: '999999999', readAck: null });
-    expect(firstError(reply)).toMatchObject({
-      path: ['group', 'readAck'],
-      extensions: { code: 'NOT_FOUND', upstreamCode: 20001, endpoint: 'GET /group/settings' },
-    });
+  it('are not read for an unknown group: the group is null, without an error or a GET /group/settings', async () => {
+    const reply = await g.gql<{ group: null }>(owner, '{ group(id: "999999999") { id readAck } }');
+    expect(reply).toEqual({ data: { group: null } });
+    expect(g.endpoints()).toEqual(['POST /group/info/batch']);
   });
 });
 

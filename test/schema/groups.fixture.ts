@@ -79,3 +79,9 @@ export function useGroupsStack(): GroupsStack {
 
 /** The reply's one error, for asserting its path and extensions (the name the group tests use). */
 export const firstError = onlyError;
+
+/**
+ * The calls of a request refused at a Group field's argument: `group(id:)` read whether the group
+ * exists (a read, changing nothing), and nothing else, the field's own endpoint included.
+ */
+export const EXISTENCE_READ = ['POST /group/info/batch'];

@@ -83,9 +83,10 @@ describe('group(id)', () => {
     groupId = await g.group(owner, { members: [member], name: 'the group' });
   });
 
-  it('costs nothing when only its id is selected', async () => {
+  it('answers its id after one POST /group/info/batch, the read that says the group exists', async () => {
     expect(await g.data(owner, `{ group(id: "${groupId}") { id } }`)).toEqual({ group: { id: String(groupId) } });
-    expect(g.endpoints()).toEqual([]);
+    expect(g.endpoints()).toEqual(['POST /group/info/batch']);
+    expect(g.callsTo('POST /group/info/batch')[0]?.body).toEqual({ group_list: [groupId] });
   });
 
   it('reads every field of the Group record, converted', async () => {
@@ -117,19 +118,6 @@ describe('group(id)', () => {
     });
     expect(g.endpoints().sort()).toEqual(['GET /group/info', 'POST /group/info/batch']);
     expect(g.callsTo('GET /group/info')[0]?.query).toEqual({ group_id: String(groupId) });
-  });
-
-  it('fails a field of an unknown group with NOT_FOUND alone: its id and a sibling group keep their data', async () => {
-    const reply = await g.gql<{ known: { description: string }; unknown: { id: string; description: string | null } }>(
-      owner,
-      `{ known: group(id: "${groupId}") { description } unknown: group(id: "${UNKNOWN_GROUP}") { id description } }`,
-    );
-    expect(reply.data).toEqual({ known: { description: '' }, unknown: { id: UNKNOWN_GROUP, description: null } });
-    expect(reply.errors).toHaveLength(1);
-    expect(firstError(reply)).toMatchObject({
-      path: ['unknown', 'description'],
-      extensions: { code: 'NOT_FOUND', upstreamCode: 20001, endpoint: 'GET /group/info' },
-    });
   });
 
   it('refuses a malformed ID before any REST call', async () => {

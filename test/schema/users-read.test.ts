@@ -2,7 +2,7 @@
 // (lazy, one REST call per endpoint), another user through the admin token, and the user list.
 import { describe, expect, it } from 'vitest';
 import { useStack } from '../helpers/stack';
-import { expectFieldError, loginOnDevice, MISSING_USER, seenCalls, seenEndpoints, tokenOf } from './users.fixture';
+import { expectFieldError, loginOnDevice, seenCalls, seenEndpoints, tokenOf } from './users.fixture';
 
 const stack = useStack();
 
@@ -110,11 +110,12 @@ describe('user(id)', () => {
     expect(calls.every((c) => c.user_id === String(u.id))).toBe(true);
   });
 
-  it('costs no REST call when only the ID is selected', async () => {
+  it('reads whether the user exists with the GET /user/profile its profile fields share: one call', async () => {
+    const u = await stack.emu.user();
     stack.emu.server.resetCalls();
-    const reply = await stack.gql('{ user(id: "123") { id } }', {}, { 'access-token': stack.emu.adminToken });
-    expect(reply.data).toEqual({ user: { id: '123' } });
-    expect(stack.emu.server.calls).toHaveLength(0);
+    const reply = await stack.gql(`{ user(id: "${u.id}") { id username } }`, {}, { 'access-token': stack.emu.adminToken });
+    expect(reply).toEqual({ data: { user: { id: String(u.id), username: u.name } } });
+    expect(seenCalls(stack)).toEqual([{ endpoint: 'GET /user/profile', user_id: String(u.id) }]);
   });
 
   it("refuses a user token reading another user's private fields: FORBIDDEN on that field, public ones null without a service credential", async () => {
@@ -127,13 +128,6 @@ describe('user(id)', () => {
     expect(reply.data).toEqual({ user: { id: String(b.id), nickName: null, email: null }, me: { username: a.name } });
     expect(reply.errors).toHaveLength(1);
     expectFieldError(reply, ['user', 'email'], { code: 'FORBIDDEN', upstreamCode: 10010, endpoint: 'GET /user/profile' });
-  });
-
-  it('reports an unknown user as NOT_FOUND on each field read, siblings unaffected', async () => {
-    const u = await stack.emu.user();
-    const reply = await stack.gql(`{ user(id: "${MISSING_USER}") { settings { noPush } } me { username } }`, {}, stack.asUser(u.id));
-    expect(reply.data).toEqual({ user: { settings: null }, me: { username: u.name } });
-    expectFieldError(reply, ['user', 'settings'], { code: 'NOT_FOUND', upstreamCode: 10000, endpoint: 'GET /user/settings' });
   });
 });
 

@@ -3,10 +3,11 @@
 // unreadCounts sending a zero for a conversation read; and SSE as a browser's EventSource makes
 // it, the identity in the query string (and in no log line).
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEEP_EVERY } from '../../src/subscriptions/conversation-events';
 import { startStack, type Stack } from '../helpers/stack';
 import { eventSourceFeed, type Feed, sleep, wsClient } from './clients';
 import type { TestUser } from '../helpers/emulator';
-import { identity, sendText, UNREAD, type UnreadData } from './fixtures';
+import { EVENTS, type EventData, identity, sendText, take, UNREAD, type UnreadData } from './fixtures';
 
 const INTERVAL = 100;
 let stack: Stack;
@@ -18,32 +19,6 @@ afterEach(() => vi.restoreAllMocks());
 
 async function pair(): Promise<[TestUser, TestUser]> {
   return [await stack.emu.user(), await stack.emu.user()];
-}
-
-const EVENTS = `subscription($with: ID!, $after: ID) { conversationEvents(with: $with, after: $after) {
-  __typename conversationId messageId
-  ... on MessageReceived { message { id content } }
-  ... on MessageRead { messages { id status } } } }`;
-
-interface EventData {
-  conversationEvents: {
-    __typename: 'MessageReceived' | 'MessageRecalled' | 'MessageRead';
-    conversationId: string;
-    messageId: string;
-    message?: { id: string; content: string };
-    messages?: { id: string; status: string }[];
-  };
-}
-
-/** The next `n` events, failing on any error. */
-async function take(feed: Feed<EventData>, n: number) {
-  const events: EventData['conversationEvents'][] = [];
-  for (let i = 0; i < n; i++) {
-    const result = await feed.next();
-    expect(result.errors).toBeUndefined();
-    events.push(result.data!.conversationEvents);
-  }
-  return events;
 }
 
 const contents = (events: EventData['conversationEvents'][]) => events.map((e) => [e.__typename, e.message?.content]);
@@ -88,6 +63,42 @@ describe('conversationEvents', () => {
       await stack.emu.ok('POST', '/message/recall', { token: peer.token, body: { conversation_id: me.id, msg_id: BigInt(theirs) } });
       expect(await take(feed, 1)).toEqual([{ __typename: 'MessageRecalled', conversationId: String(peer.id), messageId: theirs }]);
       await expectNothingMore(feed);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('sends MessageRead and MessageRecalled for watched messages below the newest 20, re-read every few rounds only', async () => {
+    const [me, peer] = await pair();
+    const client = wsClient(stack.url, identity(stack.emu, me));
+    try {
+      const feed = client.feed<EventData>(EVENTS, { with: String(peer.id) });
+      await polled(peer);
+      const theirs: string[] = [];
+      const mine: string[] = [];
+      for (let i = 0; i < 25; i++) theirs.push(await sendText(stack.emu, peer, me, `t${i}`));
+      for (let i = 0; i < 25; i++) mine.push(await sendText(stack.emu, me, peer, `m${i}`));
+      expect((await take(feed, 50)).map((e) => e.messageId)).toEqual([...theirs, ...mine]);
+
+      // Most rounds read the newest page alone; one in DEEP_EVERY also re-reads the watched messages below it.
+      stack.emu.mark();
+      await sleep(INTERVAL * 20);
+      const reads = stack.emu.calls('GET /message/conversation').filter((c) => c.query.opposite_id === String(peer.id));
+      const polls = reads.filter((c) => c.query.msg_id_start === '0').length;
+      const deeper = reads.length - polls;
+      expect(polls).toBeGreaterThanOrEqual(10);
+      expect(deeper).toBeGreaterThanOrEqual(1);
+      expect(deeper).toBeLessThanOrEqual(Math.ceil(polls / DEEP_EVERY));
+
+      // The peer reads my oldest message (the 25th newest) and recalls theirs (the 50th newest).
+      await stack.emu.ok('GET', '/message/ack', { token: peer.token, query: { msg_id: mine[0]! } });
+      await stack.emu.ok('POST', '/message/recall', { token: peer.token, body: { conversation_id: me.id, msg_id: BigInt(theirs[0]!) } });
+      const events = (await take(feed, 2)).sort((a, b) => a.__typename.localeCompare(b.__typename));
+      expect(events).toEqual([
+        { __typename: 'MessageRead', conversationId: String(peer.id), messageId: mine[0], messages: [{ id: mine[0], status: 'READ' }] },
+        { __typename: 'MessageRecalled', conversationId: String(peer.id), messageId: theirs[0] },
+      ]);
+      await expectNothingMore(feed, DEEP_EVERY * 2);
     } finally {
       await client.dispose();
     }

@@ -1,6 +1,7 @@
-// The Group type: its summary fields (one POST /group/info/batch for every group of the request)
-// and its record fields (GET /group/info, once per group), the group queries, and the mutations
-// on the group as a whole: create, dissolve, and its name, avatar, description and ext.
+// The Group type: its summary fields (one POST /group/info/batch for every group of the request,
+// which also tells `group(id:)` whether the group exists) and its record fields (GET /group/info,
+// once per group), the group queries, and the mutations on the group as a whole: create,
+// dissolve, and its name, avatar, description and ext.
 // Members, requests, moderation, announcements, files and settings add their fields elsewhere.
 import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
@@ -8,7 +9,7 @@ import { connectionOf, listConnection, pageArgs } from '../core/connection';
 import { ApplyApproval, GroupStatus, GroupType, MsgMuteMode, MsgPushMode } from './enums';
 import { mutation } from '../core/mutation';
 import { code, GROUP_ID, GroupPayloadRef, idList, MAX_IDS, okOf } from './common';
-import { fromRecord, fromSummary, primeGroup, groupSummaries } from './loaders';
+import { existingGroup, fromRecord, fromSummary, groupSummary, primeGroup } from './loaders';
 import { GroupRef, type GroupParent, UserRef, NodeRef } from '../core/refs';
 
 // Summary fields may also read GET /group/info: for a group the batch left out (unknown ones).
@@ -86,10 +87,11 @@ builder.queryFields((t) => ({
   group: t.field({
     type: GroupRef,
     description:
-      'The group with this ID. Its fields read the service only when selected; for an unknown group they fail with NOT_FOUND ' +
-      '(`node(id:)` answers null instead, at the cost of one look-up).',
+      'The group with this ID; null when there is none. Its existence and summary fields (name, memberCount, ...) ' +
+      'take one POST /group/info/batch for every group of the request; its other fields read the service only when selected.',
+    extensions: reaches('POST /group/info/batch'),
     args: { id: t.arg({ type: 'ID', required: true, description: 'Group ID.' }) },
-    resolve: (_root, args) => ({ id: args.id }),
+    resolve: (_root, args, ctx) => existingGroup(args.id, ctx),
   }),
   groups: t.field({
     type: [GroupRef],
@@ -100,13 +102,7 @@ builder.queryFields((t) => ({
     extensions: SUMMARY,
     args: { ids: t.arg({ type: ['ID'], required: true, description: 'Group IDs.' }) },
     resolve: (_root, args, ctx) =>
-      args.ids.length === 0
-        ? []
-        : idList('ids', args.ids).map((id) =>
-            groupSummaries(ctx)
-              .load(id)
-              .then((summary) => ({ id, summary })),
-          ),
+      args.ids.length === 0 ? [] : idList('ids', args.ids).map((id) => groupSummary(id, ctx).then((summary) => ({ id, summary }))),
   }),
   publicGroups: t.field({
     type: [GroupRef],

@@ -1,7 +1,8 @@
 // Per-request loaders of the group domain, and how Group fields reach them. Summaries come from
-// one POST /group/info/batch per request; the full record from GET /group/info or GET
-// /group/settings (the same record), once per group, whichever a field asked for first; member
-// records from one POST /group/members/display_name per group. Each answer primes the others.
+// one POST /group/info/batch per request (which also says which groups exist); the full record
+// from GET /group/info or GET /group/settings (the same record), once per group, whichever a
+// field asked for first; member records from one POST /group/members/display_name per group.
+// Each answer primes the others.
 import DataLoader from 'dataloader';
 import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
@@ -40,11 +41,11 @@ export const groupRecords = defineLoader(
   (ctx) =>
     new DataLoader<{ id: Int64; via: RecordVia }, R.Group, string>(
       async (keys) => {
-        const summaries = groupSummaries(ctx);
+        const batch = groupBatch(ctx);
         return Promise.all(
           keys.map(({ id, via }) =>
             ctx.rest.call(via, { group_id: id }).then((reply) => {
-              summaries.prime(id, summaryOfRecord(reply.data));
+              batch.prime(id, summaryOfRecord(reply.data));
               return reply.data;
             }, asError),
           ),
@@ -54,23 +55,35 @@ export const groupRecords = defineLoader(
     ),
 );
 
-/** Group summaries of every group the request touches, in one batch call. */
-export const groupSummaries = defineLoader(
+/**
+ * What POST /group/info/batch answers for every group the request touches, in one call: the
+ * summary, or null for an ID the batch leaves out (no such group, or a user's ID).
+ */
+export const groupBatch = defineLoader(
   (ctx) =>
-    new DataLoader<Int64, R.GroupSummary, string>(
+    new DataLoader<Int64, R.GroupSummary | null, string>(
       async (ids) => {
-        const records = groupRecords(ctx);
         const reply = await ctx.rest.call('POST /group/info/batch', { group_list: [...ids] });
         const byId = new Map(reply.data.map((s) => [idKey(s.group_id), s]));
-        // The batch leaves unknown groups out; GET /group/info answers for those, with the
-        // service's own error (20001) when the group does not exist.
-        return Promise.all(
-          ids.map((id) => byId.get(idKey(id)) ?? records.load({ id, via: 'GET /group/info' }).then(summaryOfRecord, asError)),
-        );
+        return ids.map((id) => byId.get(idKey(id)) ?? null);
       },
       { cacheKeyFn: idKey },
     ),
 );
+
+/** The group an ID names, with its summary; null when there is no such group (one batch call for all). */
+export async function existingGroup(id: Int64, ctx: GatewayContext): Promise<GroupParent | null> {
+  const summary = await groupBatch(ctx).load(id);
+  return summary ? { id, summary } : null;
+}
+
+/**
+ * The group's summary, which the group must have: for one the batch left out, GET /group/info
+ * answers, with the service's own error (20001, NOT_FOUND) when the group does not exist.
+ */
+export async function groupSummary(id: Int64, ctx: GatewayContext): Promise<R.GroupSummary> {
+  return (await groupBatch(ctx).load(id)) ?? summaryOfRecord(await groupRecords(ctx).load({ id, via: 'GET /group/info' }));
+}
 
 export interface MemberKey {
   groupId: Int64;
@@ -128,13 +141,13 @@ export function primeMembers(ctx: GatewayContext, groupId: Int64, members: reado
 /** A record a write answered (create) serves the request's later reads of that group. */
 export function primeGroup(ctx: GatewayContext, record: R.Group): void {
   groupRecords(ctx).prime({ id: record.group_id, via: 'GET /group/info' }, record);
-  groupSummaries(ctx).prime(record.group_id, summaryOfRecord(record));
+  groupBatch(ctx).prime(record.group_id, summaryOfRecord(record));
 }
 
 export async function summaryOf(g: GroupParent, ctx: GatewayContext): Promise<R.GroupSummary> {
   if (g.summary) return g.summary;
   if (g.info) return summaryOfRecord(g.info);
-  return groupSummaries(ctx).load(g.id);
+  return groupSummary(g.id, ctx);
 }
 
 export async function recordOf(g: GroupParent, ctx: GatewayContext, via: RecordVia): Promise<R.Group> {

@@ -4,9 +4,15 @@
 import type { Int64 } from '../../rest/json';
 import type { MessageRecord } from '../../rest/records';
 import type { DeliveredEvent } from '../../subscriptions/resume';
+import { DEEP_EVERY, WATCHED } from '../../subscriptions/conversation-events';
 import { builder, reaches } from '../core/builder';
 import { MessageRef } from './message';
 import { valueOf } from './subscriptions';
+
+/** Which messages recalls and reads are seen for, and how late. */
+const WATCHING =
+  `Watched: the newest ${WATCHED} messages the subscription has seen (the newest 20 when it started, then the new ones); ` +
+  `for those below the newest 20 it shows up to ${DEEP_EVERY} poll intervals late.`;
 
 type Of<K extends DeliveredEvent['kind']> = Extract<DeliveredEvent, { kind: K }>;
 
@@ -47,9 +53,7 @@ builder.objectRef<Of<'received'>>('MessageReceived').implement({
 });
 
 builder.objectRef<Of<'recalled'>>('MessageRecalled').implement({
-  description:
-    'A message left the conversation: its sender recalled it (or the acting user deleted the conversation). Only the ' +
-    'newest 20 messages are watched for this.',
+  description: `A message left the conversation: its sender recalled it (or the acting user deleted the conversation). ${WATCHING}`,
   interfaces: [ConversationEventRef],
   fields: () => ({}),
 });
@@ -57,8 +61,7 @@ builder.objectRef<Of<'recalled'>>('MessageRecalled').implement({
 builder.objectRef<Of<'read'>>('MessageRead').implement({
   description:
     'Messages turned READ as the acting user sees them: for messages the user received, the user read them (on any ' +
-    'device); for messages the user sent to another user, that user read them (a read receipt). Only the newest 20 ' +
-    'messages are watched for this.',
+    `device); for messages the user sent to another user, that user read them (a read receipt). ${WATCHING}`,
   interfaces: [ConversationEventRef],
   fields: (t) => ({
     messages: t.field({

@@ -1,44 +1,22 @@
 // Messages as the history (5.2) returns them, their typed attachment and their two parties, plus
 // what the messages files share: the acting user's REST client and the "is this ID a group?"
 // lookup. A conversation ID (to_xid.uid, an unread entry, opposite_id) does not say whether it
-// names a user or a group; one POST /group/info/batch per request answers it for every ID asked
-// about: the IDs it returns are groups, all others are users (user and group IDs never coincide
+// names a user or a group; one POST /group/info/batch per request (the group domain's batch
+// loader) answers it for every ID asked about: the IDs it returns are groups, all others are users (user and group IDs never coincide
 // in the service: they are drawn from separate ranges).
-import DataLoader from 'dataloader';
 import type { GatewayContext } from '../../context';
 import { type Int64, parseJson } from '../../rest/json';
 import type * as R from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
 import { MessageStatus, MessageType } from './enums';
-import { groupSummaries } from '../group/loaders';
-import { defineLoader } from '../core/loader';
+import { existingGroup, groupBatch } from '../group/loaders';
 import { type GroupParent, PeerRef, type UserParent, UserRef } from '../core/refs';
 
 /** The REST client acting as this user: the caller itself for `me`, else through the user_id header. */
 export function restFor(user: UserParent, ctx: GatewayContext): RequestClient {
   return user.id === undefined ? ctx.rest : ctx.restAs(user.id);
 }
-
-/**
- * Group summaries by ID, null for an ID the batch leaves out (no such group: a user), one batch
- * call per request. Unlike the group domain's summary loader, a missing ID is an answer here, not
- * an error; the summaries found prime that loader too.
- */
-const peerGroups = defineLoader(
-  (ctx) =>
-    new DataLoader<Int64, R.GroupSummary | null, string>(
-      async (ids) => {
-        const { data } = await ctx.rest.call('POST /group/info/batch', { group_list: [...ids] });
-        const summaries = groupSummaries(ctx);
-        for (const g of data) summaries.prime(g.group_id, g);
-        // IDs compare as text: 5 and 5n are the same ID.
-        const byId = new Map(data.map((g) => [String(g.group_id), g]));
-        return ids.map((id) => byId.get(String(id)) ?? null);
-      },
-      { cacheKeyFn: String },
-    ),
-);
 
 /**
  * uid 0: the sender of system notifications sent without one (the admin token), and so the
@@ -49,9 +27,7 @@ export const isSystem = (id: Int64) => String(id) === String(SYSTEM_UID);
 
 /** The Group an ID names, with its summary; null when the ID is a user (or the system). */
 export async function groupOrNull(id: Int64, ctx: GatewayContext): Promise<GroupParent | null> {
-  if (isSystem(id)) return null;
-  const summary = await peerGroups(ctx).load(id);
-  return summary ? { id, summary } : null;
+  return isSystem(id) ? null : existingGroup(id, ctx);
 }
 
 /** The User or Group an ID names; null for the system. */
@@ -63,7 +39,7 @@ export async function peerOrNull(id: Int64, ctx: GatewayContext): Promise<UserPa
 /** The User an ID names; null when the ID is a group (or the system). */
 export async function userOrNull(id: Int64, ctx: GatewayContext): Promise<UserParent | null> {
   if (isSystem(id)) return null;
-  return (await peerGroups(ctx).load(id)) ? null : { id };
+  return (await groupBatch(ctx).load(id)) ? null : { id };
 }
 
 // ---- Message ----

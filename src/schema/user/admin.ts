@@ -10,6 +10,8 @@ import { UserStatus } from './enums';
 import { badUserInput, nonEmptyList } from '../core/inputs';
 import { type UserParent, UserRef } from '../core/refs';
 import { profileParams } from './user';
+import { forgetUserStatuses } from './status';
+import { MAX_USERS_PAGE, readUsersPage } from './user-list';
 import { orUndefined } from './writes';
 
 // ---- per-user results of the batch endpoints ----
@@ -63,7 +65,6 @@ const UserListEntryRef = builder.objectRef<UserListElement>('UserListEntry').imp
 const UserListConnection = connectionOf('UserListEntry', UserListEntryRef, 'user list entry');
 
 const DEFAULT_USERS_PAGE = 50;
-const MAX_USERS_PAGE = 200; // the service's maximum page_size (upstream notes)
 
 /**
  * GET /user/list pages by number and gives no total. The cursor is an offset (connection.ts): a
@@ -73,7 +74,7 @@ const MAX_USERS_PAGE = 200; // the service's maximum page_size (upstream notes)
 async function usersAt(ctx: GatewayContext, offset: number, size: number) {
   const inner = offset % size;
   const pageNum = (offset - inner) / size + 1;
-  const read = (n: number) => ctx.rest.call('GET /user/list', { page_num: n, page_size: size }).then((r) => r.data);
+  const read = (n: number) => readUsersPage(ctx.rest, n, size);
   const pages = inner === 0 ? [await read(pageNum)] : await Promise.all([read(pageNum), read(pageNum + 1)]);
   const full = pages[pages.length - 1]!.length >= size;
   return { users: pages.flat().slice(inner, inner + size), full };
@@ -137,8 +138,13 @@ for (const ban of BANS) {
     input: (t) => ({ userIds: t.field({ type: ['ID'], required: true, description: 'The users (at least one).' }) }),
     resolve: async (input, ctx) => {
       const list = nonEmptyList('input.userIds', input.userIds);
-      const reply = await ctx.rest.call(ban.endpoint, { list: [...list] });
-      return { ok: reply.data !== false, userIds: list };
+      try {
+        const reply = await ctx.rest.call(ban.endpoint, { list: [...list] });
+        return { ok: reply.data !== false, userIds: list };
+      } finally {
+        // Statuses remembered from before the change would answer it wrong for a while.
+        forgetUserStatuses(ctx);
+      }
     },
   });
 }

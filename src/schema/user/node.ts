@@ -1,6 +1,7 @@
-// Fetching by ID alone: `node(id:)` for User and Group, null for a missing one. `user(id:)` and
-// `group(id:)` stay free until a field is selected (and so answer an object for any ID): an
-// existence check there would cost a REST call before their fields' own argument checks.
+// Fetching by ID alone: `node(id:)` for User and Group, null for a missing one, as `user(id:)` and
+// `group(id:)` answer too. The group check is the request's one POST /group/info/batch (shared
+// with Group's summary fields); the user check reads the public profile (peers.ts), so a caller
+// that may not read another user's profile gets the object, not null.
 import { builder, reaches } from '../core/builder';
 import { NodeRef } from '../core/refs';
 import { groupOrNull } from '../message/message';

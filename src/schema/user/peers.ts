@@ -12,6 +12,7 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
+import { remembered } from '../../peers/service-credential';
 import { defineLoader } from '../core/loader';
 import type { UserParent } from '../core/refs';
 import { profileOf, restFor } from './user';
@@ -34,15 +35,8 @@ function peerLoader<T>(what: string, read: PeerRead<T>) {
             ids.map((id) => {
               const peers = ctx.peers!;
               const key = `${peers.credential.appId}:${what}:${String(id)}`;
-              // The key names what is stored: the entry holds a Promise<T>.
-              let answer = peers.credential.cache.get(key) as Promise<T> | undefined;
-              if (!answer) {
-                answer = read(peers.as(id));
-                peers.credential.cache.set(key, answer);
-                // A failure is reported to this request and not remembered.
-                answer.catch(() => peers.credential.cache.delete(key));
-              }
-              return answer.catch(asError);
+              // A failure is reported to this request and not remembered.
+              return remembered(peers.credential, key, () => read(peers.as(id))).catch(asError);
             }),
           ),
         { cacheKeyFn: String },
@@ -54,7 +48,7 @@ const peerProfiles = peerLoader('profile', readProfile);
 const peerOnline = peerLoader('online', readOnline);
 
 /** A refusal of the caller's own access to another user (a user token with a user_id header). */
-const isForbidden = (err: unknown) => err instanceof GraphQLError && err.extensions.code === 'FORBIDDEN';
+export const isForbidden = (err: unknown) => err instanceof GraphQLError && err.extensions.code === 'FORBIDDEN';
 
 async function readPublic<T>(
   u: UserParent,

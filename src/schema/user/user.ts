@@ -7,7 +7,7 @@ import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
 import { NodeRef, type UserParent, UserRef } from '../core/refs';
-import { publicProfileOf } from './peers';
+import { publicProfileOf, userExists } from './peers';
 import { orUndefined, UserPayloadRef, byActingUser } from './writes';
 import { mutation } from '../core/mutation';
 import { recordField } from '../core/record-field';
@@ -92,12 +92,14 @@ builder.queryFields((t) => ({
   user: t.field({
     type: UserRef,
     description:
-      'A user by ID. With an admin token every field is read as that user (user_id header). With a user token the public ' +
-      'fields (nickName, avatar, publicInfo, online) of anyone are read (see their descriptions); the private ones only for ' +
-      "the caller's own ID (others fail with FORBIDDEN). Costs nothing until a field is selected; for an unknown user " +
-      'the fields fail with NOT_FOUND (`node(id:)` answers null instead, at the cost of one look-up).',
+      'A user by ID; null when there is none. With an admin token every field is read as that user (user_id header). With a ' +
+      'user token the public fields (nickName, avatar, publicInfo, online) of anyone are read (see their descriptions); the ' +
+      "private ones only for the caller's own ID (others fail with FORBIDDEN). Whether the user exists is read from its " +
+      "profile (GET /user/profile, the same read as the profile fields'); a user token without the service credential " +
+      'cannot tell for other users: they are answered, their public fields null.',
+    extensions: reaches('GET /user/profile'),
     args: { id: t.arg({ type: 'ID', required: true, description: 'User ID.' }) },
-    resolve: (_root, a) => ({ id: a.id }),
+    resolve: async (_root, a, ctx) => ((await userExists(a.id, ctx)) ? { id: a.id } : null),
   }),
 }));
 

@@ -1,0 +1,98 @@
+// conversationEvents in multi-replica mode over a real Redis (127.0.0.1:6379, keys under a prefix
+// of this run): two gateways share one emulator; the conversation is polled by one of them, and a
+// subscriber on the other gets MessageReceived and MessageRecalled through Redis, and resumes
+// after a message ID, each message once.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { sleep, wsClient } from './clients';
+import { EVENTS, type EventData, identity, sendText, take } from './fixtures';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const INTERVAL = 100;
+const PREFIX = `im-gateway-test:${randomBytes(6).toString('hex')}:`;
+
+let emu: TestEmulator;
+let redis: Redis;
+const replicas: { gateway: Gateway; url: string }[] = [];
+
+beforeAll(async () => {
+  redis = new Redis(REDIS_URL);
+  emu = await startEmulator();
+  for (let i = 0; i < 2; i++) {
+    const env = { PORT: '1', IM_APP_ID: emu.appId, REDIS_URL, POLL_INTERVAL_MS: String(INTERVAL) };
+    const gateway = createGateway({ config: { ...loadConfig(env), port: 0 }, imBaseUrl: emu.url, redisPrefix: PREFIX });
+    replicas.push({ gateway, url: await gateway.start() });
+  }
+}, 20_000);
+
+afterAll(async () => {
+  for (const { gateway } of replicas) await gateway.stop();
+  await emu?.stop();
+  const keys = await redis.keys(`${PREFIX}*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+});
+
+/** Waits (bounded) until `done` holds. */
+async function until(what: string, done: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await sleep(INTERVAL / 4);
+  }
+}
+
+describe('conversationEvents on two replicas sharing Redis', () => {
+  it("gives the other replica's subscriber MessageReceived and MessageRecalled, and resumes it after a message ID", async () => {
+    const [me, peer] = [await emu.user(), await emu.user()];
+    const [onA, onB] = replicas.map(({ url }) => wsClient(url, identity(emu, me)));
+    const reads = () => emu.calls('GET /message/conversation').filter((c) => c.query.opposite_id === String(peer.id));
+    try {
+      // A's subscriber comes first: A takes the lease and polls; its first rounds set the baseline.
+      emu.mark();
+      const onAFeed = onA!.feed<EventData>(EVENTS, { with: String(peer.id) });
+      await until('A polls the conversation twice', () => reads().length >= 2);
+      expect(await redis.keys(`${PREFIX}lease:*`)).toHaveLength(1);
+      let feed = onB!.feed<EventData>(EVENTS, { with: String(peer.id) });
+      await sleep(INTERVAL * 3);
+
+      const hi = await sendText(emu, peer, me, 'hi');
+      const two = await sendText(emu, me, peer, 'two');
+      const received = [
+        { __typename: 'MessageReceived', conversationId: String(peer.id), messageId: hi, message: { id: hi, content: 'hi' } },
+        { __typename: 'MessageReceived', conversationId: String(peer.id), messageId: two, message: { id: two, content: 'two' } },
+      ];
+      expect(await take(feed, 2)).toEqual(received);
+      expect(await take(onAFeed, 2)).toEqual(received);
+
+      await emu.ok('POST', '/message/recall', { token: peer.token, body: { conversation_id: me.id, msg_id: BigInt(hi) } });
+      expect(await take(feed, 1)).toEqual([{ __typename: 'MessageRecalled', conversationId: String(peer.id), messageId: hi }]);
+
+      // One poller for the fleet: about one newest-page read per interval, not two.
+      emu.mark();
+      await sleep(INTERVAL * 10);
+      expect(reads().filter((c) => c.query.msg_id_start === '0').length).toBeLessThanOrEqual(11);
+
+      // B's subscriber goes away; messages come meanwhile; it comes back after the last it got.
+      await feed.close();
+      const missed = [await sendText(emu, peer, me, 'three'), await sendText(emu, peer, me, 'four')];
+      feed = onB!.feed<EventData>(EVENTS, { with: String(peer.id), after: two });
+      expect((await take(feed, 2)).map((e) => [e.__typename, e.messageId])).toEqual(missed.map((id) => ['MessageReceived', id]));
+      await sleep(INTERVAL * 3);
+      const five = await sendText(emu, peer, me, 'five');
+      expect((await take(feed, 1)).map((e) => e.message?.content)).toEqual(['five']);
+      expect((await take(onAFeed, 4)).map((e) => [e.__typename, e.messageId])).toEqual([
+        ['MessageRecalled', hi],
+        ...[...missed, five].map((id) => ['MessageReceived', id]),
+      ]);
+      await sleep(INTERVAL * 5);
+      expect(feed.pending + onAFeed.pending).toBe(0);
+    } finally {
+      await Promise.all([onA!.dispose(), onB!.dispose()]);
+    }
+  });
+});
