@@ -9,7 +9,8 @@
 // Every figure comes from outside the peer: wrk (Debian's `wrk`, `apt-get install -y wrk`) makes
 // the load and measures req/s and latency; the peer's CPU is read from /proc/<pid>/stat (all its
 // threads) around the measured window; the emulator counts the REST calls it receives. The gateway
-// runs as `npm start` does (src/main.ts, metrics on), in a child process with IM_BASE_URL set.
+// runs as production does (the bundle, metrics on; see bench-processes.ts), in a child process
+// with IM_BASE_URL set.
 // Tailcall comes from the optional dependency @tailcallhq/core-linux-x64-gnu (config:
 // bench/tailcall/peers.graphql); without it the bench races the gateway against raw REST alone.
 // Tailcall's usage tracking and update check are turned off (TAILCALL_TRACKER=false, a fresh

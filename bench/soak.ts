@@ -1,10 +1,11 @@
 // Soak: is the gateway's memory flat under steady load (issue 14: "memory flat over a 60 s run")?
 // The seeded emulator and the gateway (as production runs it: the bundle, metrics on) in child
-// processes, as in bench/peers.ts (BENCH_GATEWAY_SOURCE, BENCH_GATEWAY_NODE_ARGS as there); wrk sends the peers bench's three queries and a mutation (setNickname), in
-// turn on each connection, for BENCH_SOAK_SECONDS. Meanwhile the gateway's heap is read from its
-// /metrics (prom-client's nodejs_heap_size_used_bytes, and the old space alone) every second, and
-// its RSS from /proc/<pid>/status; every BENCH_SOAK_SAMPLE_S one row is printed (with the heap V8
-// holds and the memory outside it, where RSS goes, as read last).
+// processes, as in bench/peers.ts (BENCH_GATEWAY_SOURCE, BENCH_GATEWAY_NODE_ARGS as there); wrk
+// sends the peers bench's three queries and a mutation (setNickname), in turn on each connection,
+// for BENCH_SOAK_SECONDS. Meanwhile the gateway's heap is read from its /metrics (prom-client's
+// nodejs_heap_size_used_bytes, and the old space alone) every second, and its RSS from
+// /proc/<pid>/status; every BENCH_SOAK_SAMPLE_S one row is printed (with the heap V8 holds and the
+// memory outside it, where RSS goes, as read last).
 //
 // Heap used saw-tooths by tens of MB between scavenges whatever the load, so each row's heap figure
 // is the lowest of the window's one-second readings (the nearest to what survives a GC), and the
