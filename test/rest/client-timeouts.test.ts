@@ -104,15 +104,32 @@ describe('REST call timeout', () => {
     const single = createRestClient({ baseUrl: server.url, callTimeoutMs: TIMEOUT_MS, retries: 0, connections: 1 });
     try {
       server.setScript(() => new Promise<void>(() => undefined));
-      const requestsBefore = server.requests.length;
       const [first, queued] = await Promise.all([
         timed(single.call('GET /user/profile', {}, caller)),
         timed(single.call('GET /user/profile', {}, caller)),
       ]);
       expectTimeout(first);
       expectTimeout(queued);
-      await later(50);
-      // The queued call never went out: it was dropped when undici got to it.
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('never sends a call ended while it waited for a connection', async () => {
+    const single = createRestClient({ baseUrl: server.url, callTimeoutMs: TIMEOUT_MS, retries: 0, connections: 1 });
+    try {
+      server.setScript(() => new Promise<void>(() => undefined));
+      const requestsBefore = server.requests.length;
+      const stalled = timed(single.call('GET /user/profile', {}, caller));
+      const controller = new AbortController();
+      const queued = timed(single.call('GET /user/profile', {}, caller, { signal: controller.signal }));
+      setTimeout(() => controller.abort(new Error('client went away')), 20);
+      const ended = await queued;
+      expect(ended.error).toEqual(new Error('client went away'));
+      expect(ended.ms).toBeLessThan(TIMEOUT_MS);
+      expectTimeout(await stalled);
+      // The connection is free again: undici gets to the queued call and drops it unsent.
+      await later(100);
       expect(server.requests.length).toBe(requestsBefore + 1);
     } finally {
       await single.close();
