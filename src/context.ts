@@ -104,9 +104,11 @@ export function createContext(
     loaders.clear();
   };
 
-  function clientFor(key: string, forCaller: Caller): RequestClient {
+  // The caller is made only for a client not made yet (a list of members asks once per member).
+  function clientFor(key: string, callerFor: () => Caller): RequestClient {
     const known = bound.get(key);
     if (known) return known;
+    const forCaller = callerFor();
     const inner = bindClient(client, forCaller);
     const wrapped: RequestClient = {
       caller: forCaller,
@@ -125,20 +127,27 @@ export function createContext(
     return wrapped;
   }
 
-  const rest = clientFor('', caller);
+  const rest = clientFor('', () => caller);
   const access = peerAccessFor(service?.credential, caller, service?.defaultAppId ?? '');
   const peers = access && {
     ...access,
-    service: () => clientFor('service', { appId: access.credential.appId, token: access.credential.token }),
+    service: () => clientFor('service', () => ({ appId: access.credential.appId, token: access.credential.token })),
     as: (userId: Int64) =>
-      clientFor(`service:${String(userId)}`, { appId: access.credential.appId, token: access.credential.token, userId: String(userId) }),
+      clientFor(`service:${String(userId)}`, () => ({
+        appId: access.credential.appId,
+        token: access.credential.token,
+        userId: String(userId),
+      })),
   };
   return {
     ...(peers ? { peers } : {}),
     caller,
     settings,
     rest,
-    restAs: (userId) => (caller.userId === String(userId) ? rest : clientFor(String(userId), { ...caller, userId: String(userId) })),
+    restAs: (userId) => {
+      const id = String(userId);
+      return caller.userId === id ? rest : clientFor(id, () => ({ ...caller, userId: id }));
+    },
     loaders,
     invalidate,
     subscriptions,

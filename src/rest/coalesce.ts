@@ -16,6 +16,9 @@ import { placement } from './placement';
 import { stableKey } from './request-client';
 import type { ParamsIn } from './table';
 
+/** One identity field of a key: set or not, and no value can pass for another (header values hold no newline). */
+const part = (value: string | undefined) => (value === undefined ? '\n-' : `\n=${value}`);
+
 export function coalescing(client: RestClient): RestClient {
   const inFlight = new Map<string, { epoch: number; reply: Promise<unknown> }>();
   // Moves when a write starts and when it ends: reads in flight before then are not joined.
@@ -34,7 +37,7 @@ export function coalescing(client: RestClient): RestClient {
     }
     if (effect !== 'read' || opts?.signal) return client.call(name, params, caller, opts);
     const groupId = placement(name).groupIdHeader ? caller.groupId : undefined;
-    const key = `${name} ${JSON.stringify([caller.token, caller.appId, caller.userId, groupId])} ${stableKey(params)}`;
+    const key = `${name}${part(caller.token)}${part(caller.appId)}${part(caller.userId)}${part(groupId)}\n${stableKey(params)}`;
     const known = inFlight.get(key);
     if (known && known.epoch === epoch) return known.reply as Promise<Reply<K>>;
     const reply = client.call(name, params, caller, opts);

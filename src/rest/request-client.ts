@@ -21,10 +21,17 @@ export function stableKey(value: unknown): string {
     return typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
   }
   if (Array.isArray(value)) return `[${value.map(stableKey).join(',')}]`;
-  const entries = Object.entries(value)
-    .filter(([, item]) => item !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableKey(item)}`).join(',')}}`;
+  // Called for every read a resolver makes: plain loops, no intermediate arrays of entries.
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
+  let out = '';
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined) continue;
+    out += `${out ? ',' : ''}${JSON.stringify(key)}:${stableKey(item)}`;
+  }
+  return `{${out}}`;
 }
 
 export function bindClient(client: RestClient, caller: Caller): RequestClient {

@@ -114,6 +114,26 @@ describe('sendPush', () => {
     expect(task.totals.target).toBe(2);
   });
 
+  it("answers the de-duplication ID it sent: the one made up for the client, or the client's own", async () => {
+    const a = await userWithDevice();
+    const ask = async (setting: Record<string, unknown>) => {
+      stack.emu.server.resetCalls();
+      const reply = await stack.gql<{ sendPush: { ok: boolean; requestId: string } }>(
+        'mutation($input: SendPushInput!) { sendPush(input: $input) { ok requestId } }',
+        { input: { audience: { userIds: [String(a.id)] }, message: { title: 'Hi', body: 'there' }, ...setting } },
+        admin,
+      );
+      expect(reply.errors).toBeUndefined();
+      const sent = (stack.emu.server.calls[0]!.body as { setting: { request_id: string } }).setting.request_id;
+      return { answered: reply.data!.sendPush.requestId, sent };
+    };
+    const made = await ask({});
+    expect(made.answered).toEqual(GENERATED_ID);
+    expect(made.answered).toBe(made.sent);
+    const own = `client-${Date.now()}`;
+    expect(await ask({ setting: { requestId: own } })).toEqual({ answered: own, sent: own });
+  });
+
   it('makes exactly one REST call when only ok and taskId are selected', async () => {
     stack.emu.server.resetCalls();
     const reply = await stack.gql<{ sendPush: { ok: boolean } }>(

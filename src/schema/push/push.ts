@@ -126,13 +126,19 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const SendPushPayload = payloadType<{ taskId: Int64 }>('SendPushPayload', {
+const SendPushPayload = payloadType<{ taskId: Int64; requestId: string }>('SendPushPayload', {
   description: 'Result of sendPush.',
   fields: (t) => ({
     taskId: t.field({
       type: 'ID',
       description: 'The push task (for a repeated requestId: the task of the first push).',
       resolve: fromResult((p) => p.taskId),
+    }),
+    requestId: t.string({
+      description:
+        "The de-duplication ID the push was sent with: the input's requestId, or one the gateway made up when it had none. " +
+        'Sending again with it never pushes twice.',
+      resolve: fromResult((p) => p.requestId),
     }),
     task: t.field({
       type: PushTaskRef,
@@ -154,6 +160,6 @@ mutation('sendPush', {
     // sent again with it (the error names it) and is not pushed twice.
     const requestId = given.setting?.request_id || `gw-${randomUUID()}`;
     const body = { ...given, setting: { ...given.setting, request_id: requestId } };
-    return { taskId: (await withRetryKey({ requestId }, ctx.rest.call('POST /push/notify', body))).data.task_id };
+    return { taskId: (await withRetryKey({ requestId }, ctx.rest.call('POST /push/notify', body))).data.task_id, requestId };
   },
 });
