@@ -5,11 +5,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 /** The examples GraphiQL opens with, in the order a newcomer tries them. */
-const EXAMPLES = ['me', 'home', 'groups', 'messages', 'login', 'subscriptions'];
+const EXAMPLES = ['me', 'home', 'groups', 'messages', 'subscriptions', 'files', 'login', 'admin'];
 
 const INTRO = `# The IM GraphQL gateway. Press the run button and pick an operation.
 # The headers below carry your identity (app_id, access-token), as the IM service expects.
-# Operations that take variables (SendText, History...) read them from the Variables tab.
+# Operations that take variables (SendText, Conversation...) read them from the Variables tab.
 `;
 
 /** examples/ sits at the package root: two levels above this file in src/, one above the bundle in dist/. */

@@ -1,30 +1,52 @@
 // The ready-made operations of examples/, as a client uses them: generated typed documents run
-// against the gateway. A schema change that breaks a client breaks this file (types and values).
+// against the gateway (holding the service credential, as in production, so peers' names show).
+// A schema change that breaks a client breaks this file (types and values).
+import { randomBytes } from 'node:crypto';
+import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ChatFileDownloadDocument,
   ChatHomeDocument,
+  ConversationDocument,
+  ConversationEventsDocument,
+  type ConversationEventsSubscription,
   CreateGroupDocument,
-  HistoryDocument,
+  DisableUsersDocument,
+  GroupScreenDocument,
   LogInDocument,
   MarkReadDocument,
   MeDocument,
-  MyGroupsDocument,
   SendTextDocument,
   SetNicknameDocument,
-  UnreadDocument,
+  UnreadCountsDocument,
+  type UnreadCountsSubscription,
+  UploadChatFileDocument,
+  type UploadChatFileMutation,
+  UsersDocument,
 } from '../../src/generated/graphql';
+import type { TestUser } from '../helpers/emulator';
 import { startStack, type Stack } from '../helpers/stack';
 import { run } from '../helpers/typed';
+import { gqlUpload } from '../schema/files-client';
+import { sseFeed } from '../subscriptions/clients';
 
 let stack: Stack;
-let alice: { id: number; token: string; name: string; password: string };
-let bob: { id: number; token: string; name: string; password: string };
+let alice: TestUser;
+let bob: TestUser;
 const as = (u: { token: string }) => ({ 'access-token': u.token });
+const admin = () => ({ 'access-token': stack.emu.adminToken });
+/** Sends a text as `from` through the SendText example; answers the new message's ID. */
+async function sendText(from: TestUser, to: TestUser, content: string): Promise<string> {
+  const sent = await run(stack, SendTextDocument, { to: String(to.id), targetType: 'USER', content }, as(from));
+  expect(sent.data?.sendMessage).toMatchObject({ ok: true, userErrors: [] });
+  return sent.data!.sendMessage!.message!.id;
+}
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ POLL_INTERVAL_MS: '100' }, { serviceCredential: true });
   alice = await stack.emu.user();
   bob = await stack.emu.user();
+  await run(stack, SetNicknameDocument, { nickName: 'Ally' }, as(alice));
 });
 afterAll(() => stack.stop());
 
@@ -35,52 +57,140 @@ describe('example operations', () => {
     expect(token).toBeTruthy();
     const me = await run(stack, MeDocument, {}, { 'access-token': token! });
     expect(me.errors).toBeUndefined();
-    expect(me.data?.me?.username).toBe(alice.name);
+    expect(me.data?.me).toMatchObject({ username: alice.name, nickName: 'Ally' });
     expect(me.data?.me?.devices?.nodes.map((d) => d.deviceSn)).toEqual([1]);
   });
 
   it('SetNickname changes the profile and reads it back', async () => {
-    const reply = await run(stack, SetNicknameDocument, { nickName: 'Ally' }, as(alice));
-    expect(reply.data?.setNickname).toEqual({ ok: true, userErrors: [], user: { id: String(alice.id), nickName: 'Ally' } });
+    const dave = await stack.emu.user();
+    const reply = await run(stack, SetNicknameDocument, { nickName: 'Dave' }, as(dave));
+    expect(reply.data?.setNickname).toEqual({ ok: true, userErrors: [], user: { id: String(dave.id), nickName: 'Dave' } });
   });
 
-  it('CreateGroup and MyGroups show the new group with its members', async () => {
-    const created = await run(stack, CreateGroupDocument, { name: 'Examples', userIds: [String(bob.id)] }, as(alice));
-    const groupId = created.data?.createGroup?.group?.id;
-    expect(created.data?.createGroup?.group).toMatchObject({ name: 'Examples', ownerId: String(alice.id), memberCount: 2 });
-    const mine = await run(stack, MyGroupsDocument, { firstMembers: 10 }, as(bob));
-    const group = mine.data?.me?.joinedGroups?.nodes.find((g) => g.id === groupId);
-    expect(group?.members?.totalCount).toBe(2);
-    expect(group?.members?.nodes.map((m) => m.userId).sort()).toEqual([String(alice.id), String(bob.id)].sort());
-  });
-
-  it('ChatHome lists a conversation with its peer, unread count and newest message', async () => {
+  it('CreateGroup, then GroupScreen pages its members with names and roles', async () => {
     const carol = await stack.emu.user();
-    await run(stack, SendTextDocument, { to: String(carol.id), targetType: 'USER', content: 'hi carol' }, as(alice));
-    const home = await run(stack, ChatHomeDocument, {}, as(carol));
-    // Another user's profile fields may be refused to a user token; they are the only errors allowed.
-    for (const error of home.errors ?? []) expect(error.path?.slice(0, 5)).toEqual(['me', 'conversations', 'nodes', 0, 'peer']);
-    const [first] = home.data?.me?.conversations?.nodes ?? [];
-    expect(first).toMatchObject({ id: String(alice.id), unreadCount: 1, peer: { __typename: 'User', id: String(alice.id) } });
-    expect(first?.lastMessage).toMatchObject({ content: 'hi carol', type: 'TEXT', from: { id: String(alice.id) } });
+    const created = await run(stack, CreateGroupDocument, { name: 'Examples', userIds: [String(bob.id), String(carol.id)] }, as(alice));
+    expect(created.data?.createGroup).toMatchObject({ ok: true, userErrors: [], group: { name: 'Examples', memberCount: 3 } });
+    const id = created.data!.createGroup!.group!.id;
+    const first = await run(stack, GroupScreenDocument, { id, first: 2 }, as(bob));
+    expect(first.errors).toBeUndefined();
+    const group = first.data!.group!;
+    expect(group).toMatchObject({ name: 'Examples', memberCount: 3, unreadCount: 0 });
+    expect(group.members?.pageInfo.hasNextPage).toBe(true);
+    const rest = await run(stack, GroupScreenDocument, { id, first: 2, after: group.members!.pageInfo.endCursor }, as(bob));
+    expect(rest.data?.group?.members?.pageInfo.hasNextPage).toBe(false);
+    const members = [...group.members!.nodes, ...rest.data!.group!.members!.nodes];
+    expect(members.map((m) => m.userId).sort()).toEqual([alice.id, bob.id, carol.id].map(String).sort());
+    expect(members.find((m) => m.userId === String(alice.id))).toMatchObject({ role: 'OWNER', user: { nickName: 'Ally' } });
+    expect(members.find((m) => m.userId === String(carol.id))?.role).toBe('MEMBER');
   });
 
-  it('SendText, Unread, History and MarkRead make a conversation', async () => {
-    const sent = await run(stack, SendTextDocument, { to: String(bob.id), targetType: 'USER', content: 'hi bob' }, as(alice));
-    const messageId = sent.data?.sendMessage?.messageIds?.[0];
-    expect(messageId).toMatch(/^\d{19}$/);
-    const unread = await run(stack, UnreadDocument, {}, as(bob));
-    expect(unread.data?.me?.unreadConversations).toContainEqual({
-      conversationId: String(alice.id),
+  it('ChatHome lists a conversation with its peer’s name, unread count and newest message', async () => {
+    const erin = await stack.emu.user();
+    await sendText(alice, erin, 'hi erin');
+    const home = await run(stack, ChatHomeDocument, {}, as(erin));
+    expect(home.errors).toBeUndefined();
+    const [first] = home.data?.me?.conversations?.nodes ?? [];
+    expect(first).toMatchObject({
+      id: String(alice.id),
       unreadCount: 1,
-      user: { id: String(alice.id) },
-      group: null,
+      peer: { __typename: 'User', id: String(alice.id), nickName: 'Ally' },
     });
-    const history = await run(stack, HistoryDocument, { with: String(alice.id) }, as(bob));
-    expect(history.data?.me?.conversation?.nodes.at(-1)).toMatchObject({ id: messageId, content: 'hi bob', type: 'TEXT' });
+    expect(first?.lastMessage).toMatchObject({ content: 'hi erin', type: 'TEXT', from: { id: String(alice.id), nickName: 'Ally' } });
+  });
+
+  it('SendText, Conversation and MarkRead make a conversation', async () => {
+    const messageId = await sendText(alice, bob, 'hi bob');
+    expect(messageId).toMatch(/^\d{19}$/);
+    const history = await run(stack, ConversationDocument, { with: String(alice.id) }, as(bob));
+    expect(history.errors).toBeUndefined();
+    expect(history.data?.me?.conversation?.nodes.at(-1)).toMatchObject({
+      id: messageId,
+      content: 'hi bob',
+      type: 'TEXT',
+      from: { id: String(alice.id), nickName: 'Ally' },
+    });
     const read = await run(stack, MarkReadDocument, { conversationId: String(alice.id) }, as(bob));
-    expect(read.data?.markConversationRead?.ok).toBe(true);
-    const after = await run(stack, UnreadDocument, {}, as(bob));
-    expect(after.data?.me?.unreadConversations?.find((c) => c.conversationId === String(alice.id))).toBeUndefined();
+    expect(read.data?.markConversationRead).toEqual({ ok: true, userErrors: [] });
+    const home = await run(stack, ChatHomeDocument, {}, as(bob));
+    expect(home.data?.me?.conversations?.nodes.find((c) => c.id === String(alice.id))).toBeUndefined();
+  });
+
+  it('ConversationEvents sends each new message once, and after a reconnect resumes after the last one received', async () => {
+    const frank = await stack.emu.user();
+    const subscribe = (after: string) =>
+      sseFeed<ConversationEventsSubscription>(stack.url, { app_id: stack.emu.appId, ...as(frank) }, print(ConversationEventsDocument), {
+        with: String(alice.id),
+        after,
+      });
+    // Subscribing after a known message: what follows it comes once, replayed or live alike.
+    const live = subscribe(await sendText(alice, frank, 'zero'));
+    const one = await sendText(alice, frank, 'one');
+    try {
+      const event = (await live.next()).data?.conversationEvents;
+      expect(event).toMatchObject({
+        __typename: 'MessageReceived',
+        messageId: one,
+        message: { content: 'one', from: { nickName: 'Ally' } },
+      });
+    } finally {
+      await live.close();
+    }
+    const missed = [await sendText(alice, frank, 'two'), await sendText(alice, frank, 'three')];
+    const resumed = subscribe(one);
+    try {
+      const ids = [(await resumed.next()).data?.conversationEvents.messageId, (await resumed.next()).data?.conversationEvents.messageId];
+      expect(ids).toEqual(missed);
+    } finally {
+      await resumed.close();
+    }
+  });
+
+  it('UnreadCounts sends the unread conversations at once', async () => {
+    const gina = await stack.emu.user();
+    await sendText(alice, gina, 'unread');
+    const feed = sseFeed<UnreadCountsSubscription>(stack.url, { app_id: stack.emu.appId, ...as(gina) }, print(UnreadCountsDocument));
+    try {
+      expect((await feed.next()).data?.unreadCounts).toEqual([{ conversationId: String(alice.id), unreadCount: 1 }]);
+    } finally {
+      await feed.close();
+    }
+  });
+
+  it('UploadChatFile answers a fileKey that ChatFileDownload turns into a working URL', async () => {
+    const bytes = randomBytes(5_000);
+    const file = { path: 'variables.file', name: 'notes.txt', type: 'text/plain', data: bytes };
+    const headers = { app_id: stack.emu.appId, ...as(alice) };
+    const uploaded = await gqlUpload<UploadChatFileMutation>(
+      stack.url,
+      print(UploadChatFileDocument),
+      { file: null, to: String(bob.id) },
+      [file],
+      headers,
+    );
+    expect(uploaded.data?.uploadChatFile).toMatchObject({ ok: true, userErrors: [], file: { fileName: 'notes.txt', size: bytes.length } });
+    const fileKey = uploaded.data!.uploadChatFile!.file!.fileKey!;
+    const url = await run(stack, ChatFileDownloadDocument, { fileKey }, as(bob));
+    const res = await fetch(`${stack.url}${url.data!.chatFileDownloadUrl!}`, { headers: { app_id: stack.emu.appId, ...as(bob) } });
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
+  it('Users and DisableUsers: an admin bans a user and reads the status back', async () => {
+    const mallory = await stack.emu.user();
+    const statusOf = async () => {
+      for (let after: string | null | undefined, page = 0; page < 20; page++) {
+        const users = await run(stack, UsersDocument, { first: 50, after }, admin());
+        expect(users.errors).toBeUndefined();
+        const found = users.data?.users?.nodes.find((u) => u.id === String(mallory.id));
+        if (found || !users.data?.users?.pageInfo.hasNextPage) return found?.status;
+        after = users.data.users.pageInfo.endCursor;
+      }
+      throw new Error('user list longer than 20 pages');
+    };
+    expect(await statusOf()).toBe('NORMAL');
+    const banned = await run(stack, DisableUsersDocument, { userIds: [String(mallory.id)] }, admin());
+    expect(banned.data?.disableUsers).toEqual({ ok: true, userErrors: [], users: [{ id: String(mallory.id), status: 'BANNED' }] });
+    expect(await statusOf()).toBe('BANNED');
   });
 });

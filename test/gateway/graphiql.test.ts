@@ -9,11 +9,21 @@ describe('GraphiQL default document', () => {
     expect(validate(schema, parse(DEFAULT_DOCUMENT)).map((e) => e.message)).toEqual([]);
   });
 
-  it('shows the examples: queries, mutations and a subscription, with Me first', () => {
+  it('shows the chat-client examples: queries, mutations and subscriptions, with Me first', () => {
     const operations = parse(DEFAULT_DOCUMENT).definitions.flatMap((d) =>
       d.kind === 'OperationDefinition' ? [`${d.operation} ${d.name?.value}`] : [],
     );
     expect(operations[0]).toBe('query Me');
-    expect(operations).toEqual(expect.arrayContaining(['query MyGroups', 'mutation SendText', 'subscription UnreadCounts']));
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'query ChatHome',
+        'query GroupScreen',
+        'query Conversation',
+        'mutation SendText',
+        'subscription ConversationEvents',
+        'mutation UploadChatFile',
+        'mutation DisableUsers',
+      ]),
+    );
   });
 });
