@@ -74,11 +74,11 @@ function cases(setup: EmulatorSetup): QueryCase[] {
     },
     {
       label: 'me { …settings devices pushTags online }',
-      query: '{ me { id username settings { noPush } devices { deviceSn } pushTags online } }',
+      query: '{ me { id username settings { noPush } devices { nodes { deviceSn } } pushTags online } }',
       calls: 5,
       check: (d) =>
         typeof at(d, 'me', 'settings', 'noPush') === 'boolean' &&
-        Array.isArray(at(d, 'me', 'devices')) &&
+        Array.isArray(at(d, 'me', 'devices', 'nodes')) &&
         Array.isArray(at(d, 'me', 'pushTags')) &&
         typeof at(d, 'me', 'online') === 'boolean'
           ? undefined
