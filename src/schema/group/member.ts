@@ -23,10 +23,21 @@ import { groupMembersById, primeMembers, memberGroup, summaryOf } from './loader
 import { MemberRole } from './enums';
 import { GroupRef, UserRef } from '../core/refs';
 import { profileOf } from '../user/user';
+import { cacheId, cacheIdDescription } from '../core/cache-id';
 
 export const MemberRef = builder.objectRef<R.Member>('Member').implement({
   description: 'A member of a group.',
   fields: (t) => ({
+    id: t.string({
+      nullable: false,
+      description: cacheIdDescription('group ID and user ID'),
+      resolve: (m) => {
+        const groupId = memberGroup(m);
+        // Every member record is read through its group, which records it (loaders.ts).
+        if (groupId === undefined) throw new Error('a member record read outside its group');
+        return cacheId(groupId, m.user_id);
+      },
+    }),
     userId: t.field({ type: 'ID', nullable: false, description: 'User ID of the member.', resolve: (m) => m.user_id }),
     user: t.field({ type: UserRef, description: 'The member as a user.', resolve: (m) => ({ id: m.user_id }) }),
     role: t.field({
