@@ -2,6 +2,8 @@
 export interface EmulatorOptions {
   appId: string;
   adminToken: string;
+  /** More admin tokens of the app (the service's console can make several). */
+  otherAdminTokens?: readonly string[];
   /** Lifetime of user tokens. */
   tokenTtlMs: number;
   /** Window in which a repeated transaction_id (messages) is ignored. */

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { loadConfig } from '../../src/config';
+import type { CreateEmulatorOptions } from '../../src/emulator';
 import { startEmulator, type TestEmulator, type TestUser } from './emulator';
 import { lateBound } from './late-bound';
 
@@ -34,9 +35,15 @@ export interface Stack {
 /** FAST_PATH=false in the test run's environment sends every request through yoga (npm run test:yoga-path). */
 export const suiteEnv = (): Record<string, string> => (process.env.FAST_PATH ? { FAST_PATH: process.env.FAST_PATH } : {});
 
-/** `serviceCredential`: the gateway holds the emulator's admin token as IM_ADMIN_TOKEN (peer reads). */
-export async function startStack(env: Record<string, string> = {}, opts: { serviceCredential?: boolean } = {}): Promise<Stack> {
-  const emu = await startEmulator();
+/**
+ * `serviceCredential`: the gateway holds the emulator's admin token as IM_ADMIN_TOKEN (peer reads);
+ * `emulator`: the emulator's own options.
+ */
+export async function startStack(
+  env: Record<string, string> = {},
+  opts: { serviceCredential?: boolean; emulator?: Partial<CreateEmulatorOptions> } = {},
+): Promise<Stack> {
+  const emu = await startEmulator(opts.emulator);
   const config = {
     ...loadConfig({ PORT: '1', ...suiteEnv(), ...env }),
     port: 0,

@@ -3,7 +3,7 @@
 // without the credential, null without an error. Private fields stay the caller's own.
 import { describe, expect, it } from 'vitest';
 import type { Group } from '../../src/rest/records';
-import { type Stack, useCredentialStacks } from '../helpers/stack';
+import { type Stack, startStack, useCredentialStacks } from '../helpers/stack';
 import type { TestUser } from './users.fixture';
 
 const { withCredential, without } = useCredentialStacks();
@@ -109,5 +109,26 @@ describe('without a service credential', () => {
     expect(reply.data!.group.owner.nickName).toBeNull();
     const byId = Object.fromEntries(reply.data!.group.members.nodes.map((n) => [n.user.id, n.user.nickName]));
     expect(byId).toEqual({ [String(users[0]!.id)]: null, [String(users[1]!.id)]: 'Gus' });
+  });
+});
+
+describe('another admin token of the app than the credential', () => {
+  it('reads peers and their ban status, acting as no user', async () => {
+    const stack = await startStack({}, { serviceCredential: true, emulator: { otherAdminTokens: ['second-admin-token'] } });
+    try {
+      const peer = await stack.emu.user();
+      await stack.emu.ok('PUT', '/user/nickname', { token: peer.token, query: { nick_name: 'Ida' } });
+      const reply = await stack.gql(
+        'query($id: ID!) { user(id: $id) { nickName online status } }',
+        { id: String(peer.id) },
+        {
+          'access-token': 'second-admin-token',
+        },
+      );
+      // Before, its check of who is asking (a profile read without user_id) failed every field.
+      expect(reply).toEqual({ data: { user: { nickName: 'Ida', online: true, status: 'NORMAL' } } });
+    } finally {
+      await stack.stop();
+    }
   });
 });

@@ -42,7 +42,7 @@ export function resolveActor(state: State, headers: IdentityHeaders, required: '
     if (required === 'none') return ANONYMOUS;
     throw new ImError(Code.TOKEN_MISSING, 'access-token header missing');
   }
-  if (token === state.options.adminToken) {
+  if (token === state.options.adminToken || state.options.otherAdminTokens?.includes(token)) {
     return { admin: true, ...(userId === undefined ? {} : { userId }), ...(groupId === undefined ? {} : { groupId }) };
   }
   const grant = state.tokens.get(token);

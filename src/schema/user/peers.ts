@@ -9,6 +9,7 @@
 import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
 import type { GatewayContext } from '../../context';
+import { upstreamCodeOf } from '../../rest/graphql-error';
 import type { Int64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
@@ -16,6 +17,9 @@ import { remembered } from '../../peers/service-credential';
 import { defineLoader } from '../core/loader';
 import type { UserParent } from '../core/refs';
 import { profileOf, restFor } from './user';
+
+/** The service's code for an invalid parameter or header (upstream notes). */
+const INVALID_PARAMETER = 10002;
 
 const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 
@@ -59,15 +63,31 @@ async function readPublic<T>(
   const own = () => read(restFor(u, ctx));
   if (u.id === undefined) return own();
   if (ctx.peers && !ctx.peers.callerIsService) {
-    // The caller's own profile proves its token (the credential serves authenticated callers
-    // only) and says who it is: its own fields are read fresh, never from the shared cache.
-    const self = await profileOf({}, ctx);
-    return String(self.user_id) === String(u.id) ? read(ctx.rest) : loader(ctx).load(u.id);
+    const self = await provenCaller(ctx);
+    // An admin token of its own reads anyone with its own access.
+    if (self === null) return own();
+    // Its own fields are read fresh, never from the shared cache.
+    return String(self) === String(u.id) ? read(ctx.rest) : loader(ctx).load(u.id);
   }
   try {
     return await own();
   } catch (err) {
     if (!ctx.peers && isForbidden(err)) return null;
+    throw err;
+  }
+}
+
+/**
+ * Who the caller is, by its own profile read with its own token: that read proves the token before
+ * the credential serves the caller (authenticated callers only). Null for an admin token acting as
+ * no user (another admin token of the app than the credential, without a user_id header): the
+ * service refuses that read for the missing header (10002), and such a caller reads anyone itself.
+ */
+export async function provenCaller(ctx: GatewayContext): Promise<Int64 | null> {
+  try {
+    return (await profileOf({}, ctx)).user_id;
+  } catch (err) {
+    if (ctx.caller.userId === undefined && upstreamCodeOf(err) === INVALID_PARAMETER) return null;
     throw err;
   }
 }

@@ -15,7 +15,7 @@ import { builder, reaches } from '../core/builder';
 import { defineLoader } from '../core/loader';
 import { type UserParent, UserRef } from '../core/refs';
 import { UserStatus } from './enums';
-import { isForbidden } from './peers';
+import { isForbidden, provenCaller } from './peers';
 import { profileOf } from './user';
 import { MAX_USERS_PAGE, readUsersPage, scanUsers, type UsersPageRead } from './user-list';
 
@@ -79,9 +79,9 @@ export function forgetUserStatuses(ctx: GatewayContext): void {
 }
 
 async function statusOf(u: UserParent, ctx: GatewayContext): Promise<number | null> {
-  // The caller's own profile proves its token before the credential serves it (and names `me`).
-  const self = ctx.peers?.callerIsService === false || u.id === undefined ? await profileOf({}, ctx) : undefined;
-  const id = u.id ?? self!.user_id;
+  // The caller's own profile proves its token before the credential serves it.
+  if (ctx.peers?.callerIsService === false) await provenCaller(ctx);
+  const id = u.id ?? (await profileOf({}, ctx)).user_id;
   try {
     return await statusLoader(ctx).load(id);
   } catch (err) {
