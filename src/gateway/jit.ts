@@ -1,14 +1,15 @@
-// Compiled execution: queries and mutations run as graphql-jit compiles them (through envelop's
-// plugin), which measured about half the CPU per query here (bench/RESULTS.md). An operation
-// graphql-jit cannot compile runs on graphql-js as before (the plugin alone would answer its
-// compile errors instead), and subscriptions always do. So does an operation whose variables
-// graphql-js refuses: graphql-jit words those refusals its own way (dropping, for one, what our
-// scalars say), and clients get graphql-js's words whichever way an operation runs. Its field
-// errors keep their locations (graphql-error.ts `locatedAs`) and its results list `errors` before
+// Compiled execution: queries and mutations run as graphql-jit compiles them, which measured
+// about half the CPU per query here (bench/RESULTS.md). Compiled once per parsed document and
+// operation name (envelop's graphql-jit plugin keyed its cache by the document alone, so a
+// document of several operations ran the first one compiled, whatever the request named). An
+// operation graphql-jit cannot compile runs on graphql-js, and subscriptions always do. So does
+// an operation whose variables graphql-js refuses: graphql-jit words those refusals its own way
+// (dropping, for one, what our scalars say). Its field errors keep their locations
+// (graphql-error.ts `locatedAs`, `asGraphqlJsError` below) and its results list `errors` before
 // `data`, as graphql-js does: the JSON is the same either way (test/gateway/jit.test.ts).
-import { useGraphQlJit } from '@envelop/graphql-jit';
 import {
   type DocumentNode,
+  type ExecutionArgs,
   type ExecutionResult,
   type FieldNode,
   getOperationAST,
@@ -18,8 +19,8 @@ import {
   type SourceLocation,
   visit,
 } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
-import type { Plugin } from 'graphql-yoga';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
+import { makeExecute, type Plugin } from 'graphql-yoga';
 
 /** The document's fields by where they start ("line:column"), as graphql-jit's errors locate them. */
 const fieldsByLocation = new WeakMap<DocumentNode, Map<string, FieldNode>>();
@@ -50,41 +51,44 @@ function inGraphqlJsOrder(document: DocumentNode, result: ExecutionResult): Exec
   return { errors: errors?.map((e) => asGraphqlJsError(document, e)), data, ...(extensions === undefined ? {} : { extensions }) };
 }
 
-interface Compilable {
-  operation: OperationDefinitionNode | null | undefined;
-  compiles: boolean;
+interface Compiled {
+  readonly operation: OperationDefinitionNode | null | undefined;
+  /** Undefined: graphql-jit cannot compile it, or a subscription: graphql-js runs it. */
+  readonly query: CompiledQuery | undefined;
 }
 
 export function useCompiledExecution(): Plugin {
-  // Per parsed document (yoga's parse cache hands out the same one for the same text) and operation.
-  const known = new WeakMap<DocumentNode, Map<string, Compilable>>();
-  const compiled = useGraphQlJit(
-    {},
-    {
-      enableIf(args) {
-        let byName = known.get(args.document);
-        if (!byName) known.set(args.document, (byName = new Map()));
-        const name = args.operationName ?? '';
-        let entry = byName.get(name);
-        if (!entry) {
-          const operation = getOperationAST(args.document, args.operationName);
-          const compiles =
-            !!operation &&
-            operation.operation !== 'subscription' &&
-            isCompiledQuery(compileQuery(args.schema, args.document, args.operationName ?? undefined));
-          byName.set(name, (entry = { operation, compiles }));
-        }
-        if (!entry.compiles) return false;
-        const definitions = entry.operation!.variableDefinitions;
-        return !(definitions?.length && getVariableValues(args.schema, definitions, args.variableValues ?? {}).errors);
-      },
-    },
-  ) as Plugin;
+  // Per parsed document (yoga's parse cache hands out the same one for the same text) and
+  // operation name: a document of several operations runs the one each request names.
+  const known = new WeakMap<DocumentNode, Map<string, Compiled>>();
+  const compiledFor = (args: ExecutionArgs): Compiled => {
+    let byName = known.get(args.document);
+    if (!byName) known.set(args.document, (byName = new Map()));
+    const name = args.operationName ?? '';
+    let entry = byName.get(name);
+    if (!entry) {
+      const operation = getOperationAST(args.document, args.operationName);
+      const compiled =
+        operation && operation.operation !== 'subscription'
+          ? compileQuery(args.schema, args.document, args.operationName ?? undefined)
+          : undefined;
+      byName.set(name, (entry = { operation, query: compiled && isCompiledQuery(compiled) ? compiled : undefined }));
+    }
+    return entry;
+  };
+  const execute = makeExecute((args) => {
+    const query = compiledFor(args).query!;
+    // graphql-jit's serializer for this operation's shape: yoga writes the result with it.
+    const withStringify = (result: ExecutionResult) => Object.assign(result, { stringify: query.stringify });
+    const result = query.query(args.rootValue, args.contextValue, args.variableValues);
+    return result instanceof Promise ? result.then(withStringify) : withStringify(result);
+  });
   return {
-    onPluginInit({ addPlugin }) {
-      addPlugin(compiled);
-    },
-    onExecute({ args }) {
+    onExecute({ args, setExecuteFn }) {
+      const entry = compiledFor(args);
+      const definitions = entry.operation?.variableDefinitions;
+      const refused = !!definitions?.length && !!getVariableValues(args.schema, definitions, args.variableValues ?? {}).errors;
+      if (entry.query && !refused) setExecuteFn(execute);
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result || !result.errors) return;

@@ -63,6 +63,16 @@ describe('compiled execution', () => {
       () => ({ 'access-token': token }),
     ],
   ];
+  it('runs the operation a request names, in a document of several (compiled per operation)', async () => {
+    const query = 'query A { me { id } } query B { me { username } }';
+    const headers = { 'access-token': token };
+    const a = await ask(jitUrl, { query, operationName: 'A' }, headers);
+    const b = await ask(jitUrl, { query, operationName: 'B' }, headers);
+    expect(JSON.parse(a.body)).toEqual({ data: { me: { id: expect.any(String) } } });
+    expect(JSON.parse(b.body)).toEqual({ data: { me: { username: 'jit-user' } } });
+    expect(b).toEqual(await ask(plainUrl, { query, operationName: 'B' }, headers));
+  });
+
   for (const [name, body, headers] of cases) {
     it(`answers ${name} as graphql-js does`, async () => {
       const compiled = await ask(jitUrl, body, headers());
