@@ -58,6 +58,8 @@ export interface Config {
   coalesce: boolean;
   /** Run queries and mutations compiled by graphql-jit where it can (src/gateway/jit.ts). */
   jit: boolean;
+  /** Compile an operation on its nth run (a document sent once is not worth compiling). */
+  jitAfterRuns: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -154,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
     fastPath: flag(env, 'FAST_PATH', true),
     coalesce: flag(env, 'IM_COALESCE', true),
     jit: flag(env, 'GRAPHQL_JIT', true),
+    jitAfterRuns: int(env, 'GRAPHQL_JIT_AFTER', 2, 1, 1_000_000),
   };
 }
 

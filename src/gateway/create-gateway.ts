@@ -54,7 +54,16 @@ export interface GatewayOptions {
     Partial<
       Pick<
         Config,
-        'metrics' | 'graphiql' | 'readyFailedCalls' | 'readyWindowMs' | 'corsOrigins' | 'fastPath' | 'coalesce' | 'imAdminToken' | 'jit'
+        | 'metrics'
+        | 'graphiql'
+        | 'readyFailedCalls'
+        | 'readyWindowMs'
+        | 'corsOrigins'
+        | 'fastPath'
+        | 'coalesce'
+        | 'imAdminToken'
+        | 'jit'
+        | 'jitAfterRuns'
       >
     >;
   /** The IM service's origin. */
@@ -167,7 +176,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       ...(metrics ? [metrics.plugin] : []),
       ...(fastPath ? [fastPath.plugin] : []),
-      ...(config.jit === false ? [] : [useCompiledExecution()]),
+      ...(config.jit === false ? [] : [useCompiledExecution({ afterRuns: config.jitAfterRuns ?? 2 })]),
     ],
   });
 

@@ -53,11 +53,21 @@ function inGraphqlJsOrder(document: DocumentNode, result: ExecutionResult): Exec
 
 interface Compiled {
   readonly operation: OperationDefinitionNode | null | undefined;
-  /** Undefined: graphql-jit cannot compile it, or a subscription: graphql-js runs it. */
-  readonly query: CompiledQuery | undefined;
+  /** Runs so far, up to the one that compiles it. */
+  runs: number;
+  /** Undefined: not compiled (yet), graphql-jit cannot compile it, or a subscription: graphql-js runs it. */
+  query: CompiledQuery | undefined;
 }
 
-export function useCompiledExecution(): Plugin {
+export interface CompiledExecutionOptions {
+  /**
+   * Compile an operation on its nth run. Compiling costs about 1-5 ms here, tens of runs of a
+   * small query: a document sent once (a one-off, or a flood of distinct ones) is not worth it.
+   */
+  afterRuns: number;
+}
+
+export function useCompiledExecution({ afterRuns }: CompiledExecutionOptions): Plugin {
   // Per parsed document (yoga's parse cache hands out the same one for the same text) and
   // operation name: a document of several operations runs the one each request names.
   const known = new WeakMap<DocumentNode, Map<string, Compiled>>();
@@ -66,18 +76,15 @@ export function useCompiledExecution(): Plugin {
     if (!byName) known.set(args.document, (byName = new Map()));
     const name = args.operationName ?? '';
     let entry = byName.get(name);
-    if (!entry) {
-      const operation = getOperationAST(args.document, args.operationName);
-      const compiled =
-        operation && operation.operation !== 'subscription'
-          ? compileQuery(args.schema, args.document, args.operationName ?? undefined)
-          : undefined;
-      byName.set(name, (entry = { operation, query: compiled && isCompiledQuery(compiled) ? compiled : undefined }));
+    if (!entry) byName.set(name, (entry = { operation: getOperationAST(args.document, args.operationName), runs: 0, query: undefined }));
+    if (entry.runs < afterRuns && ++entry.runs === afterRuns && entry.operation && entry.operation.operation !== 'subscription') {
+      const compiled = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+      if (isCompiledQuery(compiled)) entry.query = compiled;
     }
     return entry;
   };
   const execute = makeExecute((args) => {
-    const query = compiledFor(args).query!;
+    const query = known.get(args.document)!.get(args.operationName ?? '')!.query!;
     // graphql-jit's serializer for this operation's shape: yoga writes the result with it.
     const withStringify = (result: ExecutionResult) => Object.assign(result, { stringify: query.stringify });
     const result = query.query(args.rootValue, args.contextValue, args.variableValues);
@@ -87,8 +94,8 @@ export function useCompiledExecution(): Plugin {
     onExecute({ args, setExecuteFn }) {
       const entry = compiledFor(args);
       const definitions = entry.operation?.variableDefinitions;
-      const refused = !!definitions?.length && !!getVariableValues(args.schema, definitions, args.variableValues ?? {}).errors;
-      if (entry.query && !refused) setExecuteFn(execute);
+      const refused = () => !!definitions?.length && !!getVariableValues(args.schema, definitions, args.variableValues ?? {}).errors;
+      if (entry.query && !refused()) setExecuteFn(execute);
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result || !result.errors) return;

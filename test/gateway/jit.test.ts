@@ -18,7 +18,7 @@ describe('compiled execution', () => {
   beforeAll(async () => {
     emu = await startEmulator();
     token = (await emu.user('jit-user')).token;
-    const config = (on: string) => ({ ...loadConfig({ PORT: '1', GRAPHQL_JIT: on }), port: 0 });
+    const config = (on: string) => ({ ...loadConfig({ PORT: '1', GRAPHQL_JIT: on, GRAPHQL_JIT_AFTER: '1' }), port: 0 });
     jit = createGateway({ config: config('true'), imBaseUrl: emu.url });
     plain = createGateway({ config: config('false'), imBaseUrl: emu.url });
     jitUrl = await jit.start();
