@@ -17,7 +17,7 @@ import { graphiqlOptions } from './graphiql';
 import { createGraphiQLPage } from './graphiql-page';
 import { useBodyLimits } from './body-limits';
 import { useDocumentLimits } from './document-limits';
-import { corsFor } from './cors';
+import { corsFor, wsOriginAllowed } from './cors';
 import { useCsrfPrevention } from './csrf';
 import { createDownloadRoute } from './downloads';
 import { createFastPath } from './fast-path';
@@ -198,6 +198,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         maxPayloadBytes: config.maxWsPayloadBytes,
         maxInitBytes: config.maxWsInitBytes,
         shared,
+        originAllowed: wsOriginAllowed(config.corsOrigins ?? []),
       });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);

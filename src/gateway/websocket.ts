@@ -6,7 +6,7 @@
 // `extensions.headers`: those, when present, name the operation's identity (as HTTP headers do).
 // An operation the gateway refuses (syntax, validation, a document limit) ends with an `error`
 // message for that operation alone: the socket and its other subscriptions live on.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { CloseCode, type Context, type SubscribePayload } from 'graphql-ws';
 import { type Extra, useServer } from 'graphql-ws/use/ws';
@@ -32,6 +32,8 @@ export interface WebSocketOptions {
   maxInitBytes: number;
   /** Subscribers of the same operation for the same identity share one execution. */
   shared?: SharedSubscriptions;
+  /** Whether a page of this origin may open a socket (refused: HTTP 403 before the upgrade). */
+  originAllowed?: (origin: string | undefined, host: string | undefined) => boolean;
 }
 
 /**
@@ -51,7 +53,20 @@ const COMPLETE_WAIT_MS = 2_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yoga's server and user context generics vary per gateway
 export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any>, options: WebSocketOptions) {
-  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: options.maxPayloadBytes });
+  const { originAllowed } = options;
+  const wss = new WebSocketServer({
+    server,
+    path: yoga.graphqlEndpoint,
+    maxPayload: options.maxPayloadBytes,
+    ...(originAllowed
+      ? {
+          verifyClient: (
+            { origin, req }: { origin: string; req: IncomingMessage },
+            done: (ok: boolean, status?: number, reason?: string) => void,
+          ) => done(originAllowed(origin || undefined, req.headers.host), 403, 'Origin not allowed (CORS_ORIGINS)'),
+        }
+      : {}),
+  });
   // Before graphql-ws sees the socket: no frame over the small limit until the identity is checked.
   wss.on('connection', (socket) => limitMessages(socket, Math.min(options.maxInitBytes, options.maxPayloadBytes)));
   // Subscriptions running, per connection, so that close() can let them send `complete` first.

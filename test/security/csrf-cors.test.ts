@@ -3,6 +3,7 @@
 // need a custom header, and only the origins in CORS_ORIGINS may read answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
+import WebSocket from 'ws';
 import { startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
@@ -131,5 +132,37 @@ describe('CORS', () => {
   it('stops the start on a CORS_ORIGINS entry that is not an origin', () => {
     expect(() => loadConfig({ CORS_ORIGINS: 'https://app.example/path' })).toThrow(ConfigError);
     expect(() => loadConfig({ CORS_ORIGINS: 'app.example' })).toThrow(/CORS_ORIGINS/);
+  });
+});
+
+describe('WebSocket origins', () => {
+  /** The upgrade's answer: 101 when the socket opened, else the HTTP status it was refused with. */
+  const upgrade = (url: string, origin?: string) =>
+    new Promise<number>((resolve, reject) => {
+      const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', origin ? { origin } : {});
+      socket.once('open', () => {
+        socket.close();
+        resolve(101);
+      });
+      socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      socket.once('error', reject);
+    });
+
+  it('opens sockets for clients without an Origin and for pages of its own host, and refuses other pages with 403', async () => {
+    expect(await upgrade(stack.url)).toBe(101);
+    expect(await upgrade(stack.url, stack.url)).toBe(101);
+    expect(await upgrade(stack.url, 'https://evil.example')).toBe(403);
+  });
+
+  it('opens sockets for the pages CORS_ORIGINS lists, and for any page with *', async () => {
+    const listed = await startStack({ CORS_ORIGINS: 'https://app.example' });
+    const open = await startStack({ CORS_ORIGINS: '*' });
+    try {
+      expect(await upgrade(listed.url, 'https://app.example')).toBe(101);
+      expect(await upgrade(listed.url, 'https://evil.example')).toBe(403);
+      expect(await upgrade(open.url, 'https://any.example')).toBe(101);
+    } finally {
+      await Promise.all([listed.stop(), open.stop()]);
+    }
   });
 });
