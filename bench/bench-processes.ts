@@ -56,7 +56,7 @@ export function benchWorkspace(name: string): { children: ChildProcess[]; scratc
   return { children, scratch, cleanup };
 }
 
-export interface BenchEmulator {
+interface BenchEmulator {
   process: ChildProcess;
   ask: ReturnType<typeof channel<ToEmulator, FromEmulator>>;
   setup: EmulatorSetup;

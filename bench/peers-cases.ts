@@ -5,7 +5,7 @@ import type { Request } from './wrk';
 
 export type PeerName = 'gateway' | 'tailcall' | 'rest';
 
-export interface Case {
+interface Case {
   label: string;
   /** How each peer is asked; a peer without an entry sits the case out. */
   requests: Partial<Record<PeerName, Request>>;

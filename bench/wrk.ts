@@ -54,7 +54,7 @@ export function wrkScript(dir: string, requests: readonly Request[], headers: Re
   return file;
 }
 
-export interface WrkResult {
+interface WrkResult {
   requests: number;
   seconds: number;
   perSecond: number;

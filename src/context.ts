@@ -11,7 +11,7 @@ import { bindClient, type RequestClient } from './rest/request-client';
 import type { SubscriptionHub } from './subscriptions/hub';
 
 /** What resolvers need of the configuration. */
-export interface GatewaySettings {
+interface GatewaySettings {
   /** The IM service's origin: upload targets on its host are allowed. */
   readonly imBaseUrl: string;
   /** Other hosts (host[:port]) upload targets may point at. */

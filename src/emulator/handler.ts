@@ -40,7 +40,7 @@ export class BinaryReply {
 
 type Awaitable<T> = T | Promise<T>;
 
-export type Handler<K extends EndpointName> = (params: ParamsOut<Endpoints[K]>, ctx: Ctx) => Awaitable<DataOf<Endpoints[K]> | BinaryReply>;
+type Handler<K extends EndpointName> = (params: ParamsOut<Endpoints[K]>, ctx: Ctx) => Awaitable<DataOf<Endpoints[K]> | BinaryReply>;
 
 export type HandlerMap = { [K in EndpointName]?: Handler<K> };
 

@@ -2,7 +2,7 @@
 // 2^53); message IDs are 64-bit, far above 2^53, and increase with time like the real ones.
 import { randomInt } from 'node:crypto';
 
-export class Sequence {
+class Sequence {
   constructor(private next: number) {}
   take(): number {
     return this.next++;
@@ -14,7 +14,7 @@ export class Sequence {
  * The random part matters: `ms << 20` alone ends in 20 zero bits, which a double holds exactly,
  * so JSON.parse would not corrupt it and int64 bugs would go unseen.
  */
-export class MessageIds {
+class MessageIds {
   private last = 0n;
   take(nowMs: number): bigint {
     const candidate = (BigInt(nowMs) << 20n) + BigInt(randomInt(1, 1 << 19));

@@ -4,7 +4,7 @@ import { createRestClient } from '../rest/client';
 import type { Caller } from '../rest/caller';
 import type { Int64 } from '../rest/json';
 
-export interface DemoData {
+interface DemoData {
   users: { username: string; id: Int64 }[];
   password: string;
   /** A token of the first demo user. */

@@ -22,7 +22,7 @@ export interface RecordedCall {
   headers: { app_id?: string; user_id?: string; group_id?: string; hasToken: boolean };
 }
 
-export interface EmulatorServerOptions {
+interface EmulatorServerOptions {
   options: EmulatorOptions;
   handlers: HandlerMap;
   rawRoutes?: readonly RawRoute[];

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { GraphQLError } from 'graphql';
 
 /** What a file needs of the multipart request it belongs to. */
-export interface UploadQueue {
+interface UploadQueue {
   /** A resolver waits for `file`: earlier files that arrived unclaimed are in the way. */
   waitingFor(file: IncomingFile): void;
 }

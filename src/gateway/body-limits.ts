@@ -13,7 +13,7 @@
 // with 400 BAD_REQUEST.
 import { createGraphQLError, type FetchAPI, type Plugin } from 'graphql-yoga';
 
-export interface BodyLimits {
+interface BodyLimits {
   /** Largest body that is not multipart. */
   maxBodyBytes: number;
   /** Largest file of a multipart request. */
@@ -23,7 +23,7 @@ export interface BodyLimits {
 }
 
 /** Object members (`"key": value`) a JSON body may hold; GraphQL requests need a few dozen. */
-export const MAX_JSON_MEMBERS = 10_000;
+const MAX_JSON_MEMBERS = 10_000;
 
 /** Multipart part headers and boundaries: generous for the handful of parts a request has. */
 const PART_FRAMING_BYTES = 64 * 1024;

@@ -9,7 +9,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 
 /** Any one of these headers marks a request as sent on purpose (multipart uploads need one). */
-export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight'] as const;
+const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight'] as const;
 
 function isEventStreamGet(request: Request): boolean {
   return request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/event-stream');

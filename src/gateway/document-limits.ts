@@ -12,7 +12,7 @@ import { type MaxDepthOptions, maxDepthRule } from '@escape.tech/graphql-armor-m
 import { type DocumentNode, GraphQLError, validate } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
-export interface DocumentLimits {
+interface DocumentLimits {
   maxTokens: number;
   maxDepth: number;
   maxAliases: number;

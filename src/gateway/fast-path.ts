@@ -18,7 +18,7 @@ import { type Plugin, processRegularResult, type YogaServer } from 'graphql-yoga
 /** Larger bodies go to yoga, whose limits and streaming parser apply. */
 const FAST_BODY_BYTES = 64 * 1024;
 
-export interface FastPath {
+interface FastPath {
   /** Hands the fast path yoga's hooks: add it to createYoga's plugins. */
   readonly plugin: Plugin;
   /** Takes the request (true) or leaves it untouched for yoga (false). */
@@ -27,7 +27,7 @@ export interface FastPath {
   answered(): number;
 }
 
-export interface FastPathOptions {
+interface FastPathOptions {
   /** The GraphQL endpoint's path. */
   endpoint: string;
   /** Yoga's node handler: what the fast path leaves a request to. */

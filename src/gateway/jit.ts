@@ -59,7 +59,7 @@ interface Compiled {
   query: CompiledQuery | undefined;
 }
 
-export interface CompiledExecutionOptions {
+interface CompiledExecutionOptions {
   /**
    * Compile an operation on its nth run. Compiling costs about 1-5 ms here, tens of runs of a
    * small query: a document sent once (a one-off, or a flood of distinct ones) is not worth it.

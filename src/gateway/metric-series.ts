@@ -13,7 +13,7 @@ interface SeriesValue {
 }
 
 /** prom-client's default buckets (seconds), as its Histogram uses when given none. */
-export const DEFAULT_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const DEFAULT_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 abstract class SeriesMetric<S extends { labels: Labels }> {
   abstract readonly type: 'counter' | 'histogram';
@@ -49,7 +49,7 @@ abstract class SeriesMetric<S extends { labels: Labels }> {
   }
 }
 
-export interface CounterSeries {
+interface CounterSeries {
   readonly labels: Labels;
   value: number;
 }
@@ -64,7 +64,7 @@ export class SeriesCounter extends SeriesMetric<CounterSeries> {
   }
 }
 
-export interface HistogramSeries {
+interface HistogramSeries {
   readonly labels: Labels;
   /** Observations per bucket (not cumulative); the last is above every bound. */
   readonly counts: number[];

@@ -8,14 +8,14 @@ import type { SubscriptionStats } from '../subscriptions/hub';
 import { SeriesCounter, SeriesHistogram } from './metric-series';
 import { useOperationMetrics } from './operation-metrics';
 
-export interface GatewayMetrics {
+interface GatewayMetrics {
   /** The yoga plugin: operation metrics and the /metrics route. */
   readonly plugin: Plugin;
   /** The REST client's onCall hook. */
   restCall(info: CallInfo): void;
 }
 
-export interface GatewayMetricsOptions {
+interface GatewayMetricsOptions {
   /** Read at each scrape. */
   subscriptions: () => SubscriptionStats;
 }

@@ -38,7 +38,7 @@ function readable(file: Readable): Readable {
   return file.pipe(relay);
 }
 
-export interface MultipartLimits {
+interface MultipartLimits {
   /** Largest file; busboy cuts a file there (the upload then reports it too large). */
   maxFileBytes: number;
   /** Most files in one request. */
@@ -68,7 +68,7 @@ function setPath(root: unknown, path: string, value: unknown): boolean {
 }
 
 /** One multipart request being read. */
-export class UploadSession {
+class UploadSession {
   readonly files = new Map<string, IncomingFile>();
   private operations: unknown;
   private resolved = false;

@@ -4,7 +4,7 @@
 // failures older than the window are stale: a replica taken out of rotation comes back to try.
 import type { CallInfo } from '../rest/client';
 
-export interface ReadinessOptions {
+interface ReadinessOptions {
   /** Consecutive failing calls that make the gateway not ready. */
   failedCalls: number;
   /** Those calls must all lie within this window, up to now. */
@@ -12,7 +12,7 @@ export interface ReadinessOptions {
   now?: () => number;
 }
 
-export interface Readiness {
+interface Readiness {
   /** An `onCall` hook for the REST client. */
   record(info: CallInfo): void;
   /** Why the gateway is not ready, or undefined when it is. */

@@ -4,7 +4,7 @@
 // A line holds the endpoint's table key, never a path with values, a token or a stack.
 import type { CallInfo } from '../rest/client';
 
-export interface UpstreamLogOptions {
+interface UpstreamLogOptions {
   /** Quiet time per endpoint after a line. Default 10 s. */
   windowMs?: number;
   /** Where lines go. Default console.error (stderr). */

@@ -23,7 +23,7 @@ interface EnvelopedRoot {
   subscribe: (args: ExecutionArgs) => unknown;
 }
 
-export interface WebSocketOptions {
+interface WebSocketOptions {
   /** Checks the identity a connection presents. */
   verify?: (caller: Caller) => Promise<Verdict>;
   /** Largest message once the connection is acknowledged. */

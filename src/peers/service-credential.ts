@@ -8,7 +8,7 @@ import { TtlCache } from './ttl-cache';
 /** How long a peer's public profile is remembered: a chat list re-read within it costs nothing. */
 export const PEER_TTL_MS = 5_000;
 /** Bound on remembered peers (each entry is one small profile or online flag). */
-export const PEER_CACHE_ENTRIES = 10_000;
+const PEER_CACHE_ENTRIES = 10_000;
 
 export interface ServiceCredential {
   /** The app the token belongs to. */

@@ -36,7 +36,7 @@ export async function readText(body: Readable, headers: Record<string, string | 
   return Buffer.concat(chunks, size).toString('utf8');
 }
 
-export type Peeked = { complete: true; bytes: Buffer } | { complete: false; stream: Readable };
+type Peeked = { complete: true; bytes: Buffer } | { complete: false; stream: Readable };
 
 /**
  * Looks at up to `limit` bytes of a body. A body that ends within them comes back whole; a longer

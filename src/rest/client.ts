@@ -17,7 +17,7 @@ import { secretsOf } from './secrets';
 import type { DataOf, HttpMethod, ParamsIn } from './table';
 import { TextAttempt } from './text-attempt';
 
-export interface RestClientOptions {
+interface RestClientOptions {
   /** Origin of the IM service, optionally with a path prefix (e.g. http://127.0.0.1:4001). */
   baseUrl: string;
   /** `app_id` sent when the caller names none. */

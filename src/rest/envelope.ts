@@ -4,7 +4,7 @@ import { parseJson } from './json';
 import { UpstreamError } from './errors';
 import { redact } from './secrets';
 
-export interface Envelope {
+interface Envelope {
   code: number;
   data?: unknown;
   message?: unknown;
@@ -33,7 +33,7 @@ export function envelopeIn(text: string): Envelope | undefined {
   return read(text).envelope;
 }
 
-export interface Answer {
+interface Answer {
   endpoint: string;
   status: number;
   text: string;

@@ -20,7 +20,7 @@ export interface Placement {
 }
 
 /** One call's parameters, encoded. `search` is '' or starts with '?'. */
-export interface Encoded {
+interface Encoded {
   readonly search: string;
   readonly body?: string;
 }

@@ -13,7 +13,7 @@ export interface TokenRecord {
   push_token?: string;
 }
 
-export interface Xid {
+interface Xid {
   device_sn: number;
   uid: Int64;
 }

@@ -17,7 +17,7 @@ export interface BareStringBody<N extends string = string> {
 }
 
 /** Phantom marker carrying the TypeScript type of an endpoint's `data`. */
-export interface DataShape<T> {
+interface DataShape<T> {
   readonly __data?: T;
 }
 

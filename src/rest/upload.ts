@@ -27,14 +27,14 @@ export class UploadTooLarge extends Error {
   }
 }
 
-export interface UploadSource {
+interface UploadSource {
   /** The file's bytes as they arrive; read once, to its end or until the upload fails. */
   stream: Readable;
   filename: string;
   mimeType: string;
 }
 
-export interface UploadOptions {
+interface UploadOptions {
   /** The IM service's origin: its host is always allowed. */
   imBaseUrl: string;
   /** Further allowed hosts: 'host:port' matches exactly, 'host' matches that host on any port. */
@@ -44,7 +44,7 @@ export interface UploadOptions {
   dispatcher?: Dispatcher;
 }
 
-export interface Uploaded {
+interface Uploaded {
   /** Bytes sent. */
   size: number;
 }

@@ -18,7 +18,7 @@ import { Poller } from './poller';
 import type { Topic } from './topic';
 import { warner } from './warn';
 
-export interface RedisFleetOptions extends PollSettings {
+interface RedisFleetOptions extends PollSettings {
   url: string;
   /** Prepended to every key and channel (several deployments, or tests, may share one Redis). */
   prefix: string;

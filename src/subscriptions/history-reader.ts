@@ -15,7 +15,7 @@ export function pageReader(rest: RestClient, caller: Caller, peer: Int64, signal
       .data;
 }
 
-export interface Span {
+interface Span {
   /** The messages above `low` (and below `high`), oldest first. */
   messages: MessageRecord[];
   /** Whether the bound stopped the read before it reached `low`: older ones were left out. */

@@ -20,7 +20,7 @@ import type { Source } from './source';
 import { type Subscriber, Topic } from './topic';
 import { unreadSource } from './unread-source';
 
-export interface SubscriptionHubOptions {
+interface SubscriptionHubOptions {
   rest: RestClient;
   intervalMs: number;
   /** The app_id the REST client sends for callers that name none (part of their identity). */

@@ -10,14 +10,14 @@ import { GAP, isTerminal, type Snapshot, type TopicEvent, toWireError } from './
 import type { Source } from './source';
 import { warner } from './warn';
 
-export interface Publication<P> {
+interface Publication<P> {
   /** The new state to keep (Redis: for the replica that may take over). */
   snapshot?: Snapshot<P>;
   /** What the subscribers get. */
   event?: TopicEvent<P>;
 }
 
-export interface PollerOptions<P> {
+interface PollerOptions<P> {
   source: Source<P>;
   caller: Caller;
   rest: RestClient;
@@ -38,7 +38,7 @@ export interface PollerOptions<P> {
 const warn = warner('subscriptions');
 
 /** The longest wait after failures: 32 intervals, at most a minute (never less than one interval). */
-export function maxBackoffMs(intervalMs: number): number {
+function maxBackoffMs(intervalMs: number): number {
   return Math.max(intervalMs, Math.min(60_000, intervalMs * 32));
 }
 

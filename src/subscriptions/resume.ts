@@ -15,7 +15,7 @@ import type { SubscriptionEvent } from './hub';
 
 const PAGE = 100;
 /** The most messages a resume reads back; older ones are left to the history query. */
-export const MAX_RESUME = 1_000;
+const MAX_RESUME = 1_000;
 
 /** What subscribers receive: every event but the poll's own marker. */
 export type DeliveredEvent = Exclude<ConversationEvent, { kind: 'baseline' }>;

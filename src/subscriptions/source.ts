@@ -4,7 +4,7 @@
 import type { Caller } from '../rest/caller';
 import type { RestClient } from '../rest/client';
 
-export interface PollResult<P> {
+interface PollResult<P> {
   /** The state after this round (what the next round compares against). */
   state: string;
   /** What subscribers receive: absent when nothing changed. */

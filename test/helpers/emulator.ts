@@ -15,7 +15,7 @@ export interface TestUser {
   password: string;
 }
 
-export interface Envelope<T = unknown> {
+interface Envelope<T = unknown> {
   code: number;
   data: T;
   message: string | null;

@@ -5,7 +5,7 @@ import { createGateway } from '../../src/gateway/create-gateway';
 import { type ScriptedServer, startScriptedServer } from './scripted-server';
 import type { GqlReply } from './stack';
 
-export interface ScriptedGateway {
+interface ScriptedGateway {
   service: ScriptedServer;
   /** `{ me { id } }` with a user token. */
   query(): Promise<GqlReply>;

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   /** Path and query as sent. */
   url: string;
@@ -17,7 +17,7 @@ export interface RecordedRequest {
 /** Answers one request. May write to `res` itself (and return nothing), or return an Answer. */
 export type Script = (req: RecordedRequest, res: ServerResponse, index: number) => Answer | void | Promise<Answer | void>;
 
-export interface Answer {
+interface Answer {
   status?: number;
   headers?: Record<string, string>;
   /** A string is sent as is; anything else as JSON.stringify (no int64 here: give raw text instead). */

@@ -16,7 +16,7 @@ export interface Actor {
 
 const ANONYMOUS: Actor = { admin: false };
 
-export interface IdentityHeaders {
+interface IdentityHeaders {
   token?: string;
   userId?: string;
   groupId?: string;

@@ -1,7 +1,7 @@
 // User tokens issued by /token/*. The admin token comes from configuration, never from here.
 import { randomBytes } from 'node:crypto';
 
-export interface TokenGrant {
+interface TokenGrant {
   userId: number;
   /** Expiry in milliseconds since the epoch (upstream-notes: treat `expire` as ms). */
   expire: number;

@@ -2,7 +2,7 @@
 // A forwarded copy shares the chunks of its original.
 import { Readable } from 'node:stream';
 
-export type ObjectKind = 'chat' | 'avatar';
+type ObjectKind = 'chat' | 'avatar';
 
 export interface StoredObject {
   readonly kind: ObjectKind;

@@ -7,7 +7,7 @@ import { idOf } from './model';
 
 type Outcome = Pick<OperationResult, 'result' | 'reason'>;
 
-export function attempt(act: () => void): Outcome {
+function attempt(act: () => void): Outcome {
   try {
     act();
     return { result: 'success', reason: '' };

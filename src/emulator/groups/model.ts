@@ -14,7 +14,7 @@ export const APPLY = { AGREE_ALL: 0, CONFIRM: 1, REJECT_ALL: 2 } as const;
 
 /** Status of applications and invitations. */
 export const REQUEST = { PENDING: 0, AGREED: 1, REJECTED: 2 } as const;
-export type RequestStatus = (typeof REQUEST)[keyof typeof REQUEST];
+type RequestStatus = (typeof REQUEST)[keyof typeof REQUEST];
 
 export interface MemberRecord {
   userId: number;
@@ -27,7 +27,7 @@ export interface MemberRecord {
   pushMode: number;
 }
 
-export interface ApplicationRecord {
+interface ApplicationRecord {
   groupId: number;
   applicantId: number;
   reason: string;

@@ -3,7 +3,7 @@
 import { invalidParam } from '../errors';
 import type { Ctx } from '../handler';
 
-export interface PageParams {
+interface PageParams {
   cursor?: string | undefined;
   limit?: number | undefined;
 }

@@ -3,7 +3,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Code, ImError } from '../errors';
 
-export interface QrPayload {
+interface QrPayload {
   groupId: number;
   /** Who signed it (0 = the admin token). */
   inviterId: number;

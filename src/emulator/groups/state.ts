@@ -8,7 +8,7 @@ import type { State } from '../state';
 import { capacityOf, type GroupRecord, idOf, type InvitationRecord, type MemberRecord, REQUEST } from './model';
 import { Rank, rankOf, requireMember, requireRank } from './roles';
 
-export interface NewGroup {
+interface NewGroup {
   ownerId: number;
   name: string;
   avatar: string;

@@ -9,10 +9,10 @@ import type { Ctx } from '../handler';
 import { checkAttachment } from './attachment';
 import { CTYPES, type Peer, type StoredMessage, SYSTEM_UID } from './model';
 
-export type SendBody = ParamsOut<Endpoints['PUT /message/send']>;
+type SendBody = ParamsOut<Endpoints['PUT /message/send']>;
 
 /** 'notify' lets the admin token send without a sender: the message comes from uid 0 (system). */
-export type SendMode = 'send' | 'notify';
+type SendMode = 'send' | 'notify';
 
 interface Sender {
   uid: number;

@@ -6,9 +6,9 @@ import type { ParamsOut } from '../../rest/table';
 import type { State } from '../state';
 import type { DeviceRecord, UserRecord } from '../users/model';
 
-export type Audience = NonNullable<ParamsOut<Endpoints['POST /push/notify']>['audience']>;
+type Audience = NonNullable<ParamsOut<Endpoints['POST /push/notify']>['audience']>;
 
-export interface Target {
+interface Target {
   user: UserRecord;
   device: DeviceRecord;
 }

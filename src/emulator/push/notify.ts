@@ -11,7 +11,7 @@ import { TaskStats } from './stats';
 type PushBody = ParamsOut<Endpoints['POST /push/notify']>;
 type PushMessage = NonNullable<PushBody['message']>;
 
-export const MAX_AUDIENCE_ITEMS = 500;
+const MAX_AUDIENCE_ITEMS = 500;
 const DEFAULT_SEQUENCE = ['ups', 'fcm'];
 const IMAGE_SUFFIX = /\.(jpe?g|png)$/i;
 

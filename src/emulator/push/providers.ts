@@ -3,7 +3,7 @@
 // provider key says which vendor channel the device is reached through.
 import type { PushChannel } from '../../rest/records';
 
-export interface Provider {
+interface Provider {
   /** Name in certificate names and in ospush_sequence. */
   readonly key: 'apns' | 'huawei' | 'xiaomi' | 'meizu' | 'vivo' | 'oppo' | 'fcm';
   readonly channel: PushChannel;

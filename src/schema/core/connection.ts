@@ -13,7 +13,7 @@ import type { Int64 } from '../../rest/json';
 import { builder, type SchemaTypes } from './builder';
 import { badUserInput, inRange } from './inputs';
 
-export interface PageInfoShape {
+interface PageInfoShape {
   hasNextPage: boolean;
   hasPreviousPage: boolean;
   startCursor: string | null;
@@ -36,7 +36,7 @@ export const PageInfoRef = builder.objectRef<PageInfoShape>('PageInfo').implemen
   }),
 });
 
-export interface EdgeShape<T> {
+interface EdgeShape<T> {
   node: T;
   cursor: string;
 }
@@ -101,12 +101,12 @@ export interface PageArgs {
 }
 
 /** Where to resume: the service cursor to read from ('' for the start) and how many items to skip. */
-export interface Resume {
+interface Resume {
   service: string;
   skip: number;
 }
 
-export function encodeCursor({ service, skip }: Resume): string {
+function encodeCursor({ service, skip }: Resume): string {
   return Buffer.from(`${skip}:${service}`, 'utf8').toString('base64url');
 }
 

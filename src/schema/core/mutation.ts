@@ -25,7 +25,7 @@ export interface Outcome<T> {
   userErrors: readonly UserErrorShape[];
 }
 
-export type PayloadRef<T> = ObjectRef<Types, Outcome<T>>;
+type PayloadRef<T> = ObjectRef<Types, Outcome<T>>;
 
 /**
  * Declares a `…Payload` type: `ok` (no userErrors, and `ok(result)` when given), `userErrors`,

@@ -17,9 +17,9 @@ const CODES = {
   UNAUTHENTICATED: 'The user name or password is wrong.',
 } as const;
 
-export type UserErrorCodeName = keyof typeof CODES;
+type UserErrorCodeName = keyof typeof CODES;
 
-export const UserErrorCode = builder.enumType('UserErrorCode', {
+const UserErrorCode = builder.enumType('UserErrorCode', {
   description: 'Why the service refused a mutation, in a way the client can act on.',
   values: Object.fromEntries(Object.entries(CODES).map(([name, description]) => [name, { value: name, description }])) as {
     [K in UserErrorCodeName]: { value: K; description: string };

@@ -6,7 +6,7 @@ import type { GatewayContext } from '../../context';
 import { builder, reaches } from '../core/builder';
 import { badUserInput } from '../core/inputs';
 
-export const ImageType = builder.enumType('ImageType', {
+const ImageType = builder.enumType('ImageType', {
   description: 'Which rendition of an image to download.',
   values: {
     ORIGINAL: { value: 1, description: 'The original image.' },
@@ -15,7 +15,7 @@ export const ImageType = builder.enumType('ImageType', {
   },
 });
 
-export const ThumbnailStrategy = builder.enumType('ThumbnailStrategy', {
+const ThumbnailStrategy = builder.enumType('ThumbnailStrategy', {
   description: 'Where thumbnails are generated.',
   values: {
     THIRD_PARTY: { value: 1, description: 'By the third-party storage server (the default).' },
@@ -23,7 +23,7 @@ export const ThumbnailStrategy = builder.enumType('ThumbnailStrategy', {
   },
 });
 
-export const AudioFormat = builder.enumType('AudioFormat', {
+const AudioFormat = builder.enumType('AudioFormat', {
   description: 'Audio format of a downloaded voice file.',
   values: {
     AMR: { value: 'amr', description: 'AMR (the default).' },

@@ -8,7 +8,7 @@ import { ChatFileType } from './enums';
 import { TargetType } from '../message/enums';
 import { badUserInput } from '../core/inputs';
 
-export const KeyValueRef = builder.objectRef<{ key: string; value: string }>('KeyValue').implement({
+const KeyValueRef = builder.objectRef<{ key: string; value: string }>('KeyValue').implement({
   description: 'One named string value.',
   fields: (t) => ({
     key: t.exposeString('key', { nullable: false, description: 'The name.' }),
@@ -16,7 +16,7 @@ export const KeyValueRef = builder.objectRef<{ key: string; value: string }>('Ke
   }),
 });
 
-export const UploadMethod = builder.enumType('UploadMethod', {
+const UploadMethod = builder.enumType('UploadMethod', {
   description: 'HTTP method of an upload.',
   values: {
     POST: { value: 'POST', description: 'multipart/form-data: the form fields first, then the file in a part named file.' },
@@ -24,7 +24,7 @@ export const UploadMethod = builder.enumType('UploadMethod', {
   },
 });
 
-export const UploadTargetRef = builder.objectRef<UploadTarget>('UploadTarget').implement({
+const UploadTargetRef = builder.objectRef<UploadTarget>('UploadTarget').implement({
   description:
     'Where to upload one file: send the form fields plus the file as multipart/form-data to uploadUrl with uploadMethod, ' +
     'then use downloadUrl (for example in a message attachment). Each target is for one file.',

@@ -43,7 +43,7 @@ const FileScalarType = new GraphQLScalarType<IncomingFile, never>({
   },
 });
 
-export const FileScalar = builder.addScalarType('File', FileScalarType);
+const FileScalar = builder.addScalarType('File', FileScalarType);
 
 interface UploadedShape {
   downloadUrl: string;
@@ -53,7 +53,7 @@ interface UploadedShape {
   size: number;
 }
 
-export const UploadedFileRef = builder.objectRef<UploadedShape>('UploadedFile').implement({
+const UploadedFileRef = builder.objectRef<UploadedShape>('UploadedFile').implement({
   description: 'A file the gateway uploaded to an upload target.',
   fields: (t) => ({
     downloadUrl: t.exposeString('downloadUrl', {

@@ -12,7 +12,7 @@ import { GroupRef, UserRef } from '../core/refs';
 /** Upstream code: the announcement does not exist. */
 const ANNOUNCEMENT_NOT_FOUND = 20020;
 
-export const AnnouncementRef = builder.objectRef<R.Announcement>('Announcement').implement({
+const AnnouncementRef = builder.objectRef<R.Announcement>('Announcement').implement({
   description: 'An announcement of a group.',
   fields: (t) => ({
     id: t.field({ type: 'ID', nullable: false, description: 'Announcement ID.', resolve: (a) => a.id }),

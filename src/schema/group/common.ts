@@ -70,7 +70,7 @@ export const GroupPayloadRef = payloadType<GroupChange>('GroupPayload', {
   fields: (t) => ({ group: t.field(payloadGroupField()) }),
 });
 
-export const GroupUserResultRef = builder.objectRef<R.OperationResult>('GroupUserResult').implement({
+const GroupUserResultRef = builder.objectRef<R.OperationResult>('GroupUserResult').implement({
   description: 'The outcome of a group operation for one user.',
   fields: (t) => ({
     userId: t.field({ type: 'ID', nullable: false, description: 'The user the operation concerned.', resolve: (r) => r.user_id }),
@@ -83,7 +83,7 @@ export const GroupUserResultRef = builder.objectRef<R.OperationResult>('GroupUse
   }),
 });
 
-export interface GroupUsersChange {
+interface GroupUsersChange {
   groupId: Int64;
   results: R.OperationResult[];
 }
@@ -97,7 +97,7 @@ export const GroupUsersPayloadRef = payloadType<GroupUsersChange>('GroupUsersPay
   }),
 });
 
-export interface GroupUserChange {
+interface GroupUserChange {
   groupId: Int64;
   result: R.OperationResult;
 }

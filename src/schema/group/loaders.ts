@@ -16,7 +16,7 @@ const idKey = (id: Int64): string => String(id);
 /** DataLoader wants failures as Error values, one per key, not a rejected batch. */
 const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 
-export const summaryOfRecord = (g: R.Group): R.GroupSummary => ({
+const summaryOfRecord = (g: R.Group): R.GroupSummary => ({
   apply_approval: g.apply_approval,
   capacity: g.capacity,
   count: g.count,
@@ -31,13 +31,13 @@ export const summaryOfRecord = (g: R.Group): R.GroupSummary => ({
 });
 
 /** The two reads that answer the whole Group record. */
-export type RecordVia = 'GET /group/info' | 'GET /group/settings';
+type RecordVia = 'GET /group/info' | 'GET /group/settings';
 
 /**
  * The Group record. The cache key is the group alone, so the first field to ask decides the
  * endpoint and later ones (info or settings fields alike) share its answer.
  */
-export const groupRecords = defineLoader(
+const groupRecords = defineLoader(
   (ctx) =>
     new DataLoader<{ id: Int64; via: RecordVia }, R.Group, string>(
       async (keys) => {
@@ -85,7 +85,7 @@ export async function groupSummary(id: Int64, ctx: GatewayContext): Promise<R.Gr
   return (await groupBatch(ctx).load(id)) ?? summaryOfRecord(await groupRecords(ctx).load({ id, via: 'GET /group/info' }));
 }
 
-export interface MemberKey {
+interface MemberKey {
   groupId: Int64;
   userId: Int64;
 }
@@ -150,7 +150,7 @@ export async function summaryOf(g: GroupParent, ctx: GatewayContext): Promise<R.
   return groupSummary(g.id, ctx);
 }
 
-export async function recordOf(g: GroupParent, ctx: GatewayContext, via: RecordVia): Promise<R.Group> {
+async function recordOf(g: GroupParent, ctx: GatewayContext, via: RecordVia): Promise<R.Group> {
   return g.info ?? groupRecords(ctx).load({ id: g.id, via });
 }
 

@@ -25,7 +25,7 @@ import { GroupRef, UserRef } from '../core/refs';
 import { profileOf } from '../user/user';
 import { cacheId, cacheIdDescription } from '../core/cache-id';
 
-export const MemberRef = builder.objectRef<R.Member>('Member').implement({
+const MemberRef = builder.objectRef<R.Member>('Member').implement({
   description: 'A member of a group.',
   fields: (t) => ({
     id: t.string({

@@ -31,7 +31,7 @@ export async function groupOrNull(id: Int64, ctx: GatewayContext): Promise<Group
 }
 
 /** The User or Group an ID names; null for the system. */
-export async function peerOrNull(id: Int64, ctx: GatewayContext): Promise<UserParent | GroupParent | null> {
+async function peerOrNull(id: Int64, ctx: GatewayContext): Promise<UserParent | GroupParent | null> {
   if (isSystem(id)) return null;
   return (await groupOrNull(id, ctx)) ?? { id };
 }

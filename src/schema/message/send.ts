@@ -14,7 +14,7 @@ import { badUserInput } from '../core/inputs';
 import { MessageRef } from './message';
 
 /** Most targets one send may name. The service states no limit; this bounds one request's fan-out. */
-export const MAX_SEND_TARGETS = 1000;
+const MAX_SEND_TARGETS = 1000;
 
 /** Types whose attachment must carry the file's URL (IMAGE, AUDIO, VIDEO, FILE). */
 const MEDIA_TYPES: ReadonlySet<number> = new Set([1, 2, 3, 4]);

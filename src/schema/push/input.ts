@@ -11,9 +11,9 @@ import { badUserInput } from '../core/inputs';
 type Types = SchemaTypes;
 type PushBody = ParamsIn<Endpoints['POST /push/notify']>;
 
-export const MAX_AUDIENCE_ITEMS = 500;
+const MAX_AUDIENCE_ITEMS = 500;
 
-export const PushDistributionStrategy = builder.enumType('PushDistributionStrategy', {
+const PushDistributionStrategy = builder.enumType('PushDistributionStrategy', {
   description: 'Which channels a push uses.',
   values: {
     COMBINED: {
@@ -25,7 +25,7 @@ export const PushDistributionStrategy = builder.enumType('PushDistributionStrate
   },
 });
 
-export const OsPushVendor = builder.enumType('OsPushVendor', {
+const OsPushVendor = builder.enumType('OsPushVendor', {
   description: 'A vendor push channel, in the order vendors are tried.',
   values: {
     UPS: { value: 'ups', description: 'The domestic vendors: Xiaomi, Huawei, Meizu, OPPO, VIVO.' },
@@ -38,7 +38,7 @@ export const OsPushVendor = builder.enumType('OsPushVendor', {
   },
 });
 
-export const PushMessageType = builder.enumType('PushMessageType', {
+const PushMessageType = builder.enumType('PushMessageType', {
   description: 'Kind of push message.',
   values: {
     TEXT: { value: 'text', description: 'Text (the default).' },
@@ -47,7 +47,7 @@ export const PushMessageType = builder.enumType('PushMessageType', {
   },
 });
 
-export const PushClickAction = builder.enumType('PushClickAction', {
+const PushClickAction = builder.enumType('PushClickAction', {
   description: 'What tapping the notification does.',
   values: {
     INTENT: { value: 'intent', description: 'Open a specific page: intent is required.' },
@@ -55,7 +55,7 @@ export const PushClickAction = builder.enumType('PushClickAction', {
   },
 });
 
-export const VivoPushMode = builder.enumType('VivoPushMode', {
+const VivoPushMode = builder.enumType('VivoPushMode', {
   description: 'VIVO push mode.',
   values: {
     FORMAL: { value: 0, description: 'Formal push (the default).' },
@@ -63,7 +63,7 @@ export const VivoPushMode = builder.enumType('VivoPushMode', {
   },
 });
 
-export const VivoClassification = builder.enumType('VivoClassification', {
+const VivoClassification = builder.enumType('VivoClassification', {
   description: 'VIVO message classification.',
   values: {
     OPERATIONAL: { value: 0, description: 'Operational message (the default).' },
@@ -300,7 +300,7 @@ function messageOf(m: MessageIn): PushBody['message'] {
   } as PushBody['message'];
 }
 
-export interface SendPushIn {
+interface SendPushIn {
   audience: AudienceIn;
   setting?: Maybe<Record<string, unknown>>;
   message: MessageIn;

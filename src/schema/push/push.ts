@@ -13,7 +13,7 @@ import { defineLoader } from '../core/loader';
 import { pushBodyOf, SendPushInput } from './input';
 
 /** Task statistics by task ID; null for a task the service does not know (it leaves those out). */
-export const pushTaskLoader = defineLoader(
+const pushTaskLoader = defineLoader(
   (ctx) =>
     new DataLoader<Int64, PushTaskStats | null, string>(
       async (ids) => {
@@ -25,7 +25,7 @@ export const pushTaskLoader = defineLoader(
     ),
 );
 
-export const PushCertificateRef = builder.objectRef<PushCertificate>('PushCertificate').implement({
+const PushCertificateRef = builder.objectRef<PushCertificate>('PushCertificate').implement({
   description: 'The push certificate of a vendor push service, as configured for the app.',
   fields: (t) => ({
     appId: t.exposeString('app_id', { description: "The app's ID at the vendor." }),
@@ -72,7 +72,7 @@ const channelsOf = (s: PushTaskStats) =>
 // Summed as bigints: the counters are int64; SafeInt refuses a total beyond 2^53 rather than round it.
 const sum = (values: Int64[]) => values.reduce<bigint>((total, v) => total + BigInt(v), 0n);
 
-export const PushTaskRef = builder.objectRef<PushTaskStats>('PushTask').implement({
+const PushTaskRef = builder.objectRef<PushTaskStats>('PushTask').implement({
   description: 'A push task and its delivery statistics.',
   fields: (t) => ({
     id: t.field({ type: 'ID', nullable: false, description: 'Task ID.', resolve: (s) => s.task_id }),

@@ -19,7 +19,7 @@ import { orUndefined } from './writes';
 /** user_id 0 stands for "no user" in a failed entry (a registration that created none). */
 const userIdOf = (r: UserBatchResult): Int64 | null => (Number(r.user_id) === 0 ? null : r.user_id);
 
-export const UserBatchResultRef = builder.objectRef<UserBatchResult>('UserBatchResult').implement({
+const UserBatchResultRef = builder.objectRef<UserBatchResult>('UserBatchResult').implement({
   description: 'The outcome of one entry of a batch write: each entry succeeds or fails alone.',
   fields: (t) => ({
     success: t.exposeBoolean('success', { nullable: false, description: 'Whether this entry was applied.' }),
@@ -98,7 +98,7 @@ builder.queryField('users', (t) =>
 
 // ---- bans ----
 
-export interface UsersChange {
+interface UsersChange {
   ok: boolean;
   userIds: readonly Int64[];
 }

@@ -13,7 +13,7 @@ import { mutation } from '../core/mutation';
 import { recordField } from '../core/record-field';
 import { cacheId, cacheIdDescription } from '../core/cache-id';
 
-export const DeviceRef = builder.objectRef<Device>('Device').implement({
+const DeviceRef = builder.objectRef<Device>('Device').implement({
   description: 'A device the user has logged in on.',
   fields: (t) => ({
     id: t.string({

@@ -11,7 +11,7 @@ import { fromResult, mutation, payloadType } from '../core/mutation';
 import { actingUser, byActingUser, type UserChange, changed, orUndefined } from './writes';
 
 /** The settings of the user (the acting user, or another one through the admin token). */
-export async function settingsOf(user: UserParent, ctx: GatewayContext): Promise<UserSettings> {
+async function settingsOf(user: UserParent, ctx: GatewayContext): Promise<UserSettings> {
   return (await restFor(user, ctx).call('GET /user/settings', {})).data;
 }
 
@@ -68,7 +68,7 @@ builder.objectField(UserRef, 'settings', (t) =>
   }),
 );
 
-export const UserSettingsPayloadRef = payloadType<UserChange>('UserSettingsPayload', {
+const UserSettingsPayloadRef = payloadType<UserChange>('UserSettingsPayload', {
   description: "The answer to a change of the acting user's settings: whether the service accepted it, and the settings to read back.",
   ok: (c) => c.ok,
   fields: (t) => ({

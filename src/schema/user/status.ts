@@ -20,7 +20,7 @@ import { profileOf } from './user';
 import { MAX_USERS_PAGE, readUsersPage, scanUsers, type UsersPageRead } from './user-list';
 
 /** How far a scan reads: users beyond the first MAX_STATUS_PAGES * MAX_USERS_PAGE of the list answer null. */
-export const MAX_STATUS_PAGES = 25;
+const MAX_STATUS_PAGES = 25;
 
 const pageKey = (appId: string, n: number) => `${appId}:user-list:${n}`;
 

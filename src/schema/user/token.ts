@@ -6,7 +6,7 @@ import { fromResult, mutation, payloadType } from '../core/mutation';
 import { UserRef } from '../core/refs';
 import { orUndefined } from './writes';
 
-export const TokenRef = builder.objectRef<TokenRecord>('Token').implement({
+const TokenRef = builder.objectRef<TokenRecord>('Token').implement({
   description: 'A user access token, with the file and push credentials issued beside it.',
   fields: (t) => ({
     token: t.exposeString('token', { nullable: false, description: 'The access token: send it as the access-token header.' }),
