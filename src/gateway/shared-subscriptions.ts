@@ -143,9 +143,14 @@ export function sharedSubscriptions(): SharedSubscriptions {
       return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
     }
 
-    return(): Promise<IteratorResult<ExecutionResult>> {
+    /** Ends this subscriber now: what is queued is dropped. */
+    close(): void {
       this.queue = undefined;
       this.finish();
+    }
+
+    return(): Promise<IteratorResult<ExecutionResult>> {
+      this.close();
       return Promise.resolve({ value: undefined, done: true });
     }
 
@@ -175,11 +180,11 @@ export function sharedSubscriptions(): SharedSubscriptions {
       return group.started.then(
         (subscribed) => {
           if (isAsyncIterable(subscribed)) return member;
-          member.return();
+          member.close();
           return subscribed;
         },
         (err: unknown) => {
-          member.return();
+          member.close();
           throw err;
         },
       );
