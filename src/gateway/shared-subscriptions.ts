@@ -84,7 +84,9 @@ export function sharedSubscriptions(): SharedSubscriptions {
 
     private stop(): void {
       this.end();
-      void this.source?.return?.();
+      // Nobody waits for the source to close; a failure to close it (its own cleanup throwing) is
+      // logged rather than left an unhandled rejection, which would end the process.
+      this.source?.return?.().catch((err: unknown) => console.error('shared subscription: closing its source failed:', err));
     }
 
     private end(): void {
