@@ -214,7 +214,7 @@ function validateBody(def: EndpointDef, body: unknown): Record<string, unknown> 
 
 function check(schema: z.ZodObject, input: object, prefix: string): Record<string, unknown> {
   const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data as Record<string, unknown>;
+  if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const path = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
   const missing = valueAt(input, issue.path) === undefined;

@@ -191,6 +191,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const downloads = createDownloadRoute(rest);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer((req, res) => {
+        // yoga's Node listener answers or logs its own failures: its promise never rejects.
         if (!graphiql(req, res) && !downloads(req, res) && !fastPath?.handle(req, res)) void yoga(req, res);
       });
       ws = mountWebSocket(server, yoga, {

@@ -119,12 +119,12 @@ export function createFastPath(options: FastPathOptions): FastPath {
       const plugins = (yoga as unknown as { plugins: (Hooks | undefined | false)[] }).plugins.filter((p): p is Hooks => !!p);
       // A hook after execution could fail a request whose operation already ran: yoga's alone then.
       if (plugins.some((p) => p.onExecutionResult)) return;
-      server = yoga as unknown as typeof server;
-      const hooks = (name: keyof Hooks) => plugins.flatMap((p) => (p[name] ? [p[name]!.bind(p)] : []));
+      server = yoga;
+      const hooks = (name: keyof Hooks) => plugins.flatMap((p) => (p[name] ? [p[name].bind(p)] : []));
       onRequest = hooks('onRequest');
       onResponse = hooks('onResponse');
       onResultProcess = hooks('onResultProcess');
-      fetchAPI = yoga.fetchAPI as unknown as Record<string, unknown>;
+      fetchAPI = yoga.fetchAPI;
       const HeadersClass = yoga.fetchAPI.Headers;
       plainFetchAPI = {
         ...fetchAPI,
@@ -197,7 +197,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
       parsed = await yoga.parseRequest(asRequest, serverContext as never);
       if (parsed.response || !parsed.requestParserResult) return undefined;
       // Throws only from onParams hooks (its checks of the parameters), before execution.
-      result = await yoga.getResultForParams({ params: parsed.requestParserResult as never, request: asRequest }, serverContext as never);
+      result = await yoga.getResultForParams({ params: parsed.requestParserResult as never, request: asRequest }, serverContext);
     } catch {
       return undefined;
     }

@@ -156,7 +156,7 @@ class UploadSession {
         throw badRequest(`map entry ${field} must be a list of paths`);
       const file = new IncomingFile(this, field);
       this.files.set(field, file);
-      for (const path of paths as string[]) {
+      for (const path of paths) {
         if (!setPath(this.operations, path, file)) throw badRequest(`map path ${path} names no place in operations`);
       }
     }

@@ -84,7 +84,9 @@ export function sharedSubscriptions(): SharedSubscriptions {
 
     private stop(): void {
       this.end();
-      void this.source?.return?.();
+      // Nobody waits for the source to close; a failure to close it (its own cleanup throwing) is
+      // logged rather than left an unhandled rejection, which would end the process.
+      this.source?.return?.().catch((err: unknown) => console.error('shared subscription: closing its source failed:', err));
     }
 
     private end(): void {
@@ -143,9 +145,14 @@ export function sharedSubscriptions(): SharedSubscriptions {
       return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
     }
 
-    return(): Promise<IteratorResult<ExecutionResult>> {
+    /** Ends this subscriber now: what is queued is dropped. */
+    close(): void {
       this.queue = undefined;
       this.finish();
+    }
+
+    return(): Promise<IteratorResult<ExecutionResult>> {
+      this.close();
       return Promise.resolve({ value: undefined, done: true });
     }
 
@@ -175,11 +182,11 @@ export function sharedSubscriptions(): SharedSubscriptions {
       return group.started.then(
         (subscribed) => {
           if (isAsyncIterable(subscribed)) return member;
-          member.return();
+          member.close();
           return subscribed;
         },
         (err: unknown) => {
-          member.return();
+          member.close();
           throw err;
         },
       );

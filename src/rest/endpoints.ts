@@ -25,7 +25,7 @@ type Given = Omit<EndpointDef, keyof Defaults> & Partial<Pick<EndpointDef, keyof
 
 function endpoint<const E extends Given>(def: E): Omit<Defaults, keyof E> & E {
   const effect = def.methods[0] === 'GET' ? 'read' : 'write';
-  return { groupIdHeader: true, auth: 'token', result: 'json', extras: [], effect, ...def } as Omit<Defaults, keyof E> & E;
+  return { groupIdHeader: true, auth: 'token', result: 'json', extras: [], effect, ...def };
 }
 
 const obj = z.object;

@@ -53,7 +53,7 @@ export class UploadSigner {
     const decoded = decodePolicy(policy!);
     if (!(Date.parse(decoded.expiration) > now)) throw refused('policy expired');
     if (decoded.conditions[0].key !== key) throw refused('key does not match the policy');
-    return { key: key!, maxBytes: decoded.conditions[1][2] };
+    return { key, maxBytes: decoded.conditions[1][2] };
   }
 
   private mac(policy: string): string {

@@ -102,7 +102,8 @@ export function receiveMultipart(req: IncomingMessage, verify: Verify, hardLimit
     });
     parser.on('error', () => {
       req.unpipe(parser);
-      drain(req).then(() => reject(failure ?? malformed('malformed multipart body')));
+      // drain() swallows stream errors; should it ever reject, the request still gets an answer.
+      drain(req).then(() => reject(failure ?? malformed('malformed multipart body')), reject);
     });
     req.pipe(parser);
   });

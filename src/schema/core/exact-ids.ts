@@ -6,8 +6,6 @@ import {
   GraphQLID,
   GraphQLList,
   GraphQLNonNull,
-  type GraphQLInputType,
-  type GraphQLOutputType,
   type GraphQLScalarType,
   type GraphQLSchema,
   type GraphQLType,
@@ -29,15 +27,15 @@ export function useExactIds(schema: GraphQLSchema, id: GraphQLScalarType): Graph
   for (const type of Object.values(typeMap)) {
     if (isObjectType(type) || isInterfaceType(type)) {
       for (const field of Object.values(type.getFields())) {
-        field.type = swap(field.type, id) as GraphQLOutputType;
-        for (const arg of field.args) arg.type = swap(arg.type, id) as GraphQLInputType;
+        field.type = swap(field.type, id);
+        for (const arg of field.args) arg.type = swap(arg.type, id);
       }
     } else if (isInputObjectType(type)) {
-      for (const field of Object.values(type.getFields())) field.type = swap(field.type, id) as GraphQLInputType;
+      for (const field of Object.values(type.getFields())) field.type = swap(field.type, id);
     }
   }
   for (const directive of schema.getDirectives()) {
-    for (const arg of directive.args) arg.type = swap(arg.type, id) as GraphQLInputType;
+    for (const arg of directive.args) arg.type = swap(arg.type, id);
   }
   if (typeMap.ID) typeMap.ID = id;
   return schema;

@@ -76,7 +76,7 @@ async function apply<K extends Setting>(ctx: GatewayContext, input: Input, key: 
   const value = input[key];
   if (value === null || value === undefined) return;
   try {
-    await WRITES[key](ctx, input.groupId, value as NonNullable<Input[K]>);
+    await WRITES[key](ctx, input.groupId, value);
     updated.push(key);
   } catch (err) {
     try {

@@ -297,7 +297,7 @@ function messageOf(m: MessageIn): PushBody['message'] {
     ...(begin === undefined ? {} : { show_begin_time: begin }),
     ...(end === undefined ? {} : { show_end_time: end }),
     ...vendors,
-  } as PushBody['message'];
+  };
 }
 
 interface SendPushIn {
@@ -310,7 +310,7 @@ interface SendPushIn {
 export function pushBodyOf(input: SendPushIn): PushBody {
   return {
     audience: audienceOf(input.audience),
-    ...(input.setting ? { setting: wire(input.setting) as PushBody['setting'] } : {}),
+    ...(input.setting ? { setting: wire(input.setting) } : {}),
     message: messageOf(input.message),
   };
 }
