@@ -17,7 +17,14 @@ async function main(): Promise<void> {
     console.log(`demo users    ${demo.users.map((u) => `${u.username} (id ${u.id})`).join(', ')}; password ${demo.password}`);
     console.log(`demo group    ${demo.groupId}`);
   }
-  const stop = () => void emulator.stop().then(() => process.exit(0));
+  const stop = () =>
+    void emulator.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error('emulator: stopping failed:', err);
+        process.exit(1);
+      },
+    );
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -254,18 +254,21 @@ export function createFastPath(options: FastPathOptions): FastPath {
       }
     }
     const serverContext = { req, res, waitUntil: (p: Promise<unknown>) => void p.catch(() => {}) };
-    answer(requestFor(req, json, text), serverContext).then(
-      (response) => {
+    answer(requestFor(req, json, text), serverContext)
+      .then((response) => {
         if (!response) return toYoga(req, res, body);
         answered++;
         response.write(res);
-      },
-      (err: unknown) => {
+      })
+      // Also what writing the answer throws: never an unhandled rejection (it would end the process).
+      .catch((err: unknown) => {
         console.error('graphql fast path failed:', err);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      },
-    );
+        if (res.headersSent) res.destroy();
+        else {
+          res.writeHead(500);
+          res.end();
+        }
+      });
   }
 
   return {
