@@ -110,7 +110,7 @@ builder.objectField(UserRef, 'conversation', (t) =>
   t.field({
     type: HistoryRef,
     description:
-      "The user's conversation with another user or in a group, newest messages first by page (GET /message/conversation). " +
+      "The user's conversation with another user or in a group, read backwards page by page from the newest (oldest first within a page; GET /message/conversation). " +
       'Reading marks the messages of others that were UNREAD as DELIVERED.',
     extensions: reaches('GET /message/conversation'),
     args: {

@@ -67,7 +67,7 @@ const ConversationRef = builder.objectRef<ConversationParent>('Conversation').im
     messages: t.field({
       type: HistoryRef,
       description:
-        'The messages, read backwards: the newest `last` first, then `before: pageInfo.startCursor` for older ones ' +
+        'The newest `last` messages (oldest first within the page, as Relay orders a backward page), then `before: pageInfo.startCursor` for older ones ' +
         '(GET /message/conversation). Reading marks the messages of others that were UNREAD as DELIVERED.',
       extensions: reaches('GET /message/conversation'),
       args: historyArgs(),
