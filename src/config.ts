@@ -56,6 +56,8 @@ export interface Config {
   fastPath: boolean;
   /** Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts). */
   coalesce: boolean;
+  /** A development check: every REST reply deep-frozen, so code that changes a shared reply throws. */
+  freezeReplies: boolean;
   /** Run queries and mutations compiled by graphql-jit where it can (src/gateway/jit.ts). */
   jit: boolean;
   /** Compile an operation on its nth run (a document sent once is not worth compiling). */
@@ -155,6 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins,
     fastPath: flag(env, 'FAST_PATH', true),
     coalesce: flag(env, 'IM_COALESCE', true),
+    freezeReplies: flag(env, 'IM_FREEZE_REPLIES', false),
     jit: flag(env, 'GRAPHQL_JIT', true),
     jitAfterRuns: int(env, 'GRAPHQL_JIT_AFTER', 2, 1, 1_000_000),
   };

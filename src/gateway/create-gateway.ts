@@ -63,6 +63,7 @@ export interface GatewayOptions {
         | 'coalesce'
         | 'imAdminToken'
         | 'jit'
+        | 'freezeReplies'
         | 'jitAfterRuns'
       >
     >;
@@ -114,6 +115,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     callTimeoutMs: config.callTimeoutMs,
     retries: config.retries,
     connections: config.connections,
+    freezeReplies: config.freezeReplies ?? false,
     onCall: (info) => {
       logTrouble(info);
       readiness.record(info);

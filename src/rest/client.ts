@@ -34,6 +34,11 @@ interface RestClientOptions {
   connections?: number;
   /** Largest JSON answer accepted (downloads are streamed and not limited). Default 8 MiB. */
   maxResponseBytes?: number;
+  /**
+   * Deep-freeze every reply (a development check, IM_FREEZE_REPLIES): replies are shared (by the
+   * request's resolvers, and by coalesced requests), so code that changes one then throws.
+   */
+  freezeReplies?: boolean;
   /** Called after every attempt, for metrics and logs. Holds no parameter values and no secrets. */
   onCall?: (info: CallInfo) => void;
 }
@@ -99,6 +104,14 @@ interface Prepared {
   readonly headers: Record<string, string>;
   readonly body?: string;
   readonly secrets: readonly string[];
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }
 
 export function createRestClient(options: RestClientOptions): RestClient {
@@ -271,7 +284,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
     const envelope = await withRetries(prepared, signal, (attempt) => attemptCall(prepared, attempt, signal));
     const reply: Record<string, unknown> = { data: envelope.data };
     for (const extra of prepared.p.extras) if (envelope[extra] !== undefined) reply[extra] = envelope[extra];
-    return reply as Reply<K>;
+    return (options.freezeReplies ? deepFreeze(reply) : reply) as Reply<K>;
   }
 
   async function download<K extends DownloadName>(

@@ -39,6 +39,8 @@ export interface Stack {
  */
 export const suiteEnv = (): Record<string, string> => ({
   GRAPHQL_JIT_AFTER: '1',
+  // Replies are shared (coalescing, a request's resolvers): a resolver that changes one fails here.
+  IM_FREEZE_REPLIES: 'true',
   ...(process.env.FAST_PATH ? { FAST_PATH: process.env.FAST_PATH } : {}),
 });
 

@@ -129,3 +129,21 @@ describe('request client', () => {
     expect(stableKey({ id: 1552747048460091409n })).toBe('{"id":1552747048460091409}');
   });
 });
+
+describe('IM_FREEZE_REPLIES (a development check)', () => {
+  it('hands out deep-frozen replies, so code that changes a shared reply throws', async () => {
+    const frozen = createRestClient({ baseUrl: server.url, retries: 0, freezeReplies: true });
+    try {
+      const reply = await frozen.call('GET /group/member_list', { group_id: 3000000000001, limit: 10 }, caller);
+      expect(Object.isFrozen(reply)).toBe(true);
+      expect(Object.isFrozen(reply.data)).toBe(true);
+      expect(() => {
+        (reply as { data: unknown }).data = null;
+      }).toThrow(TypeError);
+    } finally {
+      await frozen.close();
+    }
+    const plain = await rest.call('GET /group/member_list', { group_id: 3000000000001, limit: 10 }, caller);
+    expect(Object.isFrozen(plain)).toBe(false);
+  });
+});
