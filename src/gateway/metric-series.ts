@@ -49,7 +49,7 @@ abstract class SeriesMetric<S extends { labels: Labels }> {
   }
 }
 
-interface CounterSeries {
+export interface CounterSeries {
   readonly labels: Labels;
   value: number;
 }
@@ -64,7 +64,7 @@ export class SeriesCounter extends SeriesMetric<CounterSeries> {
   }
 }
 
-interface HistogramSeries {
+export interface HistogramSeries {
   readonly labels: Labels;
   /** Observations per bucket (not cumulative); the last is above every bound. */
   readonly counts: number[];

@@ -6,7 +6,7 @@
 import { type DocumentNode, getOperationAST, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
-import { SeriesCounter, SeriesHistogram } from './metric-series';
+import { type CounterSeries, type HistogramSeries, SeriesCounter, SeriesHistogram } from './metric-series';
 
 // Operation names are chosen by clients: past this many distinct ones, new names count as 'other'.
 const MAX_OPERATION_NAMES = 200;
@@ -18,6 +18,9 @@ interface Operation {
   readonly labels: { readonly operationName: string; readonly operationType: string };
   /** Only __schema / __type / __typename at the top: GraphiQL's schema fetches are not traffic. */
   readonly introspection: boolean;
+  /** Its series, found once. */
+  executed?: CounterSeries;
+  duration?: HistogramSeries;
 }
 
 const isIntrospection = (document: DocumentNode, operationName: string | null | undefined): boolean => {
@@ -101,9 +104,9 @@ export function useOperationMetrics(registry: Registry, path: string): Plugin {
       const start = performance.now();
       return {
         onExecuteDone({ result }) {
-          operations.of(operation.key, () => operation.labels).value++;
+          (operation.executed ??= operations.of(operation.key, () => operation.labels)).value++;
           durations.observe(
-            durations.of(operation.key, () => operation.labels),
+            (operation.duration ??= durations.of(operation.key, () => operation.labels)),
             (performance.now() - start) / 1000,
           );
           if (!(Symbol.asyncIterator in result) && result.errors?.length) countError(operation, 'execute');
