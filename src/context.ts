@@ -3,7 +3,6 @@
 import { type PeerAccess, peerAccessFor, type ServiceCredential } from './peers/service-credential';
 import type { Caller } from './rest/caller';
 import type { RestClient } from './rest/client';
-import { endpoints } from './rest/endpoints';
 import { UpstreamError } from './rest/errors';
 import { toGraphQLError } from './rest/graphql-error';
 import type { Int64 } from './rest/json';
@@ -106,25 +105,9 @@ export function createContext(
 
   // The caller is made only for a client not made yet (a list of members asks once per member).
   function clientFor(key: string, callerFor: () => Caller): RequestClient {
-    const known = bound.get(key);
-    if (known) return known;
-    const forCaller = callerFor();
-    const inner = bindClient(client, forCaller);
-    const wrapped: RequestClient = {
-      caller: forCaller,
-      clear: inner.clear,
-      call: (name, params, opts) => {
-        const reply = inner.call(name, params, opts).catch(asGraphQLError);
-        if (endpoints[name].effect === 'write') {
-          invalidate();
-          reply.then(invalidate, invalidate);
-        }
-        return reply;
-      },
-      download: (name, params, opts) => inner.download(name, params, opts).catch(asGraphQLError),
-    };
-    bound.set(key, wrapped);
-    return wrapped;
+    let known = bound.get(key);
+    if (!known) bound.set(key, (known = bindClient(client, callerFor(), { mapError: asGraphQLError, onWrite: invalidate })));
+    return known;
   }
 
   const rest = clientFor('', () => caller);

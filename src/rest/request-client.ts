@@ -34,31 +34,46 @@ export function stableKey(value: unknown): string {
   return `{${out}}`;
 }
 
-export function bindClient(client: RestClient, caller: Caller): RequestClient {
+/** What the request around a client adds to it. */
+export interface BindOptions {
+  /** What a failed call rejects with instead (the request's GraphQL errors). */
+  mapError?: (err: unknown) => never;
+  /** Called when a write starts and when it ends (the request forgets what it read). */
+  onWrite?: () => void;
+}
+
+export function bindClient(client: RestClient, caller: Caller, bind: BindOptions = {}): RequestClient {
   const memo = new Map<string, Promise<unknown>>();
+  const { mapError, onWrite } = bind;
+  const mapped = <T>(reply: Promise<T>): Promise<T> => (mapError ? reply.catch(mapError) : reply);
 
   function call<K extends CallName>(name: K, params: ParamsIn<Endpoints[K]>, opts?: CallOptions): Promise<Reply<K>> {
     const { effect } = endpoints[name];
     if (effect === 'write') {
       // A write may change what any GET answers: forget them now, and again when it is done, since
       // a GET begun while it ran may hold the state from before.
-      memo.clear();
+      const forget = () => {
+        memo.clear();
+        onWrite?.();
+      };
+      forget();
       const written = client.call(name, params, caller, opts);
-      const forget = () => memo.clear();
       written.then(forget, forget);
-      return written;
+      return mapped(written);
     }
     // Each call hands out something new: two uploads in one request must not share one target.
-    if (effect === 'issue') return client.call(name, params, caller, opts);
+    if (effect === 'issue') return mapped(client.call(name, params, caller, opts));
     const key = `${name} ${stableKey(params)}`;
     const known = memo.get(key);
     if (known) return known as Promise<Reply<K>>;
     // The first asker's signal governs the shared call; within one request all ask with the request's signal.
-    const pending = client.call(name, params, caller, opts);
-    memo.set(key, pending);
-    pending.catch(() => {
+    // One promise per call: a failure is forgotten (a later asker tries again) and mapped at once.
+    const pending: Promise<Reply<K>> = client.call(name, params, caller, opts).catch((err: unknown) => {
       if (memo.get(key) === pending) memo.delete(key);
+      if (mapError) mapError(err);
+      throw err;
     });
+    memo.set(key, pending);
     return pending;
   }
 
@@ -66,6 +81,6 @@ export function bindClient(client: RestClient, caller: Caller): RequestClient {
     caller,
     clear: () => memo.clear(),
     call,
-    download: (name, params, opts) => client.download(name, params, caller, opts),
+    download: (name, params, opts) => mapped(client.download(name, params, caller, opts)),
   };
 }
