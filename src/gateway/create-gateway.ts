@@ -7,7 +7,7 @@ import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
-import { locatedAs, toGraphQLError, upstreamCause } from '../rest/graphql-error';
+import { toGraphQLError, upstreamCause } from '../rest/graphql-error';
 import { serviceCredential } from '../peers/service-credential';
 import { ScalarInputError } from '../schema/core/scalars';
 import { coalescing } from '../rest/coalesce';
@@ -159,7 +159,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (causedByScalarInput(error)) return error as GraphQLError;
         const upstream = upstreamCause(error instanceof GraphQLError ? (error.originalError ?? error) : error);
         if (upstream) return toGraphQLError(upstream, error instanceof GraphQLError ? error : undefined);
-        return locatedAs(error instanceof GraphQLError ? error : undefined, maskError(error, message, isDev));
+        return maskError(error, message, isDev);
       },
     },
     plugins: [

@@ -90,18 +90,29 @@ export function useCompiledExecution({ afterRuns }: CompiledExecutionOptions): P
     const result = query.query(args.rootValue, args.contextValue, args.variableValues);
     return result instanceof Promise ? result.then(withStringify) : withStringify(result);
   });
+  // One object for every compiled run: it puts graphql-jit's errors in graphql-js's form.
+  const compiledDone = {
+    onExecuteDone({
+      args,
+      result,
+      setResult,
+    }: {
+      args: ExecutionArgs;
+      result: ExecutionResult | AsyncIterable<ExecutionResult>;
+      setResult: (r: ExecutionResult) => void;
+    }) {
+      if (Symbol.asyncIterator in result || !result.errors) return;
+      setResult(inGraphqlJsOrder(args.document, result));
+    },
+  };
   return {
     onExecute({ args, setExecuteFn }) {
       const entry = compiledFor(args);
+      if (!entry.query) return undefined;
       const definitions = entry.operation?.variableDefinitions;
-      const refused = () => !!definitions?.length && !!getVariableValues(args.schema, definitions, args.variableValues ?? {}).errors;
-      if (entry.query && !refused()) setExecuteFn(execute);
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (Symbol.asyncIterator in result || !result.errors) return;
-          setResult(inGraphqlJsOrder(args.document, result));
-        },
-      };
+      if (definitions?.length && getVariableValues(args.schema, definitions, args.variableValues ?? {}).errors) return undefined;
+      setExecuteFn(execute);
+      return compiledDone;
     },
   };
 }

@@ -11,30 +11,16 @@ import { classifyUpstreamError, UpstreamError } from './errors';
  * `from` lends it the location and path of the field that failed.
  */
 export function toGraphQLError(err: UpstreamError, from?: GraphQLError): GraphQLError {
-  return locatedAs(
-    from,
-    new GraphQLError(err.message, {
-      ...(from ? { nodes: from.nodes, source: from.source, positions: from.positions, path: from.path } : {}),
-      extensions: {
-        code: classifyUpstreamError(err),
-        endpoint: err.endpoint,
-        ...(err.code === undefined ? {} : { upstreamCode: err.code }),
-        ...(err.upstreamMessage === undefined ? {} : { upstreamMessage: err.upstreamMessage }),
-        ...(err.httpStatus === undefined ? {} : { httpStatus: err.httpStatus }),
-      },
-    }),
-  );
-}
-
-/**
- * `made`, at the locations of `from` where it could not take them from nodes: graphql-jit's field
- * errors carry their `locations` only (no nodes, no source), which a new GraphQLError would drop.
- */
-export function locatedAs<E extends Error>(from: GraphQLError | undefined, made: E): E {
-  // graphql-js declares `locations` read-only but sets it as a plain property; toJSON reads it.
-  if (from?.locations && made instanceof GraphQLError && !made.locations)
-    (made as { locations?: GraphQLError['locations'] }).locations = from.locations;
-  return made;
+  return new GraphQLError(err.message, {
+    ...(from ? { nodes: from.nodes, source: from.source, positions: from.positions, path: from.path } : {}),
+    extensions: {
+      code: classifyUpstreamError(err),
+      endpoint: err.endpoint,
+      ...(err.code === undefined ? {} : { upstreamCode: err.code }),
+      ...(err.upstreamMessage === undefined ? {} : { upstreamMessage: err.upstreamMessage }),
+      ...(err.httpStatus === undefined ? {} : { httpStatus: err.httpStatus }),
+    },
+  });
 }
 
 /** The UpstreamError behind a resolver error, if that is what it is. */
@@ -61,16 +47,13 @@ export async function withRetryKey<T>(key: Record<string, string>, write: Promis
     return await write;
   } catch (err) {
     if (!(err instanceof GraphQLError)) throw err;
-    throw locatedAs(
-      err,
-      new GraphQLError(err.message, {
-        nodes: err.nodes,
-        source: err.source,
-        positions: err.positions,
-        path: err.path,
-        ...(err.originalError ? { originalError: err.originalError } : {}),
-        extensions: { ...err.extensions, ...key },
-      }),
-    );
+    throw new GraphQLError(err.message, {
+      nodes: err.nodes,
+      source: err.source,
+      positions: err.positions,
+      path: err.path,
+      ...(err.originalError ? { originalError: err.originalError } : {}),
+      extensions: { ...err.extensions, ...key },
+    });
   }
 }

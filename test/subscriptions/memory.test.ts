@@ -70,9 +70,9 @@ describe('unreadCounts', () => {
       const window = 2_000;
       await sleep(window);
       const polls = stack.emu.calls('GET /message/unread').length;
-      // Shared: never more than one poll per interval for all 100. It keeps polling, but a loaded
-      // machine may delay rounds (a failed run saw fewer than window / INTERVAL - 3 with 15 files in parallel).
-      expect(polls).toBeGreaterThanOrEqual(2);
+      // Shared: never more than one poll per interval for all 100, and it keeps polling; a loaded
+      // machine delays rounds (a run with 15 files in parallel saw fewer than window / INTERVAL - 3).
+      expect(polls).toBeGreaterThanOrEqual(window / INTERVAL / 4);
       expect(polls).toBeLessThanOrEqual(window / INTERVAL + 1);
 
       // Everyone gets the update; the counts were checked at connect once for all of them.
