@@ -52,13 +52,13 @@ export interface Config {
   readyWindowMs: number;
   /** Web origins that may read answers with credentials (CORS); `*`: any origin, without credentials. Empty: no CORS. */
   corsOrigins: string[];
-  /** Answer plain JSON GraphQL requests without yoga's fetch-API layer (src/gateway/fast-path.ts). */
+  /** Answer plain JSON GraphQL requests without yoga's fetch-API layer (src/gateway/http/fast-path.ts). */
   fastPath: boolean;
   /** Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts). */
   coalesce: boolean;
   /** A development check: every REST reply deep-frozen, so code that changes a shared reply throws. */
   freezeReplies: boolean;
-  /** Run queries and mutations compiled by graphql-jit where it can (src/gateway/jit.ts). */
+  /** Run queries and mutations compiled by graphql-jit where it can (src/gateway/execution/jit.ts). */
   jit: boolean;
   /** Compile an operation on its nth run (a document sent once is not worth compiling). */
   jitAfterRuns: number;

@@ -1,6 +1,6 @@
 // The gateway's download routes (/files/avatar, /files/chat): which REST download each serves and
 // how its URL parameters map onto the endpoint's. The schema builds URLs to them (downloadPath);
-// the gateway serves them (gateway/downloads.ts). Kept below both, so neither imports upward.
+// the gateway serves them (gateway/http/downloads.ts). Kept below both, so neither imports upward.
 import type { Caller } from '../rest/caller';
 import type { DownloadName } from '../rest/client';
 

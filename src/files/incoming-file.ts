@@ -1,5 +1,5 @@
 // One file of a GraphQL multipart request as resolvers see it: the value of a `File` argument,
-// whose bytes arrive as a stream of the request body. The multipart reader (gateway/multipart.ts)
+// whose bytes arrive as a stream of the request body. The multipart reader (gateway/http/multipart.ts)
 // creates and feeds these; the schema only opens them. Kept below both, so neither imports upward.
 import type { Readable } from 'node:stream';
 import { GraphQLError } from 'graphql';

@@ -13,22 +13,22 @@ import { ScalarInputError } from '../schema/core/scalars';
 import { coalescing } from '../rest/coalesce';
 import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
-import { graphiqlOptions } from './graphiql';
-import { createGraphiQLPage } from './graphiql-page';
-import { useBodyLimits } from './body-limits';
-import { useDocumentLimits } from './document-limits';
-import { corsFor, wsOriginAllowed } from './cors';
-import { useCsrfPrevention } from './csrf';
-import { createDownloadRoute } from './downloads';
-import { createFastPath } from './fast-path';
-import { requestLookup } from './event-source';
-import { useCompiledExecution } from './jit';
-import { createGatewayMetrics } from './metrics';
-import { createReadiness } from './readiness';
-import { useStreamingMultipart } from './multipart';
-import { upstreamLog } from './upstream-log';
-import { sharedSubscriptions } from './shared-subscriptions';
-import { mountWebSocket } from './websocket';
+import { graphiqlOptions } from './http/graphiql';
+import { createGraphiQLPage } from './http/graphiql-page';
+import { useBodyLimits } from './http/body-limits';
+import { useDocumentLimits } from './execution/document-limits';
+import { corsFor, wsOriginAllowed } from './http/cors';
+import { useCsrfPrevention } from './http/csrf';
+import { createDownloadRoute } from './http/downloads';
+import { createFastPath } from './http/fast-path';
+import { requestLookup } from './http/event-source';
+import { useCompiledExecution } from './execution/jit';
+import { createGatewayMetrics } from './observability/metrics';
+import { createReadiness } from './observability/readiness';
+import { useStreamingMultipart } from './http/multipart';
+import { upstreamLog } from './observability/upstream-log';
+import { sharedSubscriptions } from './ws/shared-subscriptions';
+import { mountWebSocket } from './ws/websocket';
 
 export interface GatewayOptions {
   config: Pick<

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DOCUMENT } from '../../src/gateway/graphiql';
+import { DEFAULT_DOCUMENT } from '../../src/gateway/http/graphiql';
 import { schema } from '../../src/schema';
 
 const dir = new URL('../../examples/', import.meta.url);

@@ -1,4 +1,4 @@
-// The fast path (src/gateway/fast-path.ts) answers exactly as yoga does: two gateways over one
+// The fast path (src/gateway/http/fast-path.ts) answers exactly as yoga does: two gateways over one
 // emulator, one with FAST_PATH=false, get the same requests over raw HTTP; status line, headers
 // (but Date) and body bytes must be equal, for answers the fast path gives and for those it
 // leaves to yoga after reading the body. (The whole suite also runs with FAST_PATH=false:

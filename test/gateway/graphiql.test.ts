@@ -1,7 +1,7 @@
 // GraphiQL's default document teaches the API, so it must stay valid as the schema changes.
 import { parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DOCUMENT } from '../../src/gateway/graphiql';
+import { DEFAULT_DOCUMENT } from '../../src/gateway/http/graphiql';
 import { schema } from '../../src/schema';
 
 describe('GraphiQL default document', () => {

@@ -3,7 +3,7 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import { useCompiledExecution } from '../../src/gateway/jit';
+import { useCompiledExecution } from '../../src/gateway/execution/jit';
 import { schema } from '../../src/schema';
 
 type OnExecute = (payload: { args: Record<string, unknown>; setExecuteFn: (fn: unknown) => void }) => unknown;

@@ -1,4 +1,4 @@
-// Compiled execution (src/gateway/jit.ts) answers as graphql-js does: the same requests to a
+// Compiled execution (src/gateway/execution/jit.ts) answers as graphql-js does: the same requests to a
 // gateway with GRAPHQL_JIT=false and one with it on (the default) get the same status and body,
 // byte for byte: plain queries, variables graphql-js refuses (graphql-jit would word those
 // otherwise), and errors raised in resolvers (same locations, path, extensions, key order).

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway } from '../../src/gateway/create-gateway';
-import { upstreamLog } from '../../src/gateway/upstream-log';
+import { upstreamLog } from '../../src/gateway/observability/upstream-log';
 import type { CallInfo } from '../../src/rest/client';
 import { startStack, type Stack } from '../helpers/stack';
 import { sseFeed } from '../subscriptions/clients';

@@ -2,7 +2,7 @@
 // 5xx or no connection within the window; a slow service, a business error or stale failures
 // leave it ready.
 import { describe, expect, it } from 'vitest';
-import { createReadiness } from '../../src/gateway/readiness';
+import { createReadiness } from '../../src/gateway/observability/readiness';
 import type { CallInfo } from '../../src/rest/client';
 import { gatewayOver } from '../helpers/scripted-gateway';
 import { envelope, failure } from '../helpers/scripted-server';

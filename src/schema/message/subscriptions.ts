@@ -1,7 +1,7 @@
 // Live updates. The IM service has no events, so each subscription polls it (src/subscriptions):
 // one poller per identity and poll, however many subscribers share it. Over WebSocket
 // (graphql-ws) or SSE; over SSE a browser's EventSource may put access-token and app_id in the
-// query string (gateway/event-source.ts). A failed poll arrives as a result with errors and the subscription goes
+// query string (gateway/http/event-source.ts). A failed poll arrives as a result with errors and the subscription goes
 // on; a token the service rejects ends it with UNAUTHENTICATED.
 import type { GatewayContext } from '../../context';
 import type { SubscriptionEvent } from '../../subscriptions/hub';
@@ -35,7 +35,7 @@ builder.subscriptionFields((t) => ({
       'subscribing, then each time they change. A conversation read since the last result is in the next one once more, ' +
       'with unreadCount 0, after the others (the service just leaves it out). A failed poll sends an error and polling goes on, less often; a rejected ' +
       'token ends the subscription with UNAUTHENTICATED.',
-    // A subscriber who joins a running execution gets its latest result (src/gateway/shared-subscriptions.ts).
+    // A subscriber who joins a running execution gets its latest result (src/gateway/ws/shared-subscriptions.ts).
     extensions: { ...reaches('GET /message/unread'), replaysLatest: true },
     subscribe: (_root, _args, ctx) => ctx.subscriptions.unreadCounts(ctx.caller),
     resolve: (event, _args, ctx) => valueOf(event, ctx),

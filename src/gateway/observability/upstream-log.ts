@@ -2,7 +2,7 @@
 // most one per endpoint per window, so that an outage does not flood the log: the next line tells
 // how many were left out. Business errors (envelope codes) are the callers' concern, not logged.
 // A line holds the endpoint's table key, never a path with values, a token or a stack.
-import type { CallInfo } from '../rest/client';
+import type { CallInfo } from '../../rest/client';
 
 interface UpstreamLogOptions {
   /** Quiet time per endpoint after a line. Default 10 s. */

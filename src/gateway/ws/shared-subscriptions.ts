@@ -6,7 +6,7 @@
 // member who joins late gets the latest result at once when the operation's field replays its
 // state (`extensions.replaysLatest`, as unreadCounts does), as it would from its own execution.
 import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError } from 'graphql';
-import type { Caller } from '../rest/caller';
+import type { Caller } from '../../rest/caller';
 
 type Subscribed = AsyncIterable<ExecutionResult> | ExecutionResult;
 

@@ -3,8 +3,8 @@
 // in one process); labels hold only bounded values: no query text, no variables, no IDs.
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { CallInfo } from '../rest/client';
-import type { SubscriptionStats } from '../subscriptions/hub';
+import type { CallInfo } from '../../rest/client';
+import type { SubscriptionStats } from '../../subscriptions/hub';
 import { SeriesCounter, SeriesHistogram } from './metric-series';
 import { useOperationMetrics } from './operation-metrics';
 

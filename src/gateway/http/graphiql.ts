@@ -12,9 +12,9 @@ const INTRO = `# The IM GraphQL gateway. Press the run button and pick an operat
 # Operations that take variables (SendText, Conversation...) read them from the Variables tab.
 `;
 
-/** examples/ sits at the package root: two levels above this file in src/, one above the bundle in dist/. */
+/** examples/ sits at the package root: three levels above this file in src/, one above the bundle in dist/. */
 function examplesDir(): URL {
-  const dir = ['../../examples/', '../examples/'].map((up) => new URL(up, import.meta.url)).find((url) => existsSync(url));
+  const dir = ['../../../examples/', '../examples/'].map((up) => new URL(up, import.meta.url)).find((url) => existsSync(url));
   if (!dir) throw new Error(`examples/ not found beside ${import.meta.url}`);
   return dir;
 }

@@ -12,9 +12,9 @@ import { CloseCode, type Context, type SubscribePayload } from 'graphql-ws';
 import { type Extra, useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
-import { callerFrom, paramsLookup } from '../context';
-import type { Verdict } from '../subscriptions/hub';
-import type { Caller } from '../rest/caller';
+import { callerFrom, paramsLookup } from '../../context';
+import type { Verdict } from '../../subscriptions/hub';
+import type { Caller } from '../../rest/caller';
 import { limitMessages, quietClientFaults } from './ws-limits';
 import type { SharedSubscriptions } from './shared-subscriptions';
 

@@ -3,7 +3,7 @@
 // are given). For EventSource only: every other request reads headers alone, since a URL ends up
 // in browser history and proxy logs. The gateway itself logs no URLs (upstream-log.ts names
 // endpoints only; the metrics' labels hold no URL).
-import { headersLookup } from '../context';
+import { headersLookup } from '../../context';
 
 const URL_IDENTITY: ReadonlySet<string> = new Set(['access-token', 'access_token', 'app_id', 'app-id']);
 

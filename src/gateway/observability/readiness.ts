@@ -2,7 +2,7 @@
 // all failed because of the service itself (5xx, or no connection) within a recent window. Slow
 // is not down (a timeout counts neither way), a business error or a 4xx is an answer, and
 // failures older than the window are stale: a replica taken out of rotation comes back to try.
-import type { CallInfo } from '../rest/client';
+import type { CallInfo } from '../../rest/client';
 
 interface ReadinessOptions {
   /** Consecutive failing calls that make the gateway not ready. */

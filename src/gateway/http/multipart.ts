@@ -15,7 +15,7 @@ import { finished } from 'node:stream/promises';
 import busboy from 'busboy';
 import { GraphQLError } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
-import { fileError, IncomingFile } from '../files/incoming-file';
+import { fileError, IncomingFile } from '../../files/incoming-file';
 
 /** The body broke off (truncated, malformed) while a file was awaited or read: the request is bad. */
 const brokeOff = (err: Error) =>

@@ -9,11 +9,11 @@
 // a browser cannot run may show inline; everything else downloads as an attachment.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { callerFrom } from '../context';
-import type { RestClient } from '../rest/client';
-import { classifyUpstreamError, type ErrorCode, UpstreamError } from '../rest/errors';
-import { toGraphQLError } from '../rest/graphql-error';
-import { DOWNLOAD_ROUTES, type DownloadPath, type DownloadRoute } from '../files/download-paths';
+import { callerFrom } from '../../context';
+import type { RestClient } from '../../rest/client';
+import { classifyUpstreamError, type ErrorCode, UpstreamError } from '../../rest/errors';
+import { toGraphQLError } from '../../rest/graphql-error';
+import { DOWNLOAD_ROUTES, type DownloadPath, type DownloadRoute } from '../../files/download-paths';
 
 // Headers of the file worth passing on; hop-by-hop ones (connection, transfer-encoding) are not.
 const PASSED_HEADERS = [
