@@ -52,8 +52,8 @@ export interface Config {
   readyWindowMs: number;
   /** Web origins that may read answers with credentials (CORS); `*`: any origin, without credentials. Empty: no CORS. */
   corsOrigins: string[];
-  /** Answer plain JSON GraphQL requests without yoga's fetch-API layer (src/gateway/http/fast-path.ts). */
-  fastPath: boolean;
+  /** Variables that were set but no longer do anything: named at start, never an error (deployments keep working). */
+  obsolete: string[];
   /** Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts). */
   coalesce: boolean;
   /** A development check: every REST reply deep-frozen, so code that changes a shared reply throws. */
@@ -105,6 +105,9 @@ function text(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/** FAST_PATH chose a second request pipeline; since one pipeline serves every request, it is ignored. */
+const OBSOLETE = ['FAST_PATH'];
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 4000, 1, 65535);
   const emulatorPort = int(env, 'EMULATOR_PORT', 4001, 1, 65535);
@@ -155,7 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     readyFailedCalls: int(env, 'READY_FAILED_CALLS', 20, 1, 10_000),
     readyWindowMs: int(env, 'READY_WINDOW_MS', 60_000, 1_000, 3_600_000),
     corsOrigins,
-    fastPath: flag(env, 'FAST_PATH', true),
+    obsolete: OBSOLETE.filter((name) => env[name] !== undefined),
     coalesce: flag(env, 'IM_COALESCE', true),
     freezeReplies: flag(env, 'IM_FREEZE_REPLIES', false),
     jit: flag(env, 'GRAPHQL_JIT', true),

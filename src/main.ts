@@ -7,6 +7,7 @@ import { createGateway } from './gateway/create-gateway';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  for (const name of config.obsolete) console.warn(`${name} is obsolete and ignored (see CHANGELOG.md)`);
   const stops: (() => Promise<void>)[] = [];
   let imBaseUrl = config.imBaseUrl;
   // The in-process emulator's admin token (given or generated) is the gateway's service credential.

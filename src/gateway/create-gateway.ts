@@ -15,12 +15,14 @@ import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
 import { graphiqlOptions } from './http/graphiql';
 import { createGraphiQLPage } from './http/graphiql-page';
-import { useBodyLimits } from './http/body-limits';
+import { useMultipartBodyLimit } from './http/body-limits';
+import { createFront, useFrontRefusals } from './http/front';
+import { useAcceptCheck } from './http/accept';
+import { useRequestParseErrors } from './http/parse-errors';
 import { useDocumentLimits } from './execution/document-limits';
 import { corsFor, wsOriginAllowed } from './http/cors';
 import { useCsrfPrevention } from './http/csrf';
 import { createDownloadRoute } from './http/downloads';
-import { createFastPath } from './http/fast-path';
 import { requestLookup } from './http/event-source';
 import { useCompiledExecution } from './execution/jit';
 import { createGatewayMetrics } from './observability/metrics';
@@ -59,7 +61,6 @@ export interface GatewayOptions {
         | 'readyFailedCalls'
         | 'readyWindowMs'
         | 'corsOrigins'
-        | 'fastPath'
         | 'coalesce'
         | 'imAdminToken'
         | 'jit'
@@ -80,8 +81,6 @@ export interface Gateway {
   start(): Promise<string>;
   stop(): Promise<void>;
   readonly rest: RestClient;
-  /** Requests the fast path answered (0 when it is off). */
-  fastPathAnswers(): number;
 }
 
 /** graphql-js wraps a scalar's refusal once or twice (type, then variable) before reporting it. */
@@ -133,9 +132,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
   });
 
-  // Plain JSON queries skip yoga's fetch-API layer (the same hooks and plugins run): see fast-path.ts.
-  const fastPath =
-    config.fastPath === false ? undefined : createFastPath({ endpoint: '/graphql', fallback: (req, res) => void yoga(req, res) });
   // The service credential reads peers' public profiles for user-token callers (README: trust model).
   const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
   const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes };
@@ -144,7 +140,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/health',
     landingPage: false,
-    // Replaced by useBodyLimits (a limit per kind of body).
+    // Replaced by the front's limit and useMultipartBodyLimit (a limit per kind of body).
     maxRequestBodySize: false,
     cors: corsFor(config.corsOrigins ?? []),
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
@@ -163,10 +159,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       },
     },
     plugins: [
+      useFrontRefusals(),
       useCsrfPrevention(),
       // File uploads reach resolvers as streams of the request body (yoga's own parser buffers them).
       useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: MULTIPART_FIELD_BYTES }),
-      useBodyLimits({ maxBodyBytes: config.maxBodyBytes, maxUploadBytes: config.maxUploadBytes, maxFieldBytes: MULTIPART_FIELD_BYTES }),
+      useMultipartBodyLimit({ maxUploadBytes: config.maxUploadBytes, maxFieldBytes: MULTIPART_FIELD_BYTES }),
+      useRequestParseErrors(),
+      useAcceptCheck(),
       useDocumentLimits(config),
       useReadinessCheck({
         endpoint: '/ready',
@@ -177,7 +176,6 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       }),
       ...(metrics ? [metrics.plugin] : []),
-      ...(fastPath ? [fastPath.plugin] : []),
       ...(config.jit === false ? [] : [useCompiledExecution({ afterRuns: config.jitAfterRuns ?? 2 })]),
     ],
   });
@@ -187,15 +185,18 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   return {
     rest,
-    fastPathAnswers: () => fastPath?.answered() ?? 0,
     async start() {
       await subscriptions.start();
       const downloads = createDownloadRoute(rest);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
-      server = createServer((req, res) => {
-        // yoga's Node listener answers or logs its own failures: its promise never rejects.
-        if (!graphiql(req, res) && !downloads(req, res) && !fastPath?.handle(req, res)) void yoga(req, res);
-      });
+      server = createServer(
+        createFront({
+          maxBodyBytes: config.maxBodyBytes,
+          routes: [graphiql, downloads],
+          // yoga's Node listener answers or logs its own failures: its promise never rejects.
+          serve: (req, res) => void yoga(req, res),
+        }),
+      );
       ws = mountWebSocket(server, yoga, {
         verify: subscriptions.verify,
         maxPayloadBytes: config.maxWsPayloadBytes,

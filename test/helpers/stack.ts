@@ -33,15 +33,15 @@ export interface Stack {
 }
 
 /**
- * FAST_PATH=false in the test run's environment sends every request through yoga (npm run
- * test:yoga-path). Operations are compiled on their first run (GRAPHQL_JIT_AFTER=1, not the
- * default 2), so that the suite runs its operations compiled, as a busy gateway does.
+ * Operations are compiled on their first run (GRAPHQL_JIT_AFTER=1, not the default 2), so that the
+ * suite runs its operations compiled, as a busy gateway does; GRAPHQL_JIT=false in the test run's
+ * environment runs them on graphql-js instead (npm run test:graphql-js).
  */
 export const suiteEnv = (): Record<string, string> => ({
   GRAPHQL_JIT_AFTER: '1',
   // Replies are shared (coalescing, a request's resolvers): a resolver that changes one fails here.
   IM_FREEZE_REPLIES: 'true',
-  ...(process.env.FAST_PATH ? { FAST_PATH: process.env.FAST_PATH } : {}),
+  ...(process.env.GRAPHQL_JIT ? { GRAPHQL_JIT: process.env.GRAPHQL_JIT } : {}),
 });
 
 /**

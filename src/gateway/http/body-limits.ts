@@ -1,8 +1,10 @@
 // Request body limits, by kind of body. Yoga's own limit (25 MB for every body) is turned off in
 // create-gateway: it let a JSON body of 25 MB in (parsed in full, seconds of event loop for its
 // unused variables) and cut multipart uploads well below MAX_UPLOAD_BYTES.
-// - multipart (uploads): the largest upload plus room for the operations and map fields;
-// - anything else (JSON, GraphQL strings, forms): maxBodyBytes.
+// - anything but multipart (JSON, GraphQL strings, forms): MAX_BODY_BYTES, read by the front
+//   (front.ts) before yoga sees the request, on every path;
+// - multipart (uploads): the largest upload plus room for the operations and map fields, counted
+//   here as the body streams to the multipart reader.
 // A Content-Length over the limit is refused before a byte is read; a body without one (chunked)
 // is cut where it passes the limit. Either way: HTTP 413, code REQUEST_ENTITY_TOO_LARGE, and the
 // message names the limit.
@@ -13,9 +15,7 @@
 // with 400 BAD_REQUEST.
 import { createGraphQLError, type FetchAPI, type Plugin } from 'graphql-yoga';
 
-interface BodyLimits {
-  /** Largest body that is not multipart. */
-  maxBodyBytes: number;
+interface MultipartLimits {
   /** Largest file of a multipart request. */
   maxUploadBytes: number;
   /** Largest `operations` or `map` field of a multipart request. */
@@ -23,20 +23,22 @@ interface BodyLimits {
 }
 
 /** Object members (`"key": value`) a JSON body may hold; GraphQL requests need a few dozen. */
-const MAX_JSON_MEMBERS = 10_000;
+export const MAX_JSON_MEMBERS = 10_000;
 
 /** Multipart part headers and boundaries: generous for the handful of parts a request has. */
 const PART_FRAMING_BYTES = 64 * 1024;
 
 const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '');
-const isJson = (request: Request) => /^application\/(graphql\+)?json\b/i.test(request.headers.get('content-type') ?? '');
 
-/** Whether a JSON text has more than `max` object members (colons outside strings). */
-function membersOver(text: string, max: number): boolean {
+/**
+ * Whether a JSON body has more than `max` object members (colons outside strings). Read as bytes:
+ * the three characters it looks for are ASCII, and UTF-8 never uses ASCII bytes inside a character.
+ */
+export function membersOver(body: Uint8Array, max: number): boolean {
   let members = 0;
   let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
     if (inString) {
       if (c === 0x5c)
         i++; // backslash: the next character is escaped
@@ -47,28 +49,23 @@ function membersOver(text: string, max: number): boolean {
   return false;
 }
 
-/** The JSON body read (within its limit) and scanned, then handed on as text. */
-async function scannedJson(request: Request, fetchAPI: FetchAPI): Promise<Request> {
-  const text = await request.text();
-  if (membersOver(text, MAX_JSON_MEMBERS)) {
-    throw createGraphQLError(`the JSON body has more than ${MAX_JSON_MEMBERS} object members`, {
-      extensions: { http: { status: 400 }, code: 'BAD_REQUEST', limit: MAX_JSON_MEMBERS },
-    });
-  }
-  return new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body: text });
+export function tooManyMembers(): Error {
+  return createGraphQLError(`the JSON body has more than ${MAX_JSON_MEMBERS} object members`, {
+    extensions: { http: { status: 400 }, code: 'BAD_REQUEST', limit: MAX_JSON_MEMBERS },
+  });
 }
 
 /**
  * The rest of the body is not read: the connection closes after the answer, or a client reusing
  * it would send its next request into the unread remainder (and see a reset).
  */
-function bodyTooLarge(limit: number, what: string): Error {
+export function bodyTooLarge(limit: number, what: string): Error {
   return createGraphQLError(`${what} is larger than the limit of ${limit} bytes`, {
     extensions: { http: { status: 413, headers: { connection: 'close' } }, code: 'REQUEST_ENTITY_TOO_LARGE', limit },
   });
 }
 
-function badContentLength() {
+export function badContentLength(): Error {
   return createGraphQLError('Content-Length header is invalid', { extensions: { http: { status: 400 }, code: 'BAD_REQUEST' } });
 }
 
@@ -98,24 +95,19 @@ function capped(request: Request, limit: number, what: string, fetchAPI: FetchAP
 }
 
 /** Must come after every plugin that picks a request parser, so that it wraps the one chosen. */
-export function useBodyLimits(limits: BodyLimits): Plugin {
-  const multipartBytes = limits.maxUploadBytes + 2 * limits.maxFieldBytes + PART_FRAMING_BYTES;
+export function useMultipartBodyLimit(limits: MultipartLimits): Plugin {
+  const limit = limits.maxUploadBytes + 2 * limits.maxFieldBytes + PART_FRAMING_BYTES;
+  const what = 'the multipart request body';
   return {
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
-      const [limit, what] = isMultipart(request)
-        ? [multipartBytes, 'the multipart request body']
-        : [limits.maxBodyBytes, 'the request body'];
+      if (!isMultipart(request)) return;
       const length = request.headers.get('content-length');
       if (length !== null) {
         if (!/^\d+$/.test(length)) throw badContentLength();
         if (Number(length) > limit) throw bodyTooLarge(limit, what);
       }
       if (!requestParser || !request.body) return;
-      const json = isJson(request);
-      setRequestParser(async (req) => {
-        const limited = capped(req, limit, what, fetchAPI);
-        return requestParser(json ? await scannedJson(limited, fetchAPI) : limited);
-      });
+      setRequestParser((req) => requestParser(capped(req, limit, what, fetchAPI)));
     },
   };
 }

@@ -1,0 +1,110 @@
+// Every HTTP request enters the gateway here, whichever writer then serves it (FAST_PATH on or off).
+// The checks that need the raw request are made once, in this one place:
+// - the Host header: yoga builds its request URL from it, so a Host holding a path
+//   (`evil.example/metrics?`) would move the route, and one that is no URL authority at all
+//   (`bad host`, `[::1`) made yoga answer a 500 with a stack. A malformed Host is refused (400)
+//   and never reaches the URL;
+// - the body of every request that is not multipart: read here, within MAX_BODY_BYTES (413, from
+//   the Content-Length before a byte is read, or where a chunked body passes the limit), and a JSON
+//   body scanned for its object members (400 over MAX_JSON_MEMBERS) before anything parses it.
+//   Multipart bodies (uploads) stream on: body-limits.ts caps them as they flow.
+// A refusal is not written here: it is recorded on the request and raised by `useFrontRefusals`
+// inside yoga, so that every answer (CORS headers, content type, status rules) is yoga's.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { badContentLength, bodyTooLarge, MAX_JSON_MEMBERS, membersOver, tooManyMembers } from './body-limits';
+
+/** A request as the front hands it on: its body already read (or left streaming), maybe a refusal. */
+export type FrontRequest = IncomingMessage & {
+  /** The body as read (whatwg-node's node adapter takes it instead of the socket). */
+  body?: Buffer;
+  /** Why the request is refused; raised by useFrontRefusals before anything else runs. */
+  frontRefusal?: Error;
+};
+
+export interface FrontOptions {
+  maxBodyBytes: number;
+  /** Tried in order before GraphQL (GraphiQL's page, downloads): true when one answered. */
+  routes: readonly ((req: IncomingMessage, res: ServerResponse) => boolean)[];
+  /** Serves the request once its body is read: yoga's node handler or the adapter. */
+  serve(req: FrontRequest, res: ServerResponse): void;
+}
+
+// RFC 3986 authority as a Host header carries it: a reg-name or IPv4, or an IPv6 literal, and a port.
+const HOST = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=%]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/** What yoga sees in place of a malformed Host, so that its URL is well formed; the refusal is the answer. */
+const PLACEHOLDER_HOST = 'localhost';
+
+const isMultipart = (type: string | undefined) => type !== undefined && /^multipart\/form-data\b/i.test(type);
+const isJson = (type: string | undefined) => type !== undefined && /^application\/(graphql-response\+)?json\b/i.test(type);
+const hasNoBody = (method: string | undefined) => method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+
+function badHost() {
+  return createGraphQLError('the Host header is malformed', { extensions: { http: { status: 400 }, code: 'BAD_REQUEST' } });
+}
+
+export function createFront({ maxBodyBytes, routes, serve }: FrontOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  /** Reads the body within the limit, then serves; a refusal is recorded and served without the rest of the body. */
+  function readBody(req: FrontRequest, res: ServerResponse): void {
+    const length = req.headers['content-length'];
+    if (length !== undefined) {
+      if (!/^\d+$/.test(length)) return refuse(req, res, badContentLength());
+      if (Number(length) > maxBodyBytes) return refuse(req, res, bodyTooLarge(maxBodyBytes, 'the request body'));
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBodyBytes) {
+        done = true;
+        req.off('data', onData);
+        req.pause();
+        return refuse(req, res, bodyTooLarge(maxBodyBytes, 'the request body'));
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => {
+      if (done) return;
+      done = true;
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      if (isJson(req.headers['content-type']) && membersOver(body, MAX_JSON_MEMBERS)) return refuse(req, res, tooManyMembers());
+      req.body = body;
+      serve(req, res);
+    });
+    // The client went away: nothing is left to answer.
+    req.once('error', () => res.destroy());
+  }
+
+  function refuse(req: FrontRequest, res: ServerResponse, refusal: Error): void {
+    req.frontRefusal = refusal;
+    // An empty body stands for the unread one: no parser runs before the refusal is raised.
+    if (!hasNoBody(req.method)) req.body = Buffer.alloc(0);
+    serve(req, res);
+  }
+
+  return (req: FrontRequest, res) => {
+    const host = req.headers.host;
+    if (host !== undefined && !HOST.test(host)) {
+      req.headers.host = PLACEHOLDER_HOST;
+      return refuse(req, res, badHost());
+    }
+    for (const route of routes) if (route(req, res)) return;
+    if (hasNoBody(req.method) || isMultipart(req.headers['content-type'])) return serve(req, res);
+    readBody(req, res);
+  };
+}
+
+/**
+ * Raises the front's refusal before any other check of a GraphQL request (put it first), so that yoga
+ * writes it as it writes every answer. Other routes (/health, /metrics) read no body and no Host.
+ */
+export function useFrontRefusals(): Plugin<Record<string, unknown>, { req?: FrontRequest }> {
+  return {
+    onRequestParse({ serverContext }) {
+      const refusal = serverContext.req?.frontRefusal;
+      if (refusal) throw refusal;
+    },
+  };
+}
