@@ -46,7 +46,11 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const post = (query: string, headers: Record<string, string> = {}) =>
-  fetch(`${origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  fetch(`${origin}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+  });
 
 describe('the graphql-yoga contract the pipeline relies on', () => {
   it("yoga's Node handler answers the body set on req.body, not the socket's", async () => {
