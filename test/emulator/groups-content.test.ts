@@ -1,7 +1,7 @@
 // Group content: announcements (4.4-4.8) and shared files (4.19-4.23).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Announcement, FileOperationResult, SharedFile } from '../../src/rest/records';
-import { as, type GroupsWorld, startGroupsWorld, type TestUser } from './groups.fixture';
+import { as, type GroupsWorld, startGroupsWorld, type TestUser } from '../helpers/groups-world';
 
 let w: GroupsWorld;
 let owner: TestUser, admin: TestUser, member: TestUser, member2: TestUser, stranger: TestUser, g: number;

@@ -2,7 +2,7 @@
 // settings setters (4.25, 4.27-4.29, 4.43, 4.44, 4.46-4.48), dissolve (4.17), 4.39 and 4.53.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, GroupInvitation, GroupSummary, Member } from '../../src/rest/records';
-import { as, type GroupsWorld, startGroupsWorld } from './groups.fixture';
+import { as, type GroupsWorld, startGroupsWorld } from '../helpers/groups-world';
 
 let w: GroupsWorld;
 beforeAll(async () => {

@@ -2,7 +2,7 @@
 // list and display names (4.35, 4.36, 4.18), mute and push modes (4.37, 4.38).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, GroupSummary, Member, OperationResult } from '../../src/rest/records';
-import { as, type GroupsWorld, startGroupsWorld, type TestUser } from './groups.fixture';
+import { as, type GroupsWorld, startGroupsWorld, type TestUser } from '../helpers/groups-world';
 
 let w: GroupsWorld;
 beforeAll(async () => {

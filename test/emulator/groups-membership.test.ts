@@ -2,7 +2,7 @@
 // capacity (20010) and the blacklist (20018) on every path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupApplication, GroupInvitation, GroupQrCode, Member, OperationResult } from '../../src/rest/records';
-import { as, type GroupsWorld, startGroupsWorld, type TestUser } from './groups.fixture';
+import { as, type GroupsWorld, startGroupsWorld, type TestUser } from '../helpers/groups-world';
 
 const TTL = 60_000;
 const QR_TTL = 120_000;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationPage } from '../../src/rest/records';
 import type { RestRequest } from '../helpers/emulator';
-import { as, type GroupsWorld, startGroupsWorld, type TestUser } from './groups.fixture';
+import { as, type GroupsWorld, startGroupsWorld, type TestUser } from '../helpers/groups-world';
 
 let w: GroupsWorld;
 beforeAll(async () => {

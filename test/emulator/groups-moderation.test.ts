@@ -2,7 +2,7 @@
 // blacklist (4.14, 4.52, 4.15).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlacklistEntry, GroupQrCode, Member, OperationResult } from '../../src/rest/records';
-import { as, type GroupsWorld, startGroupsWorld, type TestUser } from './groups.fixture';
+import { as, type GroupsWorld, startGroupsWorld, type TestUser } from '../helpers/groups-world';
 
 let w: GroupsWorld;
 beforeAll(async () => {

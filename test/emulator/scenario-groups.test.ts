@@ -3,7 +3,7 @@
 // an ownership transfer and the dissolution.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Announcement, Group, GroupApplication, Member, OperationResult, SharedFile } from '../../src/rest/records';
-import { as, type GroupsWorld, startGroupsWorld, type TestUser } from './groups.fixture';
+import { as, type GroupsWorld, startGroupsWorld, type TestUser } from '../helpers/groups-world';
 
 let w: GroupsWorld;
 beforeAll(async () => {

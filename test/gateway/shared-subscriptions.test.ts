@@ -4,8 +4,8 @@
 // leaves leaves the others running.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
-import { sleep, wsClient } from '../subscriptions/clients';
-import { identity, sendText, UNREAD, type UnreadData } from '../subscriptions/fixtures';
+import { sleep, wsClient } from '../helpers/subscriptions/clients';
+import { identity, sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
 
 const INTERVAL = 100;
 const MESSAGES = 'subscription($with: ID!) { conversationMessages(with: $with) { id content } }';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { freePort } from '../helpers/free-port';
-import { hashOf } from './files-client';
+import { hashOf } from '../helpers/multipart-upload';
 
 const MB = 1024 * 1024;
 const APP_ID = 'im-stream-test';

@@ -8,7 +8,7 @@ import type { Group, UploadTarget } from '../../src/rest/records';
 import { UploadHostRefused, uploadToTarget } from '../../src/rest/upload';
 import type { TestUser as User } from '../helpers/emulator';
 import { startStack, useStack } from '../helpers/stack';
-import { close, type FileToSend, gatewayVia, gqlUpload, listen, sha256, startProxy } from './files-client';
+import { close, type FileToSend, gatewayVia, gqlUpload, listen, sha256, startProxy } from '../helpers/multipart-upload';
 
 const stack = useStack();
 

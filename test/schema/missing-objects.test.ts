@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/emulator';
 import { createGroup } from '../helpers/groups';
 import { type Stack, useCredentialStacks } from '../helpers/stack';
-import { MISSING_USER } from './users.fixture';
+import { MISSING_USER } from '../helpers/users';
 
 /** A group ID no group has (real IDs are around 2e12). */
 const MISSING_GROUP = '999999999';

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group } from '../../src/rest/records';
 import { schema } from '../../src/schema';
 import { startStack, type Stack } from '../helpers/stack';
-import { type FileToSend, gqlUpload } from './files-client';
-import type { TestUser } from './users.fixture';
+import { type FileToSend, gqlUpload } from '../helpers/multipart-upload';
+import type { TestUser } from '../helpers/users';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Group } from '../../src/rest/records';
 import { type Stack, startStack, useCredentialStacks } from '../helpers/stack';
-import type { TestUser } from './users.fixture';
+import type { TestUser } from '../helpers/users';
 
 const { withCredential, without } = useCredentialStacks();
 

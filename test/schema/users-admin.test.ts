@@ -3,7 +3,7 @@
 // refusals of the service on the field alone.
 import { describe, expect, it } from 'vitest';
 import { useStack } from '../helpers/stack';
-import { expectFieldError, freshName, MISSING_USER, seenCalls, tokenOf } from './users.fixture';
+import { expectFieldError, freshName, MISSING_USER, seenCalls, tokenOf } from '../helpers/users';
 
 const stack = useStack();
 

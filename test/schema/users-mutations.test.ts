@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EndpointName } from '../../src/rest/endpoints';
 import { useStack } from '../helpers/stack';
-import { expectFieldError, freshName, loginOnDevice, MISSING_USER, seenCalls, type TestUser, tokenOf } from './users.fixture';
+import { expectFieldError, freshName, loginOnDevice, MISSING_USER, seenCalls, type TestUser, tokenOf } from '../helpers/users';
 
 const stack = useStack();
 

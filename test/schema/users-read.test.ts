@@ -2,7 +2,7 @@
 // (lazy, one REST call per endpoint), another user through the admin token, and the user list.
 import { describe, expect, it } from 'vitest';
 import { useStack } from '../helpers/stack';
-import { expectFieldError, loginOnDevice, seenCalls, seenEndpoints, tokenOf } from './users.fixture';
+import { expectFieldError, loginOnDevice, seenCalls, seenEndpoints, tokenOf } from '../helpers/users';
 
 const stack = useStack();
 

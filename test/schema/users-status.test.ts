@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserListElement } from '../../src/rest/records';
 import { type Stack, useCredentialStacks } from '../helpers/stack';
-import { freshName, tokenOf } from './users.fixture';
+import { freshName, tokenOf } from '../helpers/users';
 
 const { withCredential, without } = useCredentialStacks();
 

@@ -10,8 +10,8 @@ import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator, type TestUser } from '../helpers/emulator';
 import { startRedisServer, type TestRedis } from '../helpers/redis-server';
-import { type Feed, sleep, wsClient } from '../subscriptions/clients';
-import { identity, sendText, UNREAD, type UnreadData } from '../subscriptions/fixtures';
+import { type Feed, sleep, wsClient } from '../helpers/subscriptions/clients';
+import { identity, sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
 
 const INTERVAL = 200;
 const MESSAGES = 'subscription($with: ID!) { conversationMessages(with: $with) { id content } }';

@@ -4,9 +4,9 @@
 // subscription keeps delivering (once, the first such operation closed the socket with 4500).
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
-import { type Ending, wsClient } from '../subscriptions/clients';
+import { type Ending, wsClient } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
-import { identity, sendText, UNREAD, type UnreadData } from '../subscriptions/fixtures';
+import { identity, sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
 
 let stack: Stack;
 let me: TestUser;

@@ -5,9 +5,9 @@
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
-import { wsUrl } from '../subscriptions/clients';
+import { wsUrl } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
-import { identity } from '../subscriptions/fixtures';
+import { identity } from '../helpers/subscriptions/operations';
 
 const KiB = 1024;
 let stack: Stack;

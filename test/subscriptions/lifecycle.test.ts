@@ -5,8 +5,8 @@ import { loadConfig } from '../../src/config';
 import { createGateway } from '../../src/gateway/create-gateway';
 import { envelope, failure, startScriptedServer } from '../helpers/scripted-server';
 import { startStack } from '../helpers/stack';
-import { sleep, sseFeed, wsClient } from './clients';
-import { identity, sendText, UNREAD, type UnreadData } from './fixtures';
+import { sleep, sseFeed, wsClient } from '../helpers/subscriptions/clients';
+import { identity, sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
 
 const INTERVAL = 100;
 

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { sleep, wsClient } from './clients';
-import { EVENTS, type EventData, identity, sendText, take } from './fixtures';
+import { sleep, wsClient } from '../helpers/subscriptions/clients';
+import { EVENTS, type EventData, identity, sendText, take } from '../helpers/subscriptions/operations';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const INTERVAL = 100;

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { type Feed, sleep, wsClient } from './clients';
+import { type Feed, sleep, wsClient } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
-import { identity, sendText, UNREAD, type UnreadData } from './fixtures';
+import { identity, sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const INTERVAL = 200;
@@ -26,7 +26,7 @@ let gatewayUrl: string;
 
 /** Starts the replica to be killed in a process of its own; answers its origin. */
 async function startChild(imBaseUrl: string): Promise<string> {
-  const script = fileURLToPath(new URL('./gateway-process.ts', import.meta.url));
+  const script = fileURLToPath(new URL('../helpers/gateway-process.ts', import.meta.url));
   child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: {
       ...process.env,

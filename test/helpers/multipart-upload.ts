@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
-import { type GqlReply, suiteEnv } from '../helpers/stack';
+import { type GqlReply, suiteEnv } from './stack';
 
 export interface FileToSend {
   /** Where the file goes in `variables` (e.g. 'variables.file'). */

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { RecordedCall } from '../../src/emulator/server';
 import type { EndpointName } from '../../src/rest/endpoints';
 import type { Group } from '../../src/rest/records';
-import type { TestEmulator, TestUser } from '../helpers/emulator';
-import { createGroup, type GroupSetup } from '../helpers/groups';
-import { lateBound } from '../helpers/late-bound';
-import { type Caller, type GqlReply, onlyError, startStack, type Stack } from '../helpers/stack';
+import type { TestEmulator, TestUser } from './emulator';
+import { createGroup, type GroupSetup } from './groups';
+import { lateBound } from './late-bound';
+import { type Caller, type GqlReply, onlyError, startStack, type Stack } from './stack';
 
 export type { Caller, TestUser };
 

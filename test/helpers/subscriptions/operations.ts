@@ -1,7 +1,7 @@
 // What the subscription tests share: sending messages through the emulator, the identity of a
 // user token, and the unreadCounts and conversationEvents operations.
 import { expect } from 'vitest';
-import type { TestEmulator, TestUser } from '../helpers/emulator';
+import type { TestEmulator, TestUser } from '../emulator';
 import type { Feed } from './clients';
 
 /** Sends a text from one user to another through the emulator; answers the new message's ID. */

@@ -2,7 +2,7 @@
 // GraphQL over SSE (yoga's). Each subscription is a Feed: its results in order, awaitable one by one.
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import type { GqlReply } from '../helpers/stack';
+import type { GqlReply } from '../stack';
 
 export type Ending = { complete: true } | { error: unknown };
 

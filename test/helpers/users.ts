@@ -1,8 +1,8 @@
-// Shared by the users*.test.ts files: identities, devices and a compact view of the REST calls.
+// Shared by the user schema tests: identities, devices and a compact view of the REST calls.
 import { expect } from 'vitest';
 import type { EndpointName } from '../../src/rest/endpoints';
-import type { TestUser } from '../helpers/emulator';
-import type { GqlReply, Stack } from '../helpers/stack';
+import type { TestUser } from './emulator';
+import type { GqlReply, Stack } from './stack';
 
 /** A user ID no user has (real IDs are around 2e12). */
 export const MISSING_USER = '1';

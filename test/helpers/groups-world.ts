@@ -1,8 +1,8 @@
 // Shared set-up of the group tests: an emulator with a frozen clock the tests move by hand, users
 // (optionally asking to confirm invitations), and groups with members and admins in place.
 import type { Group } from '../../src/rest/records';
-import { startEmulator, type RestRequest, type TestEmulator, type TestUser } from '../helpers/emulator';
-import { createGroup, type GroupSetup } from '../helpers/groups';
+import { startEmulator, type RestRequest, type TestEmulator, type TestUser } from './emulator';
+import { createGroup, type GroupSetup } from './groups';
 import type { CreateEmulatorOptions } from '../../src/emulator';
 
 export type { TestUser };
