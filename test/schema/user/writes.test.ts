@@ -2,9 +2,9 @@
 // parameter places, selecting only `ok` costs exactly one REST call, the change reads back, and a
 // refusal of the service lands on that mutation's field alone.
 import { describe, expect, it } from 'vitest';
-import type { EndpointName } from '../../src/rest/endpoints';
-import { useStack } from '../helpers/stack';
-import { expectFieldError, freshName, loginOnDevice, MISSING_USER, seenCalls, type TestUser, tokenOf } from '../helpers/users';
+import type { EndpointName } from '../../../src/rest/endpoints';
+import { useStack } from '../../helpers/stack';
+import { expectFieldError, freshName, loginOnDevice, MISSING_USER, seenCalls, type TestUser, tokenOf } from '../../helpers/users';
 
 const stack = useStack();
 

@@ -4,11 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Group, UploadTarget } from '../../src/rest/records';
-import { UploadHostRefused, uploadToTarget } from '../../src/rest/upload';
-import type { TestUser as User } from '../helpers/emulator';
-import { startStack, useStack } from '../helpers/stack';
-import { close, type FileToSend, gatewayVia, gqlUpload, listen, sha256, startProxy } from '../helpers/multipart-upload';
+import type { Group, UploadTarget } from '../../../src/rest/records';
+import { UploadHostRefused, uploadToTarget } from '../../../src/rest/upload';
+import type { TestUser as User } from '../../helpers/emulator';
+import { startStack, useStack } from '../../helpers/stack';
+import { close, type FileToSend, gatewayVia, gqlUpload, listen, sha256, startProxy } from '../../helpers/multipart-upload';
 
 const stack = useStack();
 

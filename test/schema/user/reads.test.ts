@@ -1,8 +1,8 @@
 // Reads of users: `me` and `user(id)` with profile, settings, devices, push tags and online state
 // (lazy, one REST call per endpoint), another user through the admin token, and the user list.
 import { describe, expect, it } from 'vitest';
-import { useStack } from '../helpers/stack';
-import { expectFieldError, loginOnDevice, seenCalls, seenEndpoints, tokenOf } from '../helpers/users';
+import { useStack } from '../../helpers/stack';
+import { expectFieldError, loginOnDevice, seenCalls, seenEndpoints, tokenOf } from '../../helpers/users';
 
 const stack = useStack();
 

@@ -3,10 +3,10 @@
 // error; lists by IDs keep one NOT_FOUND per missing ID. A user token without the service
 // credential cannot tell a missing user from one it may not read: it gets the object.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TestUser } from '../helpers/emulator';
-import { createGroup } from '../helpers/groups';
-import { type Stack, useCredentialStacks } from '../helpers/stack';
-import { MISSING_USER } from '../helpers/users';
+import type { TestUser } from '../../helpers/emulator';
+import { createGroup } from '../../helpers/groups';
+import { type Stack, useCredentialStacks } from '../../helpers/stack';
+import { MISSING_USER } from '../../helpers/users';
 
 /** A group ID no group has (real IDs are around 2e12). */
 const MISSING_GROUP = '999999999';

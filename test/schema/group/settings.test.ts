@@ -1,7 +1,7 @@
 // Group settings: the fields read from GET /group/settings (sharing one record with GET
 // /group/info), their setters, and the acting member's mute and push modes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type TestUser, useGroupsStack } from '../helpers/groups-stack';
+import { firstError, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
 
 const g = useGroupsStack();
 let owner: TestUser;

@@ -4,8 +4,8 @@
 import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Group, UserBatchResult } from '../../src/rest/records';
-import { startStack, type Stack } from '../helpers/stack';
+import type { Group, UserBatchResult } from '../../../src/rest/records';
+import { startStack, type Stack } from '../../helpers/stack';
 
 let stack: Stack;
 beforeAll(async () => {

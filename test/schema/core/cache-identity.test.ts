@@ -3,9 +3,9 @@
 // its user) answer them joined; value objects (payloads, pages, counts) are listed as such here.
 import { isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { schema } from '../../src/schema';
-import { createGroup } from '../helpers/groups';
-import { useStack } from '../helpers/stack';
+import { schema } from '../../../src/schema';
+import { createGroup } from '../../helpers/groups';
+import { useStack } from '../../helpers/stack';
 
 /** Object types that are values, not things with an identity: no `id` is expected of them. */
 const VALUES = new Set([

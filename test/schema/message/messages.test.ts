@@ -2,10 +2,10 @@
 // notifications, recall, delete and read receipts. Each test checks the values returned and the
 // exact REST calls the emulator received; writes are checked by reading the state back.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Code, ImError } from '../../src/emulator/errors';
-import type { TestEmulator, TestUser } from '../helpers/emulator';
-import { createGroup } from '../helpers/groups';
-import { type GqlReply, onlyError, useStack } from '../helpers/stack';
+import { Code, ImError } from '../../../src/emulator/errors';
+import type { TestEmulator, TestUser } from '../../helpers/emulator';
+import { createGroup } from '../../helpers/groups';
+import { type GqlReply, onlyError, useStack } from '../../helpers/stack';
 
 const stack = useStack();
 let emu: TestEmulator;

@@ -2,8 +2,8 @@
 // results of the batch endpoints, state read back, bad input refused before any call, and
 // refusals of the service on the field alone.
 import { describe, expect, it } from 'vitest';
-import { useStack } from '../helpers/stack';
-import { expectFieldError, freshName, MISSING_USER, seenCalls, tokenOf } from '../helpers/users';
+import { useStack } from '../../helpers/stack';
+import { expectFieldError, freshName, MISSING_USER, seenCalls, tokenOf } from '../../helpers/users';
 
 const stack = useStack();
 

@@ -1,7 +1,7 @@
 // Members of a group: the member list (one call whatever its size), admins, members by user ID
 // (one POST /group/members/display_name per group), and the member and role mutations.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EXISTENCE_READ, firstError, type TestUser, useGroupsStack } from '../helpers/groups-stack';
+import { EXISTENCE_READ, firstError, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
 
 const g = useGroupsStack();
 let owner: TestUser;

@@ -1,6 +1,6 @@
 // Ways into a group: applications, invitations and QR codes, read and answered through the gateway.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type TestUser, useGroupsStack } from '../helpers/groups-stack';
+import { firstError, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
 
 const g = useGroupsStack();
 let owner: TestUser;

@@ -3,9 +3,9 @@
 // Each test checks the values and the REST calls the emulator received: the list's reads do not
 // grow with its length, and reading the last message marks nothing but that message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Group } from '../../src/rest/records';
-import type { TestEmulator } from '../helpers/emulator';
-import { startStack, type Stack } from '../helpers/stack';
+import type { Group } from '../../../src/rest/records';
+import type { TestEmulator } from '../../helpers/emulator';
+import { startStack, type Stack } from '../../helpers/stack';
 
 let stack: Stack;
 let emu: TestEmulator;

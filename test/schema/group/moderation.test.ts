@@ -1,7 +1,7 @@
 // Moderation through the gateway: member bans, the group-wide ban and the blacklist, their lists,
 // and what the group reads afterwards.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type TestUser, useGroupsStack } from '../helpers/groups-stack';
+import { firstError, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
 
 const g = useGroupsStack();
 let owner: TestUser;

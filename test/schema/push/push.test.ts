@@ -1,8 +1,8 @@
 // Push through the gateway: certificates, sendPush (its body exactly as the service receives it,
 // input checks before any REST call), and task statistics batched into one POST /push/task/detail.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PushCertificate, PushTaskStats } from '../../src/rest/records';
-import { useStack } from '../helpers/stack';
+import type { PushCertificate, PushTaskStats } from '../../../src/rest/records';
+import { useStack } from '../../helpers/stack';
 
 const stack = useStack();
 let admin: Record<string, string>;

@@ -3,11 +3,11 @@
 // The table is checked against the schema's Mutation fields, so a new mutation cannot be missed.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Group } from '../../src/rest/records';
-import { schema } from '../../src/schema';
-import { startStack, type Stack } from '../helpers/stack';
-import { type FileToSend, gqlUpload } from '../helpers/multipart-upload';
-import type { TestUser } from '../helpers/users';
+import type { Group } from '../../../src/rest/records';
+import { schema } from '../../../src/schema';
+import { startStack, type Stack } from '../../helpers/stack';
+import { type FileToSend, gqlUpload } from '../../helpers/multipart-upload';
+import type { TestUser } from '../../helpers/users';
 
 let stack: Stack;
 beforeAll(async () => {

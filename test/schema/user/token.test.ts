@@ -1,6 +1,6 @@
 // Logging in through the gateway: each mutation reaches its token endpoint, with exact fields.
 import { describe, expect, it } from 'vitest';
-import { useStack } from '../helpers/stack';
+import { useStack } from '../../helpers/stack';
 
 const stack = useStack();
 

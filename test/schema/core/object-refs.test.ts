@@ -2,8 +2,8 @@
 // there is none), and a message names its sender and receiver as User/Group references, so a
 // normalized cache keys them by type and ID, with the device number on the message itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Group } from '../../src/rest/records';
-import { startStack, type Stack } from '../helpers/stack';
+import type { Group } from '../../../src/rest/records';
+import { startStack, type Stack } from '../../helpers/stack';
 
 let stack: Stack;
 beforeAll(async () => {

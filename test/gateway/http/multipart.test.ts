@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { useStack } from '../helpers/stack';
-import { close, gatewayVia, gqlUpload, listen, startProxy } from '../helpers/multipart-upload';
+import { useStack } from '../../helpers/stack';
+import { close, gatewayVia, gqlUpload, listen, startProxy } from '../../helpers/multipart-upload';
 
 const stack = useStack();
 

@@ -3,9 +3,9 @@
 // with a user token through the gateway's service credential (shared briefly per app, forgotten
 // after a ban or unban through the gateway); without either, null without an error.
 import { describe, expect, it } from 'vitest';
-import type { UserListElement } from '../../src/rest/records';
-import { type Stack, useCredentialStacks } from '../helpers/stack';
-import { freshName, tokenOf } from '../helpers/users';
+import type { UserListElement } from '../../../src/rest/records';
+import { type Stack, useCredentialStacks } from '../../helpers/stack';
+import { freshName, tokenOf } from '../../helpers/users';
 
 const { withCredential, without } = useCredentialStacks();
 

@@ -1,7 +1,7 @@
 // What a group holds: announcements and shared files, read and changed through the gateway.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Announcement, SharedFile } from '../../src/rest/records';
-import { firstError, type TestUser, useGroupsStack } from '../helpers/groups-stack';
+import type { Announcement, SharedFile } from '../../../src/rest/records';
+import { firstError, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
 
 const g = useGroupsStack();
 let owner: TestUser;

@@ -2,9 +2,9 @@
 // gateway's service credential, one REST call per peer per request, remembered briefly per app;
 // without the credential, null without an error. Private fields stay the caller's own.
 import { describe, expect, it } from 'vitest';
-import type { Group } from '../../src/rest/records';
-import { type Stack, startStack, useCredentialStacks } from '../helpers/stack';
-import type { TestUser } from '../helpers/users';
+import type { Group } from '../../../src/rest/records';
+import { type Stack, startStack, useCredentialStacks } from '../../helpers/stack';
+import type { TestUser } from '../../helpers/users';
 
 const { withCredential, without } = useCredentialStacks();
 

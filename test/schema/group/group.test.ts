@@ -2,7 +2,7 @@
 // record fields from GET /group/info once per group, laziness, errors on one field alone; and
 // the mutations on a group as a whole (create, dissolve, name/avatar/description/ext).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type TestUser, useGroupsStack } from '../helpers/groups-stack';
+import { firstError, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
 
 const g = useGroupsStack();
 let owner: TestUser;

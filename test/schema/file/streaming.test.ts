@@ -11,15 +11,15 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config';
-import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
-import { freePort } from '../helpers/free-port';
-import { hashOf } from '../helpers/multipart-upload';
+import { loadConfig } from '../../../src/config';
+import { createGateway, type Gateway } from '../../../src/gateway/create-gateway';
+import { freePort } from '../../helpers/free-port';
+import { hashOf } from '../../helpers/multipart-upload';
 
 const MB = 1024 * 1024;
 const APP_ID = 'im-stream-test';
 const ADMIN_TOKEN = 'stream-test-admin-token';
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 let emulator: ChildProcess;
 let emulatorUrl: string;
