@@ -5,9 +5,9 @@ import type { RecordedCall } from '../../src/emulator/server';
 import type { EndpointName } from '../../src/rest/endpoints';
 import type { Group } from '../../src/rest/records';
 import type { TestEmulator, TestUser } from './emulator';
-import { createGroup, type GroupSetup } from './groups';
+import { createGroup, type GroupSetup, groupUser } from './groups';
 import { lateBound } from './late-bound';
-import { type Caller, type GqlReply, onlyError, startStack, type Stack } from './stack';
+import { type Caller, type GqlReply, startStack, type Stack } from './stack';
 
 export type { Caller, TestUser };
 
@@ -43,11 +43,7 @@ async function startGroupsStack(): Promise<GroupsStack> {
   return {
     stack,
     emu,
-    async user(opts = {}) {
-      const u = await emu.user();
-      if (opts.confirm) await emu.ok('PUT', '/user/settings', { token: u.token, body: { user_id: u.id, group_confirm: true } });
-      return u;
-    },
+    user: (opts) => groupUser(emu, opts),
     group: (owner, opts) => createGroup(emu, owner, opts),
     gql,
     async data(as, query, variables) {
@@ -76,9 +72,6 @@ export function useGroupsStack(): GroupsStack {
   afterAll(() => g?.stop());
   return lateBound(() => g, 'the groups stack');
 }
-
-/** The reply's one error, for asserting its path and extensions (the name the group tests use). */
-export const firstError = onlyError;
 
 /**
  * The calls of a request refused at a Group field's argument: `group(id:)` read whether the group

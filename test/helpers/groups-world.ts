@@ -2,7 +2,7 @@
 // (optionally asking to confirm invitations), and groups with members and admins in place.
 import type { Group } from '../../src/rest/records';
 import { startEmulator, type RestRequest, type TestEmulator, type TestUser } from './emulator';
-import { createGroup, type GroupSetup } from './groups';
+import { createGroup, type GroupSetup, groupUser } from './groups';
 import type { CreateEmulatorOptions } from '../../src/emulator';
 
 export type { TestUser };
@@ -32,13 +32,7 @@ export async function startGroupsWorld(options: Partial<CreateEmulatorOptions> =
     tick: (ms = 1000) => {
       now += ms;
     },
-    user: async (opts = {}) => {
-      const u = await emu.user();
-      if (opts.confirm) {
-        await emu.ok('PUT', '/user/settings', { token: u.token, body: { user_id: u.id, group_confirm: true } });
-      }
-      return u;
-    },
+    user: (opts) => groupUser(emu, opts),
     group: (owner, opts) => createGroup(emu, owner, opts),
     info: (groupId) => emu.ok<Group>('GET', '/group/info', { token: emu.adminToken, query: { group_id: groupId } }),
     code: async (method, path, req) => (await emu.rest(method, path, req)).code,

@@ -1,12 +1,7 @@
-// Test helpers of the file tests: GraphQL multipart requests written by hand (the file parts are
-// streamed from any byte source), whole-body reads with a hash, and a gateway that reaches the IM
-// service through a proxy (so that the service's upload targets are on another host).
+// GraphQL multipart requests written by hand (the file parts are streamed from any byte source),
+// and whole-body reads with a hash, for the file tests.
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../src/config';
-import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
-import { type GqlReply, suiteEnv } from './stack';
+import type { GqlReply } from './stack';
 
 export interface FileToSend {
   /** Where the file goes in `variables` (e.g. 'variables.file'). */
@@ -74,47 +69,3 @@ export async function hashOf(res: Response): Promise<{ size: number; sha256: str
 }
 
 export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-export interface Listening {
-  url: string;
-  server: Server;
-}
-
-/** An HTTP server on a free port of 127.0.0.1. */
-export async function listen(handler: Parameters<typeof createServer>[1]): Promise<Listening> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-/** Forwards every request to `target`; with `rewriteTo`, upload targets point at that origin instead. */
-export function startProxy(target: string, rewriteTo?: string): Promise<Listening> {
-  return listen(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection') as [string, string][],
-    );
-    const upstream = await fetch(`${target}${req.url}`, {
-      method: req.method,
-      headers,
-      ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-    });
-    let text = await upstream.text();
-    if (rewriteTo && req.url?.startsWith('/file/upload/')) text = text.split(target).join(rewriteTo);
-    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-    res.end(text);
-  });
-}
-
-export const close = (server: Server) =>
-  new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
-
-/** A gateway of its own in front of `imBaseUrl` (the shared stack's gateway talks to the emulator directly). */
-export async function gatewayVia(imBaseUrl: string, env: Record<string, string> = {}): Promise<{ gateway: Gateway; url: string }> {
-  const gateway = createGateway({ config: { ...loadConfig({ PORT: '1', ...suiteEnv(), ...env }), port: 0 }, imBaseUrl });
-  return { gateway, url: await gateway.start() };
-}

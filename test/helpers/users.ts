@@ -1,7 +1,7 @@
 // Shared by the user schema tests: identities, devices and a compact view of the REST calls.
 import { expect } from 'vitest';
 import type { EndpointName } from '../../src/rest/endpoints';
-import type { TestUser } from './emulator';
+import type { TestEmulator, TestUser } from './emulator';
 import type { GqlReply, Stack } from './stack';
 
 /** A user ID no user has (real IDs are around 2e12). */
@@ -11,6 +11,9 @@ export type { TestUser };
 
 /** Headers of a user token. */
 export const tokenOf = (u: { token: string }) => ({ 'access-token': u.token });
+
+/** The identity headers (and connectionParams) of a user token: the app and the token. */
+export const identity = (emu: TestEmulator, u: { token: string }) => ({ app_id: emu.appId, ...tokenOf(u) });
 
 /** Logs the user in on a device (registered on first sight); answers that device's token. */
 export async function loginOnDevice(stack: Stack, u: TestUser, guid: string, userAgent = 'Mozilla/5.0 (Linux; Android 14)') {

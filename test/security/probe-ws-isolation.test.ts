@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startStack, type Stack } from '../helpers/stack';
 import { type Ending, wsClient } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
-import { identity, sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
+import { sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
+import { identity } from '../helpers/users';
 
 let stack: Stack;
 let me: TestUser;

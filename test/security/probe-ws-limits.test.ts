@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startStack, type Stack } from '../helpers/stack';
 import { wsUrl } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
-import { identity } from '../helpers/subscriptions/operations';
+import { identity } from '../helpers/users';
 
 const KiB = 1024;
 let stack: Stack;

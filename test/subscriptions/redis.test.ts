@@ -9,9 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { type Feed, sleep, wsClient } from '../helpers/subscriptions/clients';
+import { type Feed, wsClient } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
-import { identity, sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
+import { sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
+import { sleep } from '../helpers/wait';
+import { identity } from '../helpers/users';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const INTERVAL = 200;

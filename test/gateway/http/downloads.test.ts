@@ -10,13 +10,13 @@ import { failure, type ScriptedServer, startScriptedServer } from '../../helpers
 import type { TestUser as User } from '../../helpers/emulator';
 import { useStack } from '../../helpers/stack';
 import { storedFile } from '../../helpers/stored-file';
+import { identity } from '../../helpers/users';
 
 const stack = useStack();
 
 const stored = (u: User, kind: 'chat' | 'avatar', bytes: Buffer, type: string) => storedFile(stack.emu, u, kind, bytes, type);
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${stack.url}${path}`, { headers, redirect: 'manual' });
-const identity = (u: User) => ({ app_id: stack.emu.appId, 'access-token': u.token });
 
 describe('download route over the service', () => {
   it('streams a chat file with the caller headers, passing status, type and length on', async () => {
@@ -24,7 +24,7 @@ describe('download route over the service', () => {
     const bytes = randomBytes(300_000);
     const key = await stored(u, 'chat', bytes, 'image/png');
     stack.emu.server.resetCalls();
-    const res = await get(`/files/chat?fileSign=${encodeURIComponent(key)}&format=mp3`, identity(u));
+    const res = await get(`/files/chat?fileSign=${encodeURIComponent(key)}&format=mp3`, identity(stack.emu, u));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(res.headers.get('content-length')).toBe(String(bytes.length));
@@ -66,7 +66,7 @@ describe('download route over the service', () => {
 
   it('answers a missing file with the service status (404) and a JSON error', async () => {
     const u = await stack.emu.user();
-    const res = await get('/files/chat?fileSign=chat%2Fnothing', identity(u));
+    const res = await get('/files/chat?fileSign=chat%2Fnothing', identity(stack.emu, u));
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toContain('application/json');
     expect(await res.json()).toMatchObject({

@@ -4,8 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { useStack } from '../../helpers/stack';
-import { close, gatewayVia, gqlUpload, listen, startProxy } from '../../helpers/multipart-upload';
+import { gatewayVia, useStack } from '../../helpers/stack';
+import { gqlUpload } from '../../helpers/multipart-upload';
+import { close, listen, startProxy } from '../../helpers/proxy';
 
 const stack = useStack();
 

@@ -7,7 +7,8 @@ import { upstreamLog } from '../../../src/gateway/observability/upstream-log';
 import type { CallInfo } from '../../../src/rest/client';
 import { startStack, type Stack } from '../../helpers/stack';
 import { sseFeed } from '../../helpers/subscriptions/clients';
-import { identity, UNREAD } from '../../helpers/subscriptions/operations';
+import { UNREAD } from '../../helpers/subscriptions/operations';
+import { identity } from '../../helpers/users';
 
 /** The value of the sample of `name` whose labels are exactly `labels` (undefined: none). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {

@@ -4,8 +4,10 @@
 // leaves leaves the others running.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../helpers/stack';
-import { sleep, wsClient } from '../../helpers/subscriptions/clients';
-import { identity, sendText, UNREAD, type UnreadData } from '../../helpers/subscriptions/operations';
+import { wsClient } from '../../helpers/subscriptions/clients';
+import { sendText, UNREAD, type UnreadData } from '../../helpers/subscriptions/operations';
+import { sleep } from '../../helpers/wait';
+import { identity } from '../../helpers/users';
 
 const INTERVAL = 100;
 const MESSAGES = 'subscription($with: ID!) { conversationMessages(with: $with) { id content } }';

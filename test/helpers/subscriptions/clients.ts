@@ -141,5 +141,3 @@ function streamFeed<T>(url: string, init: RequestInit): Feed<T> {
   })();
   return feed;
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
-// What the subscription tests share: sending messages through the emulator, the identity of a
-// user token, and the unreadCounts and conversationEvents operations.
+// What the subscription tests share: sending messages through the emulator, and the unreadCounts
+// and conversationEvents operations.
 import { expect } from 'vitest';
 import type { TestEmulator, TestUser } from '../emulator';
 import type { Feed } from './clients';
@@ -13,9 +13,6 @@ export async function sendText(emu: TestEmulator, from: TestUser, to: TestUser, 
   if (reply.code !== 200) throw new Error(`send failed: ${reply.code} ${reply.message}`);
   return String(reply.msg_ids![0]);
 }
-
-/** The identity headers (and connectionParams) of a user token. */
-export const identity = (emu: TestEmulator, user: TestUser) => ({ app_id: emu.appId, 'access-token': user.token });
 
 export const UNREAD = 'subscription { unreadCounts { conversationId unreadCount user { id } group { id } } }';
 

@@ -6,14 +6,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../../helpers/emulator';
 import { createGroup } from '../../helpers/groups';
 import { type Stack, useCredentialStacks } from '../../helpers/stack';
-import { MISSING_USER } from '../../helpers/users';
+import { MISSING_USER, tokenOf } from '../../helpers/users';
 
 /** A group ID no group has (real IDs are around 2e12). */
 const MISSING_GROUP = '999999999';
 
 const { withCredential, without } = useCredentialStacks();
 
-const tokenOf = (u: TestUser) => ({ 'access-token': u.token });
 const endpointsOf = (stack: Stack) => stack.emu.calls().map((c) => c.endpoint);
 
 describe('group(id:)', () => {

@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { Group, UploadTarget } from '../../../src/rest/records';
 import { UploadHostRefused, uploadToTarget } from '../../../src/rest/upload';
 import type { TestUser as User } from '../../helpers/emulator';
-import { startStack, useStack } from '../../helpers/stack';
-import { close, type FileToSend, gatewayVia, gqlUpload, listen, sha256, startProxy } from '../../helpers/multipart-upload';
+import { gatewayVia, startStack, useStack } from '../../helpers/stack';
+import { type FileToSend, gqlUpload, sha256 } from '../../helpers/multipart-upload';
+import { close, listen, startProxy } from '../../helpers/proxy';
 
 const stack = useStack();
 

@@ -1,7 +1,8 @@
 // What a group holds: announcements and shared files, read and changed through the gateway.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Announcement, SharedFile } from '../../../src/rest/records';
-import { firstError, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
+import { type TestUser, useGroupsStack } from '../../helpers/groups-stack';
+import { onlyError } from '../../helpers/stack';
 
 const g = useGroupsStack();
 let owner: TestUser;
@@ -74,7 +75,7 @@ describe('announcements', () => {
       `{ group(id: "${groupId}") { name announcement(id: "424242") { id } } }`,
     );
     expect(reply.data?.group).toEqual({ name: 'a group', announcement: null });
-    expect(firstError(reply)).toMatchObject({
+    expect(onlyError(reply)).toMatchObject({
       path: ['group', 'announcement'],
       extensions: { code: 'NOT_FOUND', upstreamCode: 20020, endpoint: 'GET /group/announcement' },
     });
@@ -111,7 +112,7 @@ describe('announcements', () => {
         owner,
         `mutation { publishAnnouncement(input: { groupId: "1", title: "${title}", content: "${content}" }) { ok } }`,
       );
-      expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
+      expect(onlyError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
     }
     expect(g.endpoints()).toEqual([]);
   });
@@ -122,7 +123,7 @@ describe('announcements', () => {
       member,
       `mutation { publishAnnouncement(input: { groupId: "${groupId}", title: "t", content: "c" }) { ok } }`,
     );
-    expect(firstError(reply)?.extensions).toMatchObject({
+    expect(onlyError(reply)?.extensions).toMatchObject({
       code: 'FORBIDDEN',
       upstreamCode: 20012,
       endpoint: 'POST /group/announcement/edit',
@@ -151,7 +152,7 @@ describe('announcements', () => {
     await g.data(owner, `mutation { deleteAnnouncement(input: { groupId: "${groupId}", announcementId: "${a.id}" }) { ok } }`);
     expect(g.endpoints()).toEqual(['DELETE /group/announcement/delete']);
     const again = await g.gql(owner, `mutation { deleteAnnouncement(input: { groupId: "${groupId}", announcementId: "${a.id}" }) { ok } }`);
-    expect(firstError(again)?.extensions).toMatchObject({ code: 'NOT_FOUND', upstreamCode: 20020 });
+    expect(onlyError(again)?.extensions).toMatchObject({ code: 'NOT_FOUND', upstreamCode: 20020 });
   });
 });
 
@@ -220,7 +221,7 @@ describe('shared files', () => {
       const reply = await g.gql(owner, 'mutation($in: RecordGroupFileInput!) { recordGroupFile(input: $in) { ok } }', {
         in: { ...VALID_FILE, ...patch },
       });
-      expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
+      expect(onlyError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
     }
     expect(g.endpoints()).toEqual([]);
   });
@@ -245,7 +246,7 @@ describe('shared files', () => {
       other,
       `mutation { renameGroupFile(input: { groupId: "${groupId}", fileId: "${f.file_id}", name: "x" }) { ok } }`,
     );
-    expect(firstError(reply)?.extensions).toMatchObject({
+    expect(onlyError(reply)?.extensions).toMatchObject({
       code: 'FORBIDDEN',
       upstreamCode: 20023,
       endpoint: 'PUT /group/file/update_name',
@@ -254,7 +255,7 @@ describe('shared files', () => {
       other,
       `mutation { renameGroupFile(input: { groupId: "${groupId}", fileId: "${f.file_id}", name: "" }) { ok } }`,
     );
-    expect(firstError(empty)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.name' });
+    expect(onlyError(empty)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.name' });
     expect(g.endpoints()).toEqual([]);
   });
 
@@ -280,7 +281,7 @@ describe('shared files', () => {
 
   it('refuses an empty file list before any REST call', async () => {
     const reply = await g.gql(owner, 'mutation { deleteGroupFiles(input: { groupId: "1", fileIds: [] }) { ok } }');
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.fileIds' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.fileIds' });
     expect(g.endpoints()).toEqual([]);
   });
 

@@ -2,7 +2,8 @@
 // record fields from GET /group/info once per group, laziness, errors on one field alone; and
 // the mutations on a group as a whole (create, dissolve, name/avatar/description/ext).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
+import { type TestUser, useGroupsStack } from '../../helpers/groups-stack';
+import { onlyError } from '../../helpers/stack';
 
 const g = useGroupsStack();
 let owner: TestUser;
@@ -55,7 +56,7 @@ describe('groups(ids)', () => {
     const reply = await g.gql(owner, 'query($ids: [ID!]!) { groups(ids: $ids) { name } }', {
       ids: Array.from({ length: 1001 }, (_, i) => String(i + 1)),
     });
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'ids' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'ids' });
     expect(g.endpoints()).toEqual([]);
   });
 
@@ -67,7 +68,7 @@ describe('groups(ids)', () => {
     );
     expect(reply.data?.groups).toEqual([{ id: String(ids[0]), name: 'group 0' }, null]);
     expect(reply.errors).toHaveLength(1);
-    expect(firstError(reply)).toMatchObject({
+    expect(onlyError(reply)).toMatchObject({
       path: ['groups', 1],
       extensions: { code: 'NOT_FOUND', upstreamCode: 20001, endpoint: 'GET /group/info' },
     });
@@ -122,7 +123,7 @@ describe('group(id)', () => {
 
   it('refuses a malformed ID before any REST call', async () => {
     const reply = await g.gql(owner, '{ group(id: "abc") { name } }');
-    expect(firstError(reply)?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(onlyError(reply)?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(g.endpoints()).toEqual([]);
   });
 });
@@ -200,14 +201,14 @@ describe('createGroup', () => {
 
   it('refuses an empty userIds list before any REST call', async () => {
     const reply = await g.gql(owner, 'mutation { createGroup(input: { userIds: [] }) { ok } }');
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.userIds' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.userIds' });
     expect(g.endpoints()).toEqual([]);
   });
 
   it('reports an unknown invitee as NOT_FOUND on the mutation', async () => {
     const reply = await g.gql(owner, 'mutation { createGroup(input: { userIds: ["12345"] }) { ok } }');
     expect(reply.data?.createGroup ?? null).toBeNull();
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'NOT_FOUND', upstreamCode: 10000, endpoint: 'POST /group/create' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'NOT_FOUND', upstreamCode: 10000, endpoint: 'POST /group/create' });
   });
 });
 
@@ -234,7 +235,7 @@ describe('dissolveGroup', () => {
     const member = await g.user();
     const groupId = await g.group(owner, { members: [member] });
     const reply = await g.gql(member, `mutation { dissolveGroup(groupId: "${groupId}") { ok } }`);
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20013, endpoint: 'DELETE /group/destroy' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20013, endpoint: 'DELETE /group/destroy' });
     expect((await g.info(groupId)).status).toBe(0);
   });
 });
@@ -271,7 +272,7 @@ describe('updateGroup: the group information', () => {
     const member = await g.user();
     const groupId = await g.group(owner, { members: [member] });
     const reply = await g.gql(member, `mutation { updateGroup(input: { groupId: "${groupId}", name: "x" }) { ok } }`);
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', endpoint: 'PUT /group/info/name' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', endpoint: 'PUT /group/info/name' });
   });
 });
 
@@ -328,7 +329,7 @@ describe('upstream errors of group mutations', () => {
       );
       expect(reply.data).toEqual({ failed: null, sibling: { ok: true } });
       expect(reply.errors).toHaveLength(1);
-      expect(firstError(reply)).toMatchObject({ path: ['failed'], extensions: { code: 'NOT_FOUND', upstreamCode: 20001, endpoint } });
+      expect(onlyError(reply)).toMatchObject({ path: ['failed'], extensions: { code: 'NOT_FOUND', upstreamCode: 20001, endpoint } });
       expect(g.endpoints()).toEqual([endpoint, 'PUT /group/info/ext']);
     });
   }

@@ -1,7 +1,8 @@
 // Members of a group: the member list (one call whatever its size), admins, members by user ID
 // (one POST /group/members/display_name per group), and the member and role mutations.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EXISTENCE_READ, firstError, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
+import { EXISTENCE_READ, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
+import { onlyError } from '../../helpers/stack';
 
 const g = useGroupsStack();
 let owner: TestUser;
@@ -63,7 +64,7 @@ describe('Group.members', () => {
   it('refuses first outside 1-1000 before reading the members: only the group existence read is made', async () => {
     const groupId = await g.group(owner);
     const reply = await g.gql(owner, MEMBERS, { id: String(groupId), first: 0 });
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
     expect(g.endpoints()).toEqual(EXISTENCE_READ);
   });
 
@@ -75,7 +76,7 @@ describe('Group.members', () => {
       `{ group(id: "${groupId}") { name members { totalCount } } }`,
     );
     expect(reply.data?.group).toEqual({ name: 'closed', members: null });
-    expect(firstError(reply)).toMatchObject({
+    expect(onlyError(reply)).toMatchObject({
       path: ['group', 'members'],
       extensions: { code: 'FORBIDDEN', upstreamCode: 20011, endpoint: 'GET /group/member_list' },
     });
@@ -121,7 +122,7 @@ describe('Group.member and Group.membersByIds', () => {
     const reply = await g.gql(owner, `query($ids: [ID!]!) { group(id: "${groupId}") { membersByIds(userIds: $ids) { userId } } }`, {
       ids: Array.from({ length: 1001 }, (_, i) => String(i + 1)),
     });
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'userIds' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'userIds' });
     expect(g.endpoints()).toEqual(EXISTENCE_READ);
   });
 });
@@ -177,7 +178,7 @@ describe('admins', () => {
 
   it('refuses an empty user list before any REST call', async () => {
     const reply = await g.gql(owner, 'mutation { addGroupAdmins(input: { groupId: "1", userIds: [] }) { ok } }');
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.userIds' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.userIds' });
     expect(g.endpoints()).toEqual([]);
   });
 
@@ -185,7 +186,7 @@ describe('admins', () => {
     const [a] = await users(1);
     const groupId = await g.group(owner, { members: [a!] });
     const reply = await g.gql(a!, `mutation { removeGroupAdmins(input: { groupId: "${groupId}", userIds: ["${owner.id}"] }) { ok } }`);
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20013, endpoint: 'DELETE /group/admin/remove' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20013, endpoint: 'DELETE /group/admin/remove' });
   });
 });
 

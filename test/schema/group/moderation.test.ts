@@ -1,7 +1,8 @@
 // Moderation through the gateway: member bans, the group-wide ban and the blacklist, their lists,
 // and what the group reads afterwards.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
+import { type TestUser, useGroupsStack } from '../../helpers/groups-stack';
+import { onlyError } from '../../helpers/stack';
 
 const g = useGroupsStack();
 let owner: TestUser;
@@ -59,7 +60,7 @@ describe('member bans', () => {
       ['userIds: [], durationMinutes: 5', 'input.userIds'],
     ] as const) {
       const reply = await g.gql(owner, `mutation { banGroupMembers(input: { groupId: "1", ${args} }) { ok } }`);
-      expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
+      expect(onlyError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
     }
     expect(g.endpoints()).toEqual([]);
   });
@@ -70,7 +71,7 @@ describe('member bans', () => {
       members[0]!,
       `mutation { banGroupMembers(input: { groupId: "${groupId}", userIds: ["${members[1]!.id}"], durationMinutes: 5 }) { ok } }`,
     );
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20012, endpoint: 'POST /group/ban' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20012, endpoint: 'POST /group/ban' });
   });
 });
 
@@ -126,13 +127,13 @@ describe('the group-wide ban', () => {
 
   it('refuses a duration below one minute before any REST call', async () => {
     const reply = await g.gql(owner, 'mutation { banAllGroupMembers(input: { groupId: "1", durationMinutes: -1 }) { ok } }');
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.durationMinutes' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.durationMinutes' });
     expect(g.endpoints()).toEqual([]);
   });
 
   it('reports an unknown group as NOT_FOUND', async () => {
     const reply = await g.gql(owner, 'mutation { unbanAllGroupMembers(groupId: "999999999") { ok } }');
-    expect(firstError(reply)?.extensions).toMatchObject({
+    expect(onlyError(reply)?.extensions).toMatchObject({
       code: 'NOT_FOUND',
       upstreamCode: 20001,
       endpoint: 'POST /group/settings/unban_all',
@@ -187,7 +188,7 @@ describe('the blacklist', () => {
       `{ group(id: "${groupId}") { memberCount blockedUsers { totalCount } } }`,
     );
     expect(reply.data?.group).toEqual({ memberCount: 2, blockedUsers: null });
-    expect(firstError(reply)).toMatchObject({ path: ['group', 'blockedUsers'], extensions: { code: 'FORBIDDEN', upstreamCode: 20012 } });
+    expect(onlyError(reply)).toMatchObject({ path: ['group', 'blockedUsers'], extensions: { code: 'FORBIDDEN', upstreamCode: 20012 } });
   });
 });
 

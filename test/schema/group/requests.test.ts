@@ -1,6 +1,7 @@
 // Ways into a group: applications, invitations and QR codes, read and answered through the gateway.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
+import { type TestUser, useGroupsStack } from '../../helpers/groups-stack';
+import { onlyError } from '../../helpers/stack';
 
 const g = useGroupsStack();
 let owner: TestUser;
@@ -61,7 +62,7 @@ describe('applications', () => {
 
   it('refuses an empty groupIds list before any REST call', async () => {
     const reply = await g.gql(owner, '{ groupApplications(groupIds: []) { totalCount } }');
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'groupIds' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'groupIds' });
     expect(g.endpoints()).toEqual([]);
   });
 
@@ -174,7 +175,7 @@ describe('invitations', () => {
 
   it('refuses an empty invitee list before any REST call', async () => {
     const reply = await g.gql(owner, 'mutation { inviteToGroup(input: { groupId: "1", userIds: [] }) { ok } }');
-    expect(firstError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.userIds' });
+    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.userIds' });
     expect(g.endpoints()).toEqual([]);
   });
 
@@ -214,7 +215,7 @@ describe('QR codes', () => {
 
   it('refuses an empty code before any REST call, and reports a forged one as the userError INVALID_QR_CODE', async () => {
     const empty = await g.gql(owner, 'mutation { joinGroupByQrCode(input: { qrInfo: " " }) { ok } }');
-    expect(firstError(empty)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.qrInfo' });
+    expect(onlyError(empty)?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.qrInfo' });
     expect(g.endpoints()).toEqual([]);
     const forged = await g.gql(
       owner,

@@ -1,7 +1,8 @@
 // Group settings: the fields read from GET /group/settings (sharing one record with GET
 // /group/info), their setters, and the acting member's mute and push modes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstError, type TestUser, useGroupsStack } from '../../helpers/groups-stack';
+import { type TestUser, useGroupsStack } from '../../helpers/groups-stack';
+import { onlyError } from '../../helpers/stack';
 
 const g = useGroupsStack();
 let owner: TestUser;
@@ -80,7 +81,7 @@ describe('updateGroup: the settings', () => {
     const member = await g.user();
     const groupId = await g.group(owner, { members: [member] });
     const reply = await g.gql(member, `mutation { updateGroup(input: { groupId: "${groupId}", readAck: true }) { ok } }`);
-    expect(firstError(reply)?.extensions).toMatchObject({
+    expect(onlyError(reply)?.extensions).toMatchObject({
       code: 'FORBIDDEN',
       upstreamCode: 20012,
       endpoint: 'PUT /group/settings/enable_read_ack',
@@ -195,9 +196,9 @@ describe('updateGroup: several settings at once', () => {
     );
     expect(reply.data).toEqual({ updateGroup: null });
     expect(reply.errors).toHaveLength(1);
-    expect(firstError(reply)?.message).toContain('input.readAck');
-    expect(firstError(reply)?.message).toContain('settings applied before it: name');
-    expect(firstError(reply)?.extensions).toMatchObject({
+    expect(onlyError(reply)?.message).toContain('input.readAck');
+    expect(onlyError(reply)?.message).toContain('settings applied before it: name');
+    expect(onlyError(reply)?.extensions).toMatchObject({
       code: 'FORBIDDEN',
       endpoint: 'PUT /group/settings/enable_read_ack',
       field: 'input.readAck',
@@ -209,7 +210,7 @@ describe('updateGroup: several settings at once', () => {
 
   it('refuses an input without any setting before any REST call', async () => {
     const reply = await g.gql(owner, 'mutation { updateGroup(input: { groupId: "1" }) { ok } }');
-    expect(firstError(reply)?.extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'input' });
+    expect(onlyError(reply)?.extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'input' });
     expect(g.endpoints()).toEqual([]);
   });
 });

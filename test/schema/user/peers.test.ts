@@ -4,11 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Group } from '../../../src/rest/records';
 import { type Stack, startStack, useCredentialStacks } from '../../helpers/stack';
-import type { TestUser } from '../../helpers/users';
+import { tokenOf } from '../../helpers/users';
 
 const { withCredential, without } = useCredentialStacks();
-
-const tokenOf = (u: TestUser) => ({ 'access-token': u.token });
 
 /** Users with nicknames, and a group of all of them owned by the first, where each has spoken. */
 async function chatGroup(stack: Stack, nicks: string[]) {
