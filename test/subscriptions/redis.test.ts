@@ -14,6 +14,7 @@ import type { TestUser } from '../helpers/emulator';
 import { sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
 import { sleep } from '../helpers/wait';
 import { identity } from '../helpers/users';
+import { waitForLine } from '../helpers/wait-for-line';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const INTERVAL = 200;
@@ -40,19 +41,8 @@ async function startChild(imBaseUrl: string): Promise<string> {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`replica did not start: ${out}`)), 15_000);
-    child!.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = /READY (\S+)/.exec(out);
-      if (ready) {
-        clearTimeout(timer);
-        resolve(ready[1]!);
-      }
-    });
-    child!.once('exit', (code) => reject(new Error(`replica exited (${code}): ${out}`)));
-  });
+  const out = await waitForLine(child, /READY \S+\n/, 15_000);
+  return /READY (\S+)/.exec(out)![1]!;
 }
 
 beforeAll(async () => {

@@ -15,6 +15,7 @@ import { loadConfig } from '../../../src/config';
 import { createGateway, type Gateway } from '../../../src/gateway/create-gateway';
 import { freePort } from '../../helpers/free-port';
 import { hashOf } from '../../helpers/multipart-upload';
+import { waitForLine } from '../../helpers/wait-for-line';
 
 const MB = 1024 * 1024;
 const APP_ID = 'im-stream-test';
@@ -36,14 +37,7 @@ async function startChildEmulator(): Promise<void> {
     env: { ...process.env, EMULATOR_PORT: String(port), IM_ADMIN_TOKEN: ADMIN_TOKEN, IM_APP_ID: APP_ID },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    emulator.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('IM emulator')) resolve();
-    });
-    emulator.once('exit', (code) => reject(new Error(`emulator exited with ${code}: ${out}`)));
-  });
+  await waitForLine(emulator, /IM emulator/, 15_000);
   emulatorUrl = `http://127.0.0.1:${port}`;
 }
 
