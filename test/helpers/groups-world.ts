@@ -1,4 +1,4 @@
-// Shared set-up of the group tests: an emulator with a frozen clock the tests move by hand, users
+// Shared set-up of the emulator's group tests: an emulator with a frozen clock the tests move by hand, users
 // (optionally asking to confirm invitations), and groups with members and admins in place.
 import type { Group } from '../../src/rest/records';
 import { startEmulator, type RestRequest, type TestEmulator, type TestUser } from './emulator';
