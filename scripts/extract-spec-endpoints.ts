@@ -1,5 +1,5 @@
 // Maintainer tool (`npm run spec:extract -- <spec-dir>`, the folder of rest-*.md and endpoints.tsv): reads the REST spec
-// and writes test/fixtures/spec-endpoints.json, the spec facts the endpoint table test checks, so
+// and writes test/helpers/spec-endpoints.json, the spec facts the endpoint table test checks, so
 // that the tests carry what they need and never read outside the repository. Run it again when the
 // spec changes and commit the fixture; the parser fails loudly on spec text it cannot classify.
 import { writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import {
   type SpecParam,
   useSpecDir,
 } from './spec/parse-spec';
-import type { FixtureEndpoint, FixtureParam, SpecFixture } from '../test/fixtures/spec-fixture';
+import type { FixtureEndpoint, FixtureParam, SpecFixture } from '../test/helpers/spec-fixture';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const given = process.argv[2];
@@ -26,7 +26,7 @@ if (!given) {
   process.exit(2);
 }
 const specDir = path.resolve(given);
-const out = path.join(repoRoot, 'test/fixtures/spec-endpoints.json');
+const out = path.join(repoRoot, 'test/helpers/spec-endpoints.json');
 
 useSpecDir(specDir);
 

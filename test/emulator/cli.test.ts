@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port';
+import { waitForLine } from '../helpers/wait-for-line';
 
 describe('emulator command', () => {
   it('prints the admin token and the demo users it created, and serves them', async () => {
@@ -11,18 +12,7 @@ describe('emulator command', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      let out = '';
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no demo output in time: ${out}`)), 15_000);
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes('demo group')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-      });
+      const out = await waitForLine(child, /demo group/, 15_000);
       const token = out.match(/admin token\s+(\S+)/)?.[1];
       expect(token).toMatch(/^[\w-]{20,}$/);
       expect(out).toMatch(/demo users\s+alice \(id \d+\), bob \(id \d+\), carol \(id \d+\); password demo-password/);

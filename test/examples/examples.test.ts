@@ -27,8 +27,8 @@ import {
 import type { TestUser } from '../helpers/emulator';
 import { startStack, type Stack } from '../helpers/stack';
 import { run } from '../helpers/typed';
-import { gqlUpload } from '../schema/files-client';
-import { sseFeed } from '../subscriptions/clients';
+import { gqlUpload } from '../helpers/multipart-upload';
+import { sseFeed } from '../helpers/subscriptions/clients';
 
 let stack: Stack;
 let alice: TestUser;

@@ -3,15 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { gatewayOver } from '../helpers/scripted-gateway';
 import { envelope } from '../helpers/scripted-server';
-
-const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from '../helpers/wait';
 
 describe('IM_CALL_TIMEOUT_MS', () => {
   it('answers UPSTREAM_UNAVAILABLE within 100-200 ms of a 100 ms limit when the service takes 400 ms, and data when it takes 50 ms', async () => {
     let delay = 400;
     const g = await gatewayOver(
       async () => {
-        await later(delay);
+        await sleep(delay);
         return envelope({ user_id: 1 });
       },
       { IM_CALL_TIMEOUT_MS: '100' },

@@ -1,4 +1,4 @@
-// A port nobody listens on right now, for child processes that need a fixed one.
+// A port nobody listens on right now: for child processes that need a fixed one, and for a refused connection.
 import { createServer } from 'node:net';
 
 export function freePort(): Promise<number> {

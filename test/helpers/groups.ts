@@ -1,4 +1,4 @@
-// Groups made through raw REST, for tests that need one in place before they start.
+// Groups made through raw REST, for tests that need one in place before they start, and their users.
 import type { Group } from '../../src/rest/records';
 import type { TestEmulator, TestUser } from './emulator';
 
@@ -9,6 +9,13 @@ export interface GroupSetup {
   admins?: TestUser[];
   type?: 0 | 2;
   name?: string;
+}
+
+/** A registered, logged-in user; `confirm` sets settings.group_confirm (invitations wait for the user's answer). */
+export async function groupUser(emu: TestEmulator, opts: { confirm?: boolean } = {}): Promise<TestUser> {
+  const u = await emu.user();
+  if (opts.confirm) await emu.ok('PUT', '/user/settings', { token: u.token, body: { user_id: u.id, group_confirm: true } });
+  return u;
 }
 
 /** A group owned by `owner` with `members` joined and `admins` joined and promoted; answers its ID. */

@@ -101,12 +101,3 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
       }),
   };
 }
-
-/** A port on 127.0.0.1 with nothing listening (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

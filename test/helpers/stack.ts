@@ -1,7 +1,7 @@
 // The whole product on free ports: an emulator and a gateway pointed at it.
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
-import { loadConfig } from '../../src/config';
+import { type Config, loadConfig } from '../../src/config';
 import type { CreateEmulatorOptions } from '../../src/emulator';
 import { startEmulator, type TestEmulator, type TestUser } from './emulator';
 import { lateBound } from './late-bound';
@@ -45,6 +45,19 @@ export const suiteEnv = (): Record<string, string> => ({
 });
 
 /**
+ * A gateway of its own in front of `imBaseUrl`, with the suite's settings and `env`, on a free port;
+ * `settings` replace parsed ones.
+ */
+export async function gatewayVia(
+  imBaseUrl: string,
+  env: Record<string, string> = {},
+  settings: Partial<Config> = {},
+): Promise<{ gateway: Gateway; url: string }> {
+  const gateway = createGateway({ config: { ...loadConfig({ PORT: '1', ...suiteEnv(), ...env }), port: 0, ...settings }, imBaseUrl });
+  return { gateway, url: await gateway.start() };
+}
+
+/**
  * `serviceCredential`: the gateway holds the emulator's admin token as IM_ADMIN_TOKEN (peer reads);
  * `emulator`: the emulator's own options.
  */
@@ -53,13 +66,7 @@ export async function startStack(
   opts: { serviceCredential?: boolean; emulator?: Partial<CreateEmulatorOptions> } = {},
 ): Promise<Stack> {
   const emu = await startEmulator(opts.emulator);
-  const config = {
-    ...loadConfig({ PORT: '1', ...suiteEnv(), ...env }),
-    port: 0,
-    ...(opts.serviceCredential ? { imAdminToken: emu.adminToken } : {}),
-  };
-  const gateway = createGateway({ config, imBaseUrl: emu.url });
-  const url = await gateway.start();
+  const { gateway, url } = await gatewayVia(emu.url, env, opts.serviceCredential ? { imAdminToken: emu.adminToken } : {});
   const stack: Stack = {
     emu,
     gateway,

@@ -2,7 +2,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRestClient, type CallInfo } from '../../src/rest/client';
 import { classifyUpstreamError, UpstreamError } from '../../src/rest/errors';
-import { closedPort, envelope, failure, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
+import { envelope, failure, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
+import { freePort } from '../helpers/free-port';
 
 const TOKEN = 'tok-SECRET-7f3a9c2e-do-not-leak';
 const caller = { appId: 'app1', token: TOKEN };
@@ -106,7 +107,7 @@ describe('REST client failures', () => {
   });
 
   it('turns a refused connection into an unavailable error', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const dead = createRestClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 0 });
     try {
       const err = await failureOf(dead.call('GET /user/profile', {}, caller));

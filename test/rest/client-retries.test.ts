@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRestClient } from '../../src/rest/client';
 import { UpstreamError } from '../../src/rest/errors';
-import { closedPort, envelope, failure, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
+import { envelope, failure, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
+import { freePort } from '../helpers/free-port';
 
 let server: ScriptedServer;
 let rest: ReturnType<typeof createRestClient>;
@@ -103,7 +104,7 @@ describe('REST client retries', () => {
   });
 
   it('retries a GET while the upstream refuses connections, and succeeds once it listens', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     let connections = 0;
     const late = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"code":200,"data":{"online":true}}');
@@ -130,7 +131,7 @@ describe('REST client retries', () => {
   });
 
   it('gives up on a refused GET after retries + 1 attempts', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const seen: number[] = [];
     const client = createRestClient({
       baseUrl: `http://127.0.0.1:${port}`,
@@ -150,7 +151,7 @@ describe('REST client retries', () => {
 
 describe('REST client retries and the caller’s signal', () => {
   it('stops retrying when the caller aborts during the backoff, with the caller’s reason', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const client = createRestClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 5, retryBaseDelayMs: 10_000 });
     try {
       const controller = new AbortController();

@@ -9,11 +9,11 @@ import { createRestClient, type RestClient } from '../../src/rest/client';
 import { coalescing } from '../../src/rest/coalesce';
 import { UpstreamError } from '../../src/rest/errors';
 import { type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
+import { sleep } from '../helpers/wait';
 
 const caller = { appId: 'app1', token: 'tok' };
 const TIMEOUT_MS = 100;
 const ANSWER = JSON.stringify({ code: 200, data: { user_id: 1 }, message: null });
-const later = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 let server: ScriptedServer;
 let rest: RestClient;
@@ -47,7 +47,7 @@ function expectTimeout(outcome: { ms: number; error?: unknown }) {
 
 /** Answers in full after `ms`. */
 const answerAfter = (ms: number) => async (_req: unknown, res: ServerResponse) => {
-  await later(ms);
+  await sleep(ms);
   if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER);
 };
 
@@ -67,7 +67,7 @@ describe('REST call timeout', () => {
     server.setScript(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write(ANSWER.slice(0, 10));
-      await later(400);
+      await sleep(400);
       if (!res.destroyed) res.end(ANSWER.slice(10));
     });
     expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
@@ -79,7 +79,7 @@ describe('REST call timeout', () => {
       for (const byte of ANSWER) {
         if (res.destroyed) return;
         res.write(byte);
-        await later(20);
+        await sleep(20);
       }
       res.end();
     });
@@ -94,7 +94,7 @@ describe('REST call timeout', () => {
     });
     const started = performance.now();
     expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
-    const closedAt = await Promise.race([closed ?? Infinity, later(1_000).then(() => Infinity)]);
+    const closedAt = await Promise.race([closed ?? Infinity, sleep(1_000).then(() => Infinity)]);
     expect(closedAt - started).toBeLessThan(2 * TIMEOUT_MS + 50);
     server.setScript(answerAfter(0));
     expect((await timed(rest.call('GET /user/profile', {}, caller))).error).toBeUndefined();
@@ -129,7 +129,7 @@ describe('REST call timeout', () => {
       expect(ended.ms).toBeLessThan(TIMEOUT_MS);
       expectTimeout(await stalled);
       // The connection is free again: undici gets to the queued call and drops it unsent.
-      await later(100);
+      await sleep(100);
       expect(server.requests.length).toBe(requestsBefore + 1);
     } finally {
       await single.close();
@@ -162,7 +162,7 @@ describe('REST call timeout', () => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = await Promise.race([
       new Promise<number | null>((resolve) => child.once('exit', resolve)),
-      later(10_000).then(() => 'still running'),
+      sleep(10_000).then(() => 'still running'),
     ]);
     if (exited === 'still running') child.kill();
     expect(exited).toBe(0);

@@ -1,4 +1,4 @@
-// The endpoint table against the spec facts in test/fixtures/spec-endpoints.json (written from the
+// The endpoint table against the spec facts in test/helpers/spec-endpoints.json (written from the
 // REST spec by `npm run spec:extract`): the list of endpoints and, per endpoint, its parameters'
 // places, types and required/optional markers, and the group_id header rule. Each test collects
 // every offending endpoint and compares the list with [], so one run names all of them.
@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { endpoints } from '../../src/rest/endpoints';
 import type { BareStringBody, EndpointDef } from '../../src/rest/table';
-import { readSpecFixture, type FixtureEndpoint, type FixtureParam } from '../fixtures/spec-fixture';
+import { readSpecFixture, type FixtureEndpoint, type FixtureParam } from '../helpers/spec-fixture';
 
 const table: Readonly<Record<string, EndpointDef>> = endpoints;
 const entries = Object.entries(table);

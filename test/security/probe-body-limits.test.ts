@@ -4,8 +4,9 @@
 // multipart bodies (once INTERNAL_SERVER_ERROR with a stack trace). Uploads stream generated
 // bytes; none is held whole by the test.
 import { request } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
+import { expectNoErrorLogs } from '../helpers/no-error-logs';
 
 const MiB = 1024 * 1024;
 /** Above yoga's old 25 MB body limit, which cut uploads at ~24 MiB. */
@@ -21,11 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const logged = vi.spyOn(console, 'error');
-afterEach(() => {
-  expect(logged).not.toHaveBeenCalled();
-  logged.mockClear();
-});
+expectNoErrorLogs();
 
 interface Reply {
   status: number;

@@ -2,8 +2,9 @@
 // stack trace logged per request), depth and alias limits (once "Syntax Error" without a code),
 // 1,000 repetitions of one field (once a bare "Validation aborted."), and a wrong password (once
 // NOT_FOUND). Each is refused with a code of its own and nothing is logged.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
+import { expectNoErrorLogs } from '../helpers/no-error-logs';
 
 let stack: Stack;
 let user: { id: number; name: string };
@@ -13,11 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const logged = vi.spyOn(console, 'error');
-afterEach(() => {
-  expect(logged).not.toHaveBeenCalled();
-  logged.mockClear();
-});
+expectNoErrorLogs();
 
 async function post(query: string): Promise<{ status: number; errors: { message: string; extensions?: Record<string, unknown> }[] }> {
   const res = await fetch(`${stack.url}/graphql`, {

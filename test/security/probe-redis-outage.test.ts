@@ -10,8 +10,10 @@ import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator, type TestUser } from '../helpers/emulator';
 import { startRedisServer, type TestRedis } from '../helpers/redis-server';
-import { type Feed, sleep, wsClient } from '../subscriptions/clients';
-import { identity, sendText, UNREAD, type UnreadData } from '../subscriptions/fixtures';
+import { type Feed, wsClient } from '../helpers/subscriptions/clients';
+import { sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
+import { sleep, until } from '../helpers/wait';
+import { identity } from '../helpers/users';
 
 const INTERVAL = 200;
 const MESSAGES = 'subscription($with: ID!) { conversationMessages(with: $with) { id content } }';
@@ -43,15 +45,6 @@ afterAll(async () => {
   await emu?.stop();
   await redis?.stop();
 });
-
-/** Waits until `done` holds, checking every 20 ms; fails with `what` after `ms`. */
-async function until(what: string, done: () => boolean | Promise<boolean>, ms = 3_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await sleep(20);
-  }
-}
 
 const ids = (feed: Feed<MessagesData>) => feed.results.map((r) => r.data?.conversationMessages.id);
 const lastCount = (feed: Feed<UnreadData>) => feed.results.at(-1)?.data?.unreadCounts[0]?.unreadCount;

@@ -2,11 +2,13 @@
 // (a syntax error, too deep, too many aliases, too many tokens, an unknown field). Each ends with
 // an `error` message for that operation alone; the socket stays open and the healthy
 // subscription keeps delivering (once, the first such operation closed the socket with 4500).
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
-import { type Ending, wsClient } from '../subscriptions/clients';
+import { type Ending, wsClient } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
-import { identity, sendText, UNREAD, type UnreadData } from '../subscriptions/fixtures';
+import { sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
+import { identity } from '../helpers/users';
+import { expectNoErrorLogs } from '../helpers/no-error-logs';
 
 let stack: Stack;
 let me: TestUser;
@@ -18,11 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const logged = vi.spyOn(console, 'error');
-afterEach(() => {
-  expect(logged).not.toHaveBeenCalled();
-  logged.mockClear();
-});
+expectNoErrorLogs();
 
 const nested = (levels: number) => `subscription { unreadCounts { ${'user { '.repeat(levels)}id${' }'.repeat(levels)} } }`;
 

@@ -3,11 +3,12 @@
 // MAX_WS_PAYLOAD_BYTES (1 MiB) are taken and a larger one closes with 1009 (once, 100 MiB frames
 // were buffered before authentication). ws refuses such a frame from its header, unbuffered.
 import WebSocket from 'ws';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
-import { wsUrl } from '../subscriptions/clients';
+import { wsUrl } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
-import { identity } from '../subscriptions/fixtures';
+import { identity } from '../helpers/users';
+import { expectNoErrorLogs } from '../helpers/no-error-logs';
 
 const KiB = 1024;
 let stack: Stack;
@@ -18,11 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const logged = vi.spyOn(console, 'error');
-afterEach(() => {
-  expect(logged).not.toHaveBeenCalled();
-  logged.mockClear();
-});
+expectNoErrorLogs();
 
 interface RawSocket {
   socket: WebSocket;

@@ -5,9 +5,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEEP_EVERY } from '../../src/subscriptions/conversation-events';
 import { startStack, type Stack } from '../helpers/stack';
-import { eventSourceFeed, type Feed, sleep, wsClient } from './clients';
+import { eventSourceFeed, type Feed, wsClient } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
-import { EVENTS, type EventData, identity, sendText, take, UNREAD, type UnreadData } from './fixtures';
+import { EVENTS, type EventData, sendText, take, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
+import { sleep } from '../helpers/wait';
+import { identity } from '../helpers/users';
 
 const INTERVAL = 100;
 let stack: Stack;

@@ -2,8 +2,8 @@
 // what an earlier event of the same subscription remembered (ctx.invalidate per event).
 import { expect, it } from 'vitest';
 import { useStack } from '../helpers/stack';
-import { sseFeed } from './clients';
-import { sendText } from './fixtures';
+import { sseFeed } from '../helpers/subscriptions/clients';
+import { sendText } from '../helpers/subscriptions/operations';
 
 const stack = useStack({ POLL_INTERVAL_MS: '100' });
 

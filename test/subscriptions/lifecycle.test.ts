@@ -5,8 +5,10 @@ import { loadConfig } from '../../src/config';
 import { createGateway } from '../../src/gateway/create-gateway';
 import { envelope, failure, startScriptedServer } from '../helpers/scripted-server';
 import { startStack } from '../helpers/stack';
-import { sleep, sseFeed, wsClient } from './clients';
-import { identity, sendText, UNREAD, type UnreadData } from './fixtures';
+import { sseFeed, wsClient } from '../helpers/subscriptions/clients';
+import { sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
+import { sleep } from '../helpers/wait';
+import { identity } from '../helpers/users';
 
 const INTERVAL = 100;
 

@@ -3,9 +3,11 @@
 // refusal of a bad token at connect, new messages of a conversation, and clean shutdown.
 import { describe, expect, it } from 'vitest';
 import { useStack } from '../helpers/stack';
-import { type Feed, sleep, sseFeed, wsClient } from './clients';
+import { type Feed, sseFeed, wsClient } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
-import { identity, sendText, UNREAD, type UnreadData } from './fixtures';
+import { sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
+import { sleep } from '../helpers/wait';
+import { identity } from '../helpers/users';
 
 const INTERVAL = 100;
 const stack = useStack({ POLL_INTERVAL_MS: String(INTERVAL) });

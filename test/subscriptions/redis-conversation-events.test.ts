@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { sleep, wsClient } from './clients';
-import { EVENTS, type EventData, identity, sendText, take } from './fixtures';
+import { wsClient } from '../helpers/subscriptions/clients';
+import { EVENTS, type EventData, sendText, take } from '../helpers/subscriptions/operations';
+import { sleep, until } from '../helpers/wait';
+import { identity } from '../helpers/users';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const INTERVAL = 100;
@@ -36,15 +38,6 @@ afterAll(async () => {
   if (keys.length) await redis.del(...keys);
   redis.disconnect();
 });
-
-/** Waits (bounded) until `done` holds. */
-async function until(what: string, done: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await sleep(INTERVAL / 4);
-  }
-}
 
 describe('conversationEvents on two replicas sharing Redis', () => {
   it("gives the other replica's subscriber MessageReceived and MessageRecalled, and resumes it after a message ID", async () => {

@@ -9,9 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { type Feed, sleep, wsClient } from './clients';
+import { type Feed, wsClient } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
-import { identity, sendText, UNREAD, type UnreadData } from './fixtures';
+import { sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
+import { sleep } from '../helpers/wait';
+import { identity } from '../helpers/users';
+import { waitForLine } from '../helpers/wait-for-line';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const INTERVAL = 200;
@@ -26,7 +29,7 @@ let gatewayUrl: string;
 
 /** Starts the replica to be killed in a process of its own; answers its origin. */
 async function startChild(imBaseUrl: string): Promise<string> {
-  const script = fileURLToPath(new URL('./gateway-process.ts', import.meta.url));
+  const script = fileURLToPath(new URL('../helpers/gateway-process.ts', import.meta.url));
   child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: {
       ...process.env,
@@ -38,19 +41,8 @@ async function startChild(imBaseUrl: string): Promise<string> {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`replica did not start: ${out}`)), 15_000);
-    child!.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = /READY (\S+)/.exec(out);
-      if (ready) {
-        clearTimeout(timer);
-        resolve(ready[1]!);
-      }
-    });
-    child!.once('exit', (code) => reject(new Error(`replica exited (${code}): ${out}`)));
-  });
+  const out = await waitForLine(child, /READY \S+\n/, 15_000);
+  return /READY (\S+)/.exec(out)![1]!;
 }
 
 beforeAll(async () => {

@@ -1,0 +1,132 @@
+// Other users' public face (nickName, avatar, publicInfo, online) for a user token: through the
+// gateway's service credential, one REST call per peer per request, remembered briefly per app;
+// without the credential, null without an error. Private fields stay the caller's own.
+import { describe, expect, it } from 'vitest';
+import type { Group } from '../../../src/rest/records';
+import { type Stack, startStack, useCredentialStacks } from '../../helpers/stack';
+import { tokenOf } from '../../helpers/users';
+
+const { withCredential, without } = useCredentialStacks();
+
+/** Users with nicknames, and a group of all of them owned by the first, where each has spoken. */
+async function chatGroup(stack: Stack, nicks: string[]) {
+  const { emu } = stack;
+  const users = await Promise.all(nicks.map(() => emu.user()));
+  await Promise.all(users.map((u, i) => emu.ok('PUT', '/user/nickname', { token: u.token, query: { nick_name: nicks[i]! } })));
+  const [owner, ...rest] = users;
+  const g = await emu.ok<Group>('POST', '/group/create', { token: owner!.token, body: { name: 'team', user_list: rest.map((u) => u.id) } });
+  const groupId = Number(g.group_id);
+  for (const u of users) {
+    const body = { content_type: 0, content: `hi from ${u.name}`, attachment: '', targets: [groupId], type: 2 };
+    expect((await emu.rest('POST', '/message/send', { token: u.token, body })).code).toBe(200);
+  }
+  return { users, groupId };
+}
+
+const GROUP_SCREEN = `query($g: ID!) {
+  group(id: $g) {
+    owner { nickName }
+    members { nodes { user { id nickName avatar publicInfo online } } }
+  }
+  me { conversation(with: $g) { nodes { from { nickName } } } }
+}`;
+
+describe('with a service credential', () => {
+  it("shows a user token its peers' names, one profile call per peer per request", async () => {
+    const stack = withCredential;
+    const { users, groupId } = await chatGroup(stack, ['Ann', 'Bob', 'Cy']);
+    const [, bob] = users;
+    stack.emu.server.resetCalls();
+
+    const reply = await stack.gql<{
+      group: { owner: { nickName: string }; members: { nodes: { user: { id: string; nickName: string; online: boolean } }[] } };
+      me: { conversation: { nodes: { from: { nickName: string } }[] } };
+    }>(GROUP_SCREEN, { g: String(groupId) }, tokenOf(bob!));
+    expect(reply.errors).toBeUndefined();
+    expect(reply.data!.group.owner.nickName).toBe('Ann');
+    expect(reply.data!.group.members.nodes.map((n) => n.user.nickName).sort()).toEqual(['Ann', 'Bob', 'Cy']);
+    expect(reply.data!.me.conversation.nodes.map((n) => n.from.nickName)).toEqual(['Ann', 'Bob', 'Cy']);
+
+    const profiles = stack.emu.server.calls.filter((c) => c.endpoint === 'GET /user/profile');
+    // One with the caller's own token (who is asking), one per peer as that peer (the service
+    // token with a user_id header: a user token never sends one).
+    expect(profiles).toHaveLength(3);
+    const asService = profiles.filter((c) => c.headers.user_id !== undefined);
+    expect(asService.map((c) => c.headers.user_id).sort()).toEqual([String(users[0]!.id), String(users[2]!.id)].sort());
+  });
+
+  it('answers the same peers again from the brief per-app cache', async () => {
+    const stack = withCredential;
+    const { users, groupId } = await chatGroup(stack, ['Dee', 'Eve']);
+    const first = await stack.gql(GROUP_SCREEN, { g: String(groupId) }, tokenOf(users[0]!));
+    expect(first.errors).toBeUndefined();
+    stack.emu.server.resetCalls();
+
+    const again = await stack.gql(GROUP_SCREEN, { g: String(groupId) }, tokenOf(users[1]!));
+    expect(again.errors).toBeUndefined();
+    // Dee's view read Eve through the credential: Eve's view needs only Dee.
+    const serviceCalls = stack.emu.server.calls.filter((c) => c.headers.user_id !== undefined);
+    expect(serviceCalls.map((c) => `${c.endpoint} ${c.headers.user_id}`).sort()).toEqual(
+      [`GET /user/profile ${users[0]!.id}`, `GET /user/online_status ${users[0]!.id}`].sort(),
+    );
+  });
+
+  it("keeps private fields the caller's own: another user's email still fails FORBIDDEN", async () => {
+    const stack = withCredential;
+    const [a, b] = await Promise.all([stack.emu.user(), stack.emu.user()]);
+    await stack.emu.ok('PUT', '/user/nickname', { token: b.token, query: { nick_name: 'Hal' } });
+    const reply = await stack.gql('query($id: ID!) { user(id: $id) { nickName email } }', { id: String(b.id) }, tokenOf(a));
+    expect(reply.data).toEqual({ user: { nickName: 'Hal', email: null } });
+    expect(reply.errors).toMatchObject([{ path: ['user', 'email'], extensions: { code: 'FORBIDDEN' } }]);
+  });
+
+  it('refuses a caller without a valid token: the credential serves signed-in users only', async () => {
+    const stack = withCredential;
+    const b = await stack.emu.user();
+    stack.emu.server.resetCalls();
+    const reply = await stack.gql(
+      'query($id: ID!) { user(id: $id) { nickName } }',
+      { id: String(b.id) },
+      { 'access-token': 'not-a-token' },
+    );
+    // The refusal comes from reading whether the user exists, with the caller's own token.
+    expect(reply.data).toEqual({ user: null });
+    expect(reply.errors).toMatchObject([{ path: ['user'], extensions: { code: 'UNAUTHENTICATED' } }]);
+    expect(stack.emu.server.calls.filter((c) => c.headers.user_id !== undefined)).toHaveLength(0);
+  });
+});
+
+describe('without a service credential', () => {
+  it("answers peers' public fields with null and no error, the caller's own still read", async () => {
+    const stack = without;
+    const { users, groupId } = await chatGroup(stack, ['Fay', 'Gus']);
+    const reply = await stack.gql<{
+      group: { owner: { nickName: string | null }; members: { nodes: { user: { id: string; nickName: string | null } }[] } };
+    }>(GROUP_SCREEN, { g: String(groupId) }, tokenOf(users[1]!));
+    expect(reply.errors).toBeUndefined();
+    expect(reply.data!.group.owner.nickName).toBeNull();
+    const byId = Object.fromEntries(reply.data!.group.members.nodes.map((n) => [n.user.id, n.user.nickName]));
+    expect(byId).toEqual({ [String(users[0]!.id)]: null, [String(users[1]!.id)]: 'Gus' });
+  });
+});
+
+describe('another admin token of the app than the credential', () => {
+  it('reads peers and their ban status, acting as no user', async () => {
+    const stack = await startStack({}, { serviceCredential: true, emulator: { otherAdminTokens: ['second-admin-token'] } });
+    try {
+      const peer = await stack.emu.user();
+      await stack.emu.ok('PUT', '/user/nickname', { token: peer.token, query: { nick_name: 'Ida' } });
+      const reply = await stack.gql(
+        'query($id: ID!) { user(id: $id) { nickName online status } }',
+        { id: String(peer.id) },
+        {
+          'access-token': 'second-admin-token',
+        },
+      );
+      // Before, its check of who is asking (a profile read without user_id) failed every field.
+      expect(reply).toEqual({ data: { user: { nickName: 'Ida', online: true, status: 'NORMAL' } } });
+    } finally {
+      await stack.stop();
+    }
+  });
+});
