@@ -1,4 +1,4 @@
-// Every HTTP request enters the gateway here, whichever writer then serves it (FAST_PATH on or off).
+// Every HTTP request enters the gateway here, before yoga serves it.
 // The checks that need the raw request are made once, in this one place:
 // - the Host header: yoga builds its request URL from it, so a Host holding a path
 //   (`evil.example/metrics?`) would move the route, and one that is no URL authority at all
