@@ -166,15 +166,18 @@ for (const fastPath of [true, false]) {
     for (const withOrigin of [false, true]) {
       const extra: [string, string][] = withOrigin ? [['Origin', 'https://app.example']] : [];
       const suffix = withOrigin ? ', with an Origin header' : '';
+      const typenameWithHost = async (host: string) => {
+        const answer = await raw(
+          'POST',
+          '/graphql',
+          [['Host', host], ['Content-Type', 'application/json'], ...extra],
+          '{"query":"{ __typename }"}',
+        );
+        return { answer, text: answer.body.toString('utf8') };
+      };
       for (const host of ['evil.example/metrics?', 'x/ready?']) {
         it(`runs the query of a POST /graphql whose Host is ${JSON.stringify(host)}${suffix}`, async () => {
-          const answer = await raw(
-            'POST',
-            '/graphql',
-            [['Host', host], ['Content-Type', 'application/json'], ...extra],
-            '{"query":"{ __typename }"}',
-          );
-          const text = answer.body.toString('utf8');
+          const { answer, text } = await typenameWithHost(host);
           expect(text).not.toContain('# HELP');
           expect(answer.status, text).toBe(200);
           expect(JSON.parse(text)).toEqual({ data: { __typename: 'Query' } });
@@ -182,13 +185,7 @@ for (const fastPath of [true, false]) {
       }
       for (const host of ['bad host', '[::1']) {
         it(`answers a POST /graphql whose Host is ${JSON.stringify(host)} with a coded 400 or the query's result, never a stack${suffix}`, async () => {
-          const answer = await raw(
-            'POST',
-            '/graphql',
-            [['Host', host], ['Content-Type', 'application/json'], ...extra],
-            '{"query":"{ __typename }"}',
-          );
-          const text = answer.body.toString('utf8');
+          const { answer, text } = await typenameWithHost(host);
           expect(text).not.toMatch(/node_modules|\n\s+at /);
           expect([200, 400], text).toContain(answer.status);
           const parsed = JSON.parse(text) as ErrorBody;
@@ -209,58 +206,49 @@ for (const fastPath of [true, false]) {
 
     const nickname = async () => (await stack.gqlAs<{ me: { nickName: string | null } }>(user, '{ me { nickName } }')).data?.me.nickName;
 
+    /**
+     * Sends a mutation with `accept`: it must answer a 200 whose body holds `{"<field>":{"ok":true}`,
+     * or a 4xx after which `untouched` holds (the write did not happen); `state` says what the
+     * emulator saw, for the failure message.
+     */
+    async function writeOrRefuse(
+      accept: string,
+      field: string,
+      query: string,
+      after: () => Promise<{ untouched: boolean; state: string }>,
+    ) {
+      const headers: [string, string][] = [
+        ['Host', 'gateway.test'],
+        ['Content-Type', 'application/json'],
+        ['Accept', accept],
+        ['access-token', user.token],
+      ];
+      const answer = await raw('POST', '/graphql', headers, JSON.stringify({ query }));
+      const text = answer.body.toString('utf8');
+      if (answer.status === 200) return expect(text).toContain(`"${field}":{"ok":true}`);
+      const { untouched, state } = await after();
+      const seen = `${answer.status} ${text}; ${state}`;
+      expect(answer.status, seen).toBeGreaterThanOrEqual(400);
+      expect(answer.status, seen).toBeLessThan(500);
+      expect(untouched, seen).toBe(true);
+    }
+
     it('runs setNickname with Accept text/* only when it can write the answer: a readable 200, or a refusal with the nickname unchanged', async () => {
       const before = await nickname();
       const nick = `n-${fastPath ? 'fast' : 'yoga'}-${Date.now()}`;
-      const body = JSON.stringify({ query: `mutation { setNickname(input: { nickName: "${nick}" }) { ok } }` });
-      const answer = await raw(
-        'POST',
-        '/graphql',
-        [
-          ['Host', 'gateway.test'],
-          ['Content-Type', 'application/json'],
-          ['Accept', 'text/*'],
-          ['access-token', user.token],
-        ],
-        body,
-      );
-      const text = answer.body.toString('utf8');
-      if (answer.status === 200) {
-        expect(text).toContain('"setNickname":{"ok":true}');
-      } else {
-        const state = `${answer.status} ${text}; the nickname was ${before}, is now ${await nickname()}`;
-        expect(answer.status, state).toBeGreaterThanOrEqual(400);
-        expect(answer.status, state).toBeLessThan(500);
-        expect(await nickname()).toBe(before);
-      }
+      await writeOrRefuse('text/*', 'setNickname', `mutation { setNickname(input: { nickName: "${nick}" }) { ok } }`, async () => {
+        const now = await nickname();
+        return { untouched: now === before, state: `the nickname was ${before}, is now ${now}` };
+      });
     });
 
     it('runs sendMessage with Accept */mixed only when it can write the answer: a readable 200, or a refusal with no message delivered', async () => {
       stack.emu.mark();
-      const body = JSON.stringify({
-        query: `mutation { sendMessage(input: { targetType: USER, targets: ["${other.id}"], type: TEXT, content: "hi" }) { ok } }`,
+      const query = `mutation { sendMessage(input: { targetType: USER, targets: ["${other.id}"], type: TEXT, content: "hi" }) { ok } }`;
+      await writeOrRefuse('*/mixed', 'sendMessage', query, () => {
+        const delivered = stack.emu.calls('PUT /message/send').length;
+        return Promise.resolve({ untouched: delivered === 0, state: `messages sent upstream: ${delivered}` });
       });
-      const answer = await raw(
-        'POST',
-        '/graphql',
-        [
-          ['Host', 'gateway.test'],
-          ['Content-Type', 'application/json'],
-          ['Accept', '*/mixed'],
-          ['access-token', user.token],
-        ],
-        body,
-      );
-      const text = answer.body.toString('utf8');
-      const delivered = stack.emu.calls('PUT /message/send').length;
-      if (answer.status === 200) {
-        expect(text).toContain('"sendMessage":{"ok":true}');
-      } else {
-        const state = `${answer.status} ${text}; messages sent upstream: ${delivered}`;
-        expect(answer.status, state).toBeGreaterThanOrEqual(400);
-        expect(answer.status, state).toBeLessThan(500);
-        expect(delivered).toBe(0);
-      }
     });
   });
 }
