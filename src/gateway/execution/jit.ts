@@ -21,6 +21,7 @@ import {
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { makeExecute, type Plugin } from 'graphql-yoga';
+import { jitVariables } from './jit-variables';
 
 /** The document's fields by where they start ("line:column"), as graphql-jit's errors locate them. */
 const fieldsByLocation = new WeakMap<DocumentNode, Map<string, FieldNode>>();
@@ -116,12 +117,15 @@ export function useCompiledExecution({ afterRuns }: CompiledExecutionOptions): P
       const entry = compiledFor(args);
       if (!entry.query) return undefined;
       const definitions = entry.operation?.variableDefinitions;
-      if (
-        definitions?.length &&
-        getVariableValues(args.schema, definitions, args.variableValues ?? {}, { maxErrors: MAX_VARIABLE_ERRORS }).errors
-      )
-        return undefined;
-      setExecuteFn(execute);
+      if (!definitions?.length) {
+        setExecuteFn(execute);
+        return compiledDone;
+      }
+      const raw = args.variableValues ?? {};
+      const { coerced } = getVariableValues(args.schema, definitions, raw, { maxErrors: MAX_VARIABLE_ERRORS });
+      if (!coerced) return undefined;
+      const variableValues = jitVariables(args.schema, definitions, raw, coerced);
+      setExecuteFn((execution: ExecutionArgs) => execute({ ...execution, variableValues }));
       return compiledDone;
     },
   };
