@@ -22,7 +22,7 @@ import { fromResult, mutation, payloadType } from '../core/mutation';
 import { groupMembersById, primeMembers, memberGroup, summaryOf } from './loaders';
 import { MemberRole } from './enums';
 import { GroupRef, UserRef } from '../core/refs';
-import { profileOf } from '../user/user';
+import { userIdOf } from '../user/profile';
 import { cacheId, cacheIdDescription } from '../core/cache-id';
 
 const MemberRef = builder.objectRef<R.Member>('Member').implement({
@@ -133,7 +133,7 @@ const GroupMemberPayloadRef = payloadType<GroupChange & { groupId: Int64 }>('Gro
       extensions: reaches('GET /user/profile', 'POST /group/members/display_name'),
       resolve: fromResult(async (c, ctx) => {
         // A user_id header counts only with an admin token, so the profile says who is acting.
-        const userId = (await profileOf({}, ctx)).user_id;
+        const userId = await userIdOf({}, ctx);
         return groupMembersById(ctx).load({ groupId: c.groupId, userId });
       }),
     }),

@@ -10,7 +10,8 @@ import { builder, reaches } from '../core/builder';
 import { type ConnectionShape, connectionOf, listConnection, type PageArgs, pageArgs, toPaging } from '../core/connection';
 import { GroupRef, type UserParent, UserRef } from '../core/refs';
 import { historyArgs, HistoryRef, readHistory } from './conversation';
-import { isSystem, MessageRef, restFor } from './message';
+import { isSystem, MessageRef } from './message';
+import { restFor } from '../user/profile';
 
 interface ConversationParent {
   /** The conversation ID: the peer's user or group ID (0: system notifications). */
