@@ -39,7 +39,7 @@ builder.objectFields(GroupRef, (t) => ({
     description: 'Members banned from sending, with bannedUntil.',
     extensions: reaches('GET /group/banned_list'),
     args: pageArgs(PAGE),
-    resolve: (g, args, ctx) => memberPage(ctx, 'GET /group/banned_list', g.id, args),
+    resolve: (g, args, ctx) => memberPage(ctx, 'GET /group/banned_list', g, args),
   }),
   blockedUsers: t.field({
     type: BlockedMemberConnectionRef,
