@@ -23,7 +23,7 @@ import { groupMembersById, primeMembers, summaryOf } from './loaders';
 import { MemberRole } from './enums';
 import { GroupRef, type GroupParent, UserRef } from '../core/refs';
 import { userIdOf } from '../user/profile';
-import { cacheId, cacheIdDescription } from '../core/cache-id';
+import { cacheIdField } from '../core/cache-id';
 
 /** A member record with the group it was read through: the record itself does not name its group. */
 interface MemberParent {
@@ -38,11 +38,7 @@ const memberOf =
 const MemberRef = builder.objectRef<MemberParent>('Member').implement({
   description: 'A member of a group.',
   fields: (t) => ({
-    id: t.string({
-      nullable: false,
-      description: cacheIdDescription('group ID and user ID'),
-      resolve: (m) => cacheId(m.group.id, m.record.user_id),
-    }),
+    id: cacheIdField(t, 'group ID and user ID', (m) => [m.group.id, m.record.user_id]),
     userId: t.field({ type: 'ID', nullable: false, description: 'User ID of the member.', resolve: (m) => m.record.user_id }),
     user: t.field({ type: UserRef, description: 'The member as a user.', resolve: (m) => ({ id: m.record.user_id }) }),
     role: t.field({
