@@ -5,7 +5,7 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf, listConnection, type PageArgs, pageArgs, toConnection, toPaging } from '../core/connection';
+import { connectionOf, type PageArgs, pageArgs, toConnection, toPaging, wholeListField } from '../core/connection';
 import {
   GroupUserPayloadRef,
   idList,
@@ -95,15 +95,15 @@ builder.objectFields(GroupRef, (t) => ({
     args: pageArgs(PAGE),
     resolve: (g, args, ctx) => memberPage(ctx, 'GET /group/member_list', g, args),
   }),
-  admins: t.field({
+  admins: wholeListField(t, {
     type: MemberConnectionRef,
-    description: 'Admins of the group (the owner is ownerId). The service answers all of them at once; the gateway pages them.',
-    extensions: reaches('GET /group/admin_list'),
-    args: pageArgs(PAGE),
-    resolve: async (g, args, ctx) => {
+    description: 'Admins of the group (the owner is ownerId).',
+    endpoint: 'GET /group/admin_list',
+    defaultFirst: PAGE,
+    read: async (g, ctx) => {
       const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: g.id })).data;
       primeMembers(ctx, g.id, admins);
-      return listConnection(admins.map(memberOf(g)), args, PAGE);
+      return admins.map(memberOf(g));
     },
   }),
   member: t.field({

@@ -2,7 +2,7 @@
 // (remove, kick, device token bind/unbind).
 import type { Device } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf, listConnection, pageArgs } from '../core/connection';
+import { connectionOf, wholeListField } from '../core/connection';
 import { nonBlank } from '../core/inputs';
 import { Platform } from './enums';
 import { UserRef } from '../core/refs';
@@ -29,13 +29,13 @@ const DeviceConnectionRef = connectionOf('Device', DeviceRef, 'device');
 const DEVICE_PAGE = 50;
 
 builder.objectFields(UserRef, (t) => ({
-  devices: t.field({
+  devices: wholeListField(t, {
     type: DeviceConnectionRef,
-    description: "The user's devices. The service answers all of them at once; the gateway pages them.",
-    extensions: reaches('GET /user/device/list'),
-    args: pageArgs(DEVICE_PAGE),
+    description: "The user's devices.",
+    endpoint: 'GET /user/device/list',
+    defaultFirst: DEVICE_PAGE,
     // The reply's cursor cannot be passed back (the endpoint takes no parameters): one page is all there is.
-    resolve: async (u, args, ctx) => listConnection((await restFor(u, ctx).call('GET /user/device/list', {})).data, args, DEVICE_PAGE),
+    read: async (u, ctx) => (await restFor(u, ctx).call('GET /user/device/list', {})).data,
   }),
   online: t.boolean({
     description: `Whether the user is online. ${PUBLIC}`,
