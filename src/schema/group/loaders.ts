@@ -106,10 +106,7 @@ export const groupMembersById = defineLoader(
           const call = ctx.rest.call('POST /group/members/display_name', { group_id: groupId, user_list: [...userIds.values()] });
           answers.set(
             key,
-            call.then((reply) => {
-              for (const m of reply.data) groupOfMember.set(m, groupId);
-              return new Map(reply.data.map((m) => [idKey(m.user_id), m]));
-            }, asError),
+            call.then((reply) => new Map(reply.data.map((m) => [idKey(m.user_id), m])), asError),
           );
         }
         return Promise.all(
@@ -124,18 +121,10 @@ export const groupMembersById = defineLoader(
     ),
 );
 
-/** The group of each member record the request read (the record itself does not say). */
-const groupOfMember = new WeakMap<R.Member, Int64>();
-
-export const memberGroup = (m: R.Member): Int64 | undefined => groupOfMember.get(m);
-
 /** Member records a list already returned answer later look-ups of the same members. */
 export function primeMembers(ctx: GatewayContext, groupId: Int64, members: readonly R.Member[]): void {
   const loader = groupMembersById(ctx);
-  for (const m of members) {
-    groupOfMember.set(m, groupId);
-    loader.prime({ groupId, userId: m.user_id }, m);
-  }
+  for (const m of members) loader.prime({ groupId, userId: m.user_id }, m);
 }
 
 /** A record a write answered (create) serves the request's later reads of that group. */

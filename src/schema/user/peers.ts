@@ -16,7 +16,12 @@ import type { RequestClient } from '../../rest/request-client';
 import { remembered } from '../../peers/service-credential';
 import { defineLoader } from '../core/loader';
 import type { UserParent } from '../core/refs';
-import { profileOf, restFor } from './user';
+import { restFor, userIdOf } from './profile';
+
+/** What the public fields' descriptions say about who may read them. */
+export const PUBLIC =
+  'Public: any signed-in user of the app reads it for any user when the gateway holds a service credential (IM_ADMIN_TOKEN); ' +
+  "without one, null for users the caller may not read. Other users' values may be up to 5 s old.";
 
 /** The service's code for an invalid parameter or header (upstream notes). */
 const INVALID_PARAMETER = 10002;
@@ -85,7 +90,7 @@ async function readPublic<T>(
  */
 export async function provenCaller(ctx: GatewayContext): Promise<Int64 | null> {
   try {
-    return (await profileOf({}, ctx)).user_id;
+    return await userIdOf({}, ctx);
   } catch (err) {
     if (ctx.caller.userId === undefined && upstreamCodeOf(err) === INVALID_PARAMETER) return null;
     throw err;
