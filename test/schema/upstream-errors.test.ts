@@ -66,6 +66,7 @@ describe('upstream failures at the gateway', () => {
       expect(reply.errors).toHaveLength(1);
       expect(reply.errors?.[0]).toMatchObject({
         path: ['me', 'nickName'],
+        locations: [{ line: 1, column: 19 }],
         extensions: { code: 'UNAUTHENTICATED', endpoint: 'GET /user/profile' },
       });
     }
