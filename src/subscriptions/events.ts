@@ -40,7 +40,7 @@ export const GAP: WireError = {
 };
 
 // Unexpected failures (bugs) stay masked, as they are for queries (the poller logs them).
-const UNEXPECTED: WireError = { gateway: { message: 'Unexpected error.', code: 'INTERNAL_SERVER_ERROR' } };
+const UNEXPECTED: Extract<WireError, { gateway: unknown }> = { gateway: { message: 'Unexpected error.', code: 'INTERNAL_SERVER_ERROR' } };
 
 /** Failures that polling again cannot mend: the subscription ends instead of backing off. */
 const TERMINAL: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['UNAUTHENTICATED', 'NOT_FOUND', 'BAD_USER_INPUT']);
@@ -59,7 +59,8 @@ export function toWireError(err: unknown): WireError {
 
 export function fromWireError(error: WireError): UpstreamError | GatewayError {
   if ('upstream' in error) return new UpstreamError(error.upstream);
-  const { message, code, field } = error.gateway;
+  // Another shape comes from a replica of another version (a rolling deploy): masked, not a crash.
+  const { message, code, field } = 'gateway' in error ? error.gateway : UNEXPECTED.gateway;
   return new GatewayError(message, code, field);
 }
 

@@ -48,4 +48,11 @@ describe('failures on the wire', () => {
     expect(received).toBeInstanceOf(GatewayError);
     expect(received).toMatchObject({ message: 'Unexpected error.', code: 'INTERNAL_SERVER_ERROR' });
   });
+
+  it('mask an error in the shape an older replica sends (a rolling deploy) instead of failing on it', () => {
+    const older = JSON.parse('{"message":"GET /message/unread failed","extensions":{"code":"NOT_FOUND"}}') as Parameters<
+      typeof fromWireError
+    >[0];
+    expect(fromWireError(older)).toMatchObject({ message: 'Unexpected error.', code: 'INTERNAL_SERVER_ERROR' });
+  });
 });
