@@ -3,8 +3,6 @@
 import { type PeerAccess, peerAccessFor, type ServiceCredential } from './peers/service-credential';
 import type { Caller } from './rest/caller';
 import type { RestClient } from './rest/client';
-import { UpstreamError } from './rest/errors';
-import { toGraphQLError } from './rest/graphql-error';
 import type { Int64 } from './rest/json';
 import { bindClient, type RequestClient } from './rest/request-client';
 import type { SubscriptionHub } from './subscriptions/hub';
@@ -21,7 +19,7 @@ interface GatewaySettings {
 export interface GatewayContext {
   readonly caller: Caller;
   readonly settings: GatewaySettings;
-  /** REST calls for this request: identical reads are made once; failures are GraphQL errors. */
+  /** REST calls for this request: identical reads are made once; failures are UpstreamErrors (the schema words them). */
   readonly rest: RequestClient;
   /** REST calls acting as another user: the caller's token with that user_id header (admin). */
   restAs(userId: Int64): RequestClient;
@@ -82,12 +80,6 @@ export function paramsLookup(params: Readonly<Record<string, unknown>> | undefin
   };
 }
 
-// Upstream failures become GraphQL errors here, at the boundary: they are expected outcomes
-// (a missing group, a bad token), reported on the field, not logged as crashes.
-function asGraphQLError(err: unknown): never {
-  throw err instanceof UpstreamError ? toGraphQLError(err) : err;
-}
-
 export function createContext(
   client: RestClient,
   caller: Caller,
@@ -106,7 +98,7 @@ export function createContext(
   // The caller is made only for a client not made yet (a list of members asks once per member).
   function clientFor(key: string, callerFor: () => Caller): RequestClient {
     let known = bound.get(key);
-    if (!known) bound.set(key, (known = bindClient(client, callerFor(), { mapError: asGraphQLError, onWrite: invalidate })));
+    if (!known) bound.set(key, (known = bindClient(client, callerFor(), { onWrite: invalidate })));
     return known;
   }
 

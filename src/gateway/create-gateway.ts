@@ -7,9 +7,9 @@ import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
-import { toGraphQLError, upstreamCause } from '../rest/graphql-error';
 import { serviceCredential } from '../peers/service-credential';
 import { ScalarInputError } from '../schema/core/scalars';
+import { graphqlErrorOf, useUpstreamErrors } from '../schema/core/upstream-errors';
 import { coalescing } from '../rest/coalesce';
 import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
@@ -153,9 +153,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       maskError(error, message, isDev) {
         // A variable refused by our scalars is the client's mistake, not an internal error.
         if (causedByScalarInput(error)) return error as GraphQLError;
-        const upstream = upstreamCause(error instanceof GraphQLError ? (error.originalError ?? error) : error);
-        if (upstream) return toGraphQLError(upstream, error instanceof GraphQLError ? error : undefined);
-        return maskError(error, message, isDev);
+        return graphqlErrorOf(error) ?? maskError(error, message, isDev);
       },
     },
     plugins: [
@@ -177,6 +175,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       ...(metrics ? [metrics.plugin] : []),
       ...(config.jit === false ? [] : [useCompiledExecution({ afterRuns: config.jitAfterRuns ?? 2 })]),
+      useUpstreamErrors(),
     ],
   });
 

@@ -36,16 +36,13 @@ export function stableKey(value: unknown): string {
 
 /** What the request around a client adds to it. */
 export interface BindOptions {
-  /** What a failed call rejects with instead (the request's GraphQL errors). */
-  mapError?: (err: unknown) => never;
   /** Called when a write starts and when it ends (the request forgets what it read). */
   onWrite?: () => void;
 }
 
 export function bindClient(client: RestClient, caller: Caller, bind: BindOptions = {}): RequestClient {
   const memo = new Map<string, Promise<unknown>>();
-  const { mapError, onWrite } = bind;
-  const mapped = <T>(reply: Promise<T>): Promise<T> => (mapError ? reply.catch(mapError) : reply);
+  const { onWrite } = bind;
 
   function call<K extends CallName>(name: K, params: ParamsIn<Endpoints[K]>, opts?: CallOptions): Promise<Reply<K>> {
     const { effect } = endpoints[name];
@@ -59,18 +56,17 @@ export function bindClient(client: RestClient, caller: Caller, bind: BindOptions
       forget();
       const written = client.call(name, params, caller, opts);
       written.then(forget, forget);
-      return mapped(written);
+      return written;
     }
     // Each call hands out something new: two uploads in one request must not share one target.
-    if (effect === 'issue') return mapped(client.call(name, params, caller, opts));
+    if (effect === 'issue') return client.call(name, params, caller, opts);
     const key = `${name} ${stableKey(params)}`;
     const known = memo.get(key);
     if (known) return known as Promise<Reply<K>>;
     // The first asker's signal governs the shared call; within one request all ask with the request's signal.
-    // One promise per call: a failure is forgotten (a later asker tries again) and mapped at once.
+    // One promise per call: a failure is forgotten (a later asker tries again).
     const pending: Promise<Reply<K>> = client.call(name, params, caller, opts).catch((err: unknown) => {
       if (memo.get(key) === pending) memo.delete(key);
-      if (mapError) mapError(err);
       throw err;
     });
     memo.set(key, pending);
@@ -81,6 +77,6 @@ export function bindClient(client: RestClient, caller: Caller, bind: BindOptions
     caller,
     clear: () => memo.clear(),
     call,
-    download: (name, params, opts) => mapped(client.download(name, params, caller, opts)),
+    download: (name, params, opts) => client.download(name, params, caller, opts),
   };
 }

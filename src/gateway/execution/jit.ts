@@ -5,7 +5,7 @@
 // operation graphql-jit cannot compile runs on graphql-js, and subscriptions always do. So does
 // an operation whose variables graphql-js refuses: graphql-jit words those refusals its own way
 // (dropping, for one, what our scalars say). Its field errors keep their locations
-// (graphql-error.ts `locatedAs`, `asGraphqlJsError` below) and its results list `errors` before
+// (`asGraphqlJsError` below) and its results list `errors` before
 // `data`, as graphql-js does: the JSON is the same either way (test/gateway/execution/jit.test.ts).
 import {
   type DocumentNode,

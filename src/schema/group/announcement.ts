@@ -1,6 +1,6 @@
 // Group announcements: the Announcement type, a group's announcements, and publishing and
 // deleting them (admins).
-import { upstreamCodeOf } from '../../rest/graphql-error';
+import { upstreamCodeOf } from '../core/upstream-errors';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf, wholeListField } from '../core/connection';

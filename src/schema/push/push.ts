@@ -8,7 +8,7 @@ import { PUSH_CHANNELS, type PushCertificate, type PushTaskStats } from '../../r
 import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { PushChannel, PushEnvironment, PushProvider } from './enums';
-import { withRetryKey } from '../../rest/graphql-error';
+import { withRetryKey } from '../core/upstream-errors';
 import { defineLoader } from '../core/loader';
 import { pushBodyOf, SendPushInput } from './input';
 

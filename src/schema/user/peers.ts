@@ -7,14 +7,13 @@
 // - without that credential, a caller who may not read the peer gets null without an error.
 // Private fields (email, mobile, privateInfo, settings, ...) never take this path.
 import DataLoader from 'dataloader';
-import { GraphQLError } from 'graphql';
 import type { GatewayContext } from '../../context';
-import { upstreamCodeOf } from '../../rest/graphql-error';
 import type { Int64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { remembered } from '../../peers/service-credential';
 import { defineLoader } from '../core/loader';
+import { errorCodeOf, upstreamCodeOf } from '../core/upstream-errors';
 import type { UserParent } from '../core/refs';
 import { restFor, userIdOf } from './profile';
 
@@ -57,7 +56,7 @@ const peerProfiles = peerLoader('profile', readProfile);
 const peerOnline = peerLoader('online', readOnline);
 
 /** A refusal of the caller's own access to another user (a user token with a user_id header). */
-export const isForbidden = (err: unknown) => err instanceof GraphQLError && err.extensions.code === 'FORBIDDEN';
+export const isForbidden = (err: unknown) => errorCodeOf(err) === 'FORBIDDEN';
 
 async function readPublic<T>(
   u: UserParent,
@@ -103,7 +102,7 @@ export const publicProfileOf = (u: UserParent, ctx: GatewayContext) => readPubli
 /** Whether the user is online; public like the profile's public fields. */
 export const publicOnlineOf = (u: UserParent, ctx: GatewayContext) => readPublic(u, ctx, readOnline, peerOnline);
 
-const isNotFound = (err: unknown) => err instanceof GraphQLError && err.extensions.code === 'NOT_FOUND';
+const isNotFound = (err: unknown) => errorCodeOf(err) === 'NOT_FOUND';
 
 /**
  * Whether a user exists, by its public profile (so the cache and the credential serve it too).
