@@ -3,6 +3,7 @@
 // so one failing field yields one error and its siblings keep their data. No originalError: yoga
 // treats an error wrapping a non-GraphQL error as unexpected, and logs and masks it.
 import { GraphQLError } from 'graphql';
+import type { RestBudgetExceeded } from './budget';
 import { classifyUpstreamError, UpstreamError } from './errors';
 
 /**
@@ -21,6 +22,11 @@ export function toGraphQLError(err: UpstreamError, from?: GraphQLError): GraphQL
       ...(err.httpStatus === undefined ? {} : { httpStatus: err.httpStatus }),
     },
   });
+}
+
+/** A call the request's REST budget refused, on the field that asked for it (its siblings keep their data). */
+export function budgetGraphQLError(err: RestBudgetExceeded): GraphQLError {
+  return new GraphQLError(err.message, { extensions: { code: 'UPSTREAM_BUDGET_EXCEEDED', endpoint: err.endpoint, limit: err.limit } });
 }
 
 /** The UpstreamError behind a resolver error, if that is what it is. */
