@@ -3,10 +3,20 @@
 // errors and answer size, and the REST-call histograms in /metrics.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getNamedType, getNullableType, isListType, Kind, parse, typeFromAST, type GraphQLInputType } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isListType,
+  isObjectType,
+  Kind,
+  parse,
+  typeFromAST,
+  type GraphQLInputType,
+} from 'graphql';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_MAX_COST } from '../../src/config';
-import { estimateCost } from '../../src/gateway/execution/cost-estimate';
+import { estimateCost, LIST_SIZES } from '../../src/gateway/execution/cost-estimate';
 import { schema } from '../../src/schema';
 import type { TestUser } from '../helpers/emulator';
 import { createGroup } from '../helpers/groups';
@@ -50,11 +60,25 @@ describe('the static estimate', () => {
     expect(estimate('{ node(id: 1) { ... on Group { description } ... on User { online } } }')).toBe(2 + 1 + 1);
   });
 
-  it('notes ID lists that name an ID twice in reads only', () => {
-    const read = estimateCost(schema, parse('{ groups(ids: [1, 2, 1]) { id } }'), undefined, {});
-    expect(read.duplicateIds).toEqual(['Query.groups(ids)']);
-    const distinct = estimateCost(schema, parse('{ groups(ids: [1, 2]) { id } }'), undefined, {});
-    expect(distinct.duplicateIds).toEqual([]);
+  it('counts a repeated ID once: the calls for it are collapsed', () => {
+    expect(estimate('{ groups(ids: [1, 2, 1, 2, 1]) { description } }')).toBe(1 + 2);
+  });
+
+  it('takes the default of an argument whose variable the request leaves out', () => {
+    expect(estimate('query($n: Int) { me { joinedGroups(first: $n) { nodes { description } } } }')).toBe(101);
+  });
+
+  it('knows the size of every list of objects that neither arguments nor a connection bound', () => {
+    const unsized: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__') || 'pageInfo' in type.getFields()) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (!isListType(getNullableType(field.type)) || !isCompositeType(getNamedType(field.type))) continue;
+        if (field.args.some((a) => ['first', 'last'].includes(a.name) || isListType(getNullableType(a.type)))) continue;
+        if (field.name !== 'userErrors' && !LIST_SIZES.has(`${type.name}.${field.name}`)) unsized.push(`${type.name}.${field.name}`);
+      }
+    }
+    expect(unsized).toEqual([]);
   });
 
   it('gives every operation of examples/ room under the default MAX_COST (list variables of 10 IDs)', () => {
@@ -125,12 +149,15 @@ describe('MAX_COST, enforced', () => {
     expect(reply.body.errors).toBeUndefined();
   });
 
-  it('refuses a read listing an ID twice with DUPLICATE_IDS, before any REST call', async () => {
+  it('collapses repeated IDs before the calls and still answers every position', async () => {
+    const id = String(await createGroup(stack.emu, user, { name: 'twice' }));
     stack.emu.mark();
-    const reply = await post(stack, user, 'query($ids: [ID!]!) { groups(ids: $ids) { id } }', { ids: ['5', '6', '5'] });
-    expect(reply.status).toBe(400);
-    expect(codes(reply)).toEqual(['DUPLICATE_IDS']);
-    expect(stack.emu.calls()).toHaveLength(0);
+    // 20 positions of one group: within the limit of 20, since they cost what one does.
+    const ids = Array.from({ length: 20 }, () => id);
+    const reply = await post(stack, user, 'query($ids: [ID!]!) { groups(ids: $ids) { name description } }', { ids });
+    expect(reply.body.errors).toBeUndefined();
+    expect(reply.body.data?.groups).toEqual(ids.map(() => ({ name: 'twice', description: expect.anything() as unknown })));
+    expect(stack.emu.calls().map((c) => c.endpoint)).toEqual(['POST /group/info/batch', 'GET /group/info']);
   });
 
   it('refuses over graphql-ws too, for that operation only', async () => {
@@ -236,5 +263,64 @@ describe('answer caps', () => {
   it('leaves a small answer alone', async () => {
     const reply = await post(stack, user, '{ __type(name: "PageInfo") { name } }');
     expect(reply.body).toEqual({ data: { __type: { name: 'PageInfo' } } });
+  });
+});
+
+describe('the estimate against the calls made', () => {
+  let stack: Stack;
+  let alice: TestUser;
+  let bob: TestUser;
+  let group: number;
+  const examples = ['me', 'groups', 'home', 'messages'].map((f) => readFileSync(join('examples', `${f}.graphql`), 'utf8')).join('\n');
+  beforeAll(async () => {
+    stack = await startStack({}, { serviceCredential: true });
+    alice = await stack.emu.user();
+    bob = await stack.emu.user();
+    group = await createGroup(stack.emu, alice, { members: [bob] });
+    // Type 1: to users, 2: to a group.
+    for (const [to, type] of [
+      [bob.id, 1],
+      [group, 2],
+    ] as const) {
+      await stack.emu.ok('POST', '/message/send', {
+        token: alice.token,
+        body: { content_type: 0, content: 'hello', attachment: '', targets: [to], type },
+      });
+    }
+  });
+  afterAll(() => stack.stop());
+
+  /** Runs an operation as bob; answers the REST calls the emulator received and the estimate. */
+  async function measured(query: string, operationName: string | undefined, variables: Record<string, unknown>) {
+    stack.emu.mark();
+    const res = await fetch(`${stack.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'access-token': bob.token, app_id: stack.emu.appId },
+      body: JSON.stringify({ query, operationName, variables }),
+    });
+    const body = (await res.json()) as Reply['body'];
+    expect(body.errors).toBeUndefined();
+    return { made: stack.emu.calls().length, estimated: estimateCost(schema, parse(query), operationName, variables).calls };
+  }
+
+  it.each([
+    ['Me', {}],
+    ['GroupScreen', () => ({ id: String(group) })],
+    ['ChatHome', {}],
+    ['Conversation', () => ({ with: String(alice.id) })],
+  ] as const)('bounds the calls of the example %s', async (name, vars) => {
+    const { made, estimated } = await measured(examples, name, typeof vars === 'function' ? vars() : vars);
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThanOrEqual(estimated);
+  });
+
+  it('bounds the calls of a walk over groups, members and their profiles', async () => {
+    const query = `query($ids: [ID!]!) {
+      me { joinedGroups(first: 5) { nodes { name description members(first: 10) { nodes { role user { nickName online } } } } } }
+      groups(ids: $ids) { name owner { nickName } latestAnnouncement { id } }
+    }`;
+    const { made, estimated } = await measured(query, undefined, { ids: [String(group)] });
+    expect(made).toBeGreaterThan(3);
+    expect(made).toBeLessThanOrEqual(estimated);
   });
 });

@@ -7,10 +7,11 @@
 //   on one parent share one call (nickName and avatar: one profile); a field with arguments costs
 //   its own call under each alias;
 // - a batch endpoint (BATCH_SIZES): one call per batch of the objects of the whole operation;
-// - a list field multiplies the objects below it by its size: a list argument's length (`ids`),
+// - a list field multiplies the objects below it by its size: a list argument's length (`ids`;
+//   its distinct IDs: a repeated ID costs no call, loaders and the request's memo collapse it),
 //   else `first`/`last` of the field or of the connection around it (variables and defaults
 //   count), else the longest list in its arguments (a mutation's `input.userIds` gives the size
-//   of its `results`), else MAX_PAGE.
+//   of its `results`), else the field's entry in LIST_SIZES.
 // Fragments and inline fragments count (all of them, whatever the runtime type: an upper bound).
 import {
   type DocumentNode,
@@ -52,13 +53,35 @@ export const FALLBACKS: ReadonlyMap<EndpointName, EndpointName> = new Map<Endpoi
 
 /** The size of a list nothing bounds: the largest page the schema serves. */
 const UNBOUNDED_LIST = MAX_PAGE;
+
+/**
+ * Lists of objects that no argument sizes and no connection pages, by `Type.field`: how many
+ * items the service answers at most, as far as the spec and the emulator tell (the run-time
+ * budget holds if it answers more). A test requires an entry for every such list.
+ */
+export const LIST_SIZES: ReadonlyMap<string, number> = new Map([
+  // GET /message/unread: "recent conversations"; a chat list's worth.
+  ['User.unreadConversations', 50],
+  ['Subscription.unreadCounts', 50],
+  // The messages one read receipt covers.
+  ['MessageRead.messages', 20],
+  // One per push vendor.
+  ['PushTask.channels', 10],
+  // An upload form's fields (nothing below them calls).
+  ['UploadTarget.formFields', 20],
+  // Deprecated by the service, unbounded.
+  ['Query.publicGroups', UNBOUNDED_LIST],
+  // One result per ID of the mutation's input (sized by it when the input is known).
+  ['GroupFilesPayload.results', UNBOUNDED_LIST],
+  ['GroupUsersPayload.results', UNBOUNDED_LIST],
+  ['UserBatchPayload.results', UNBOUNDED_LIST],
+  ['UsersPayload.users', UNBOUNDED_LIST],
+]);
 const PAGE_ARGS = ['first', 'last'];
 
 export interface CostEstimate {
   /** REST calls the operation can make at most. */
   readonly calls: number;
-  /** ID list arguments (`groups(ids:)`) that name an ID twice, as `Type.field(argument)`. */
-  readonly duplicateIds: readonly string[];
 }
 
 type Variables = Readonly<Record<string, unknown>>;
@@ -81,7 +104,6 @@ interface Walk {
   calls: number;
   /** Objects each batch endpoint is asked about, over the whole operation. */
   readonly batched: Map<EndpointName, number>;
-  readonly duplicateIds: Set<string>;
 }
 
 function argumentValue(walk: Walk, node: ValueNode): unknown {
@@ -119,7 +141,8 @@ function argumentsOf(walk: Walk, def: GraphQLField<unknown, unknown>, node: Fiel
   const values = new Map<string, unknown>();
   for (const arg of def.args) {
     const given = node.arguments?.find((a) => a.name.value === arg.name);
-    const value = given ? argumentValue(walk, given.value) : arg.defaultValue;
+    // A variable the request leaves out leaves the argument to its default; resolvers read null so too.
+    const value = (given ? argumentValue(walk, given.value) : undefined) ?? arg.defaultValue;
     if (value !== undefined) values.set(arg.name, value);
   }
   return values;
@@ -130,7 +153,8 @@ function sizeFromArguments(def: GraphQLField<unknown, unknown>, args: ReadonlyMa
   for (const arg of def.args) {
     if (isListType(getNullableType(arg.type)) && args.has(arg.name)) {
       const value = args.get(arg.name);
-      return Array.isArray(value) ? value.length : value === null ? 0 : 1;
+      // Repeated IDs cost no more calls (loaders and the request's memo ask once per ID).
+      return Array.isArray(value) ? distinct(value) : 1;
     }
   }
   for (const name of PAGE_ARGS) {
@@ -145,14 +169,9 @@ function sizeFromArguments(def: GraphQLField<unknown, unknown>, args: ReadonlyMa
   return longest === undefined ? undefined : Math.min(longest, UNBOUNDED_LIST);
 }
 
-/** ID lists that name an ID twice (checked on reads: a repeated ID repeats its whole subtree in the answer). */
-function noteDuplicateIds(walk: Walk, parent: GraphQLNamedType, def: GraphQLField<unknown, unknown>, args: ReadonlyMap<string, unknown>) {
-  for (const arg of def.args) {
-    const value = args.get(arg.name);
-    if (!Array.isArray(value) || getNamedType(arg.type).name !== 'ID') continue;
-    if (new Set(value.map(String)).size !== value.length) walk.duplicateIds.add(`${parent.name}.${def.name}(${arg.name})`);
-  }
-}
+/** How many different values a list holds (IDs as numbers or strings alike). */
+const distinct = (list: readonly unknown[]): number =>
+  new Set(list.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v)))).size;
 
 /** The fields a selection set selects, each with the type it is selected on, through fragments. */
 function collectFields(
@@ -182,14 +201,7 @@ function collectFields(
  * Counts a selection set selected on `count` objects of `type`; `page` is the size the nearest
  * connection above gave its lists (its `first`), until a list takes it.
  */
-function walkSelections(
-  walk: Walk,
-  type: GraphQLNamedType,
-  selectionSet: SelectionSetNode,
-  count: number,
-  page: number | undefined,
-  reads: boolean,
-) {
+function walkSelections(walk: Walk, type: GraphQLNamedType, selectionSet: SelectionSetNode, count: number, page: number | undefined) {
   const fields: { node: FieldNode; on: GraphQLNamedType }[] = [];
   collectFields(walk, type, selectionSet, fields, new Set());
   const perObject = new Set<string>();
@@ -199,7 +211,6 @@ function walkSelections(
     const def = on.getFields()[node.name.value];
     if (!def) continue;
     const args = argumentsOf(walk, def, node);
-    if (reads) noteDuplicateIds(walk, on, def, args);
     const responseKey = node.alias?.value ?? node.name.value;
     for (const endpoint of countedEndpoints(def)) {
       if (BATCH_SIZES.has(endpoint)) batched.add(endpoint);
@@ -208,8 +219,8 @@ function walkSelections(
     if (!node.selectionSet) continue;
     const size = sizeFromArguments(def, args);
     const isList = isListType(getNullableType(def.type));
-    const below = isList ? count * (size ?? page ?? UNBOUNDED_LIST) : count;
-    walkSelections(walk, getNamedType(def.type), node.selectionSet, below, isList ? undefined : (size ?? page), reads);
+    const below = isList ? count * (size ?? page ?? LIST_SIZES.get(`${on.name}.${def.name}`) ?? UNBOUNDED_LIST) : count;
+    walkSelections(walk, getNamedType(def.type), node.selectionSet, below, isList ? undefined : (size ?? page));
   }
   walk.calls += count * perObject.size;
   for (const endpoint of batched) walk.batched.set(endpoint, (walk.batched.get(endpoint) ?? 0) + count);
@@ -224,7 +235,7 @@ export function estimateCost(
 ): CostEstimate {
   const operation = getOperationAST(document, operationName);
   const root = operation && schema.getRootType(operation.operation);
-  if (!operation || !root) return { calls: 0, duplicateIds: [] };
+  if (!operation || !root) return { calls: 0 };
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -233,9 +244,9 @@ export function estimateCost(
   for (const definition of operation.variableDefinitions ?? []) {
     if (definition.defaultValue) defaults[definition.variable.name.value] = valueFromASTUntyped(definition.defaultValue);
   }
-  const walk: Walk = { schema, fragments, variables: variables ?? {}, defaults, calls: 0, batched: new Map(), duplicateIds: new Set() };
-  walkSelections(walk, root, operation.selectionSet, 1, undefined, operation.operation !== 'mutation');
+  const walk: Walk = { schema, fragments, variables: variables ?? {}, defaults, calls: 0, batched: new Map() };
+  walkSelections(walk, root, operation.selectionSet, 1, undefined);
   let calls = walk.calls;
   for (const [endpoint, objects] of walk.batched) calls += Math.ceil(objects / BATCH_SIZES.get(endpoint)!);
-  return { calls, duplicateIds: [...walk.duplicateIds] };
+  return { calls };
 }
