@@ -22,6 +22,7 @@ import type { TestUser } from '../helpers/emulator';
 import { createGroup } from '../helpers/groups';
 import { startStack, type Stack } from '../helpers/stack';
 import { wsClient } from '../subscriptions/clients';
+import { postAs, type StatusReply } from './post-as';
 
 const estimate = (query: string, variables?: Record<string, unknown>) => estimateCost(schema, parse(query), undefined, variables).calls;
 
@@ -102,24 +103,8 @@ describe('the static estimate', () => {
   });
 });
 
-interface Reply {
-  status: number;
-  body: { data?: Record<string, unknown> | null; errors?: { message: string; path?: unknown[]; extensions?: Record<string, unknown> }[] };
-}
-
-async function post(stack: Stack, as: TestUser, query: string, variables?: Record<string, unknown>): Promise<Reply> {
-  const res = await fetch(`${stack.url}/graphql`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/graphql-response+json',
-      'access-token': as.token,
-      app_id: stack.emu.appId,
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, body: (await res.json()) as Reply['body'] };
-}
+type Reply = StatusReply;
+const post = postAs;
 
 const codes = (reply: Reply) => (reply.body.errors ?? []).map((e) => e.extensions?.code);
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/emulator';
 import { createGroup } from '../helpers/groups';
 import { startStack, type Stack } from '../helpers/stack';
+import { postAs, type StatusReply } from './post-as';
 
 let stack: Stack;
 let user: TestUser;
@@ -17,30 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-interface Reply {
-  status: number;
-  body: { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-}
-
-async function post(query: string, variables?: Record<string, unknown>): Promise<Reply> {
-  const res = await fetch(`${stack.url}/graphql`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/graphql-response+json',
-      'access-token': user.token,
-      app_id: stack.emu.appId,
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, body: (await res.json()) as Reply['body'] };
-}
+const post = (query: string, variables?: Record<string, unknown>) => postAs(stack, user, query, variables);
 
 const MEMBERS = 'members(first: 1000) { nodes { role user { nickName avatar online } } }';
 const joined = (first: number) => `joinedGroups(first: ${first}) { nodes { ${MEMBERS} } }`;
 
 /** Sends the query with the emulator's call count marked; answers the reply and the calls it caused. */
-async function probe(query: string, variables?: Record<string, unknown>): Promise<Reply & { calls: number }> {
+async function probe(query: string, variables?: Record<string, unknown>): Promise<StatusReply & { calls: number }> {
   stack.emu.mark();
   const reply = await post(query, variables);
   return { ...reply, calls: stack.emu.calls().length };
