@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
-import type { Config } from '../config';
+import { type Config, DEMAND_DEFAULTS } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
 import { serviceCredential } from '../peers/service-credential';
 import { ScalarInputError } from '../schema/core/scalars';
@@ -20,6 +20,8 @@ import { createFront, useFrontRefusals } from './http/front';
 import { useAcceptCheck } from './http/accept';
 import { useRequestParseErrors } from './http/parse-errors';
 import { useDocumentLimits } from './execution/document-limits';
+import { useCostLimit } from './execution/cost';
+import { useResultCaps } from './execution/result-caps';
 import { corsFor, wsOriginAllowed } from './http/cors';
 import { useCsrfPrevention } from './http/csrf';
 import { createDownloadRoute } from './http/downloads';
@@ -49,6 +51,7 @@ export interface GatewayOptions {
     | 'pollIntervalMs'
     | 'redisUrl'
   > &
+    Partial<Pick<Config, 'maxCost' | 'costMode' | 'maxRestCalls' | 'maxErrors' | 'maxResponseBytes'>> &
     Pick<Config, 'maxTokens' | 'maxBodyBytes' | 'maxWsPayloadBytes' | 'maxWsInitBytes'> &
     // Optional for callers that build the config by hand: metrics are on unless turned off,
     // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
@@ -134,7 +137,8 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // The service credential reads peers' public profiles for user-token callers (README: trust model).
   const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
-  const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes };
+  const limits = { ...DEMAND_DEFAULTS, ...config };
+  const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes, maxRestCalls: limits.maxRestCalls };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -165,6 +169,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       useRequestParseErrors(),
       useAcceptCheck(),
       useDocumentLimits(config),
+      useCostLimit({ maxCost: limits.maxCost, mode: limits.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
+      useResultCaps(limits),
       useReadinessCheck({
         endpoint: '/ready',
         check: () => {

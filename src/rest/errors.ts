@@ -65,9 +65,11 @@ export class GatewayError extends Error {
 
   constructor(
     message: string,
-    readonly code: ErrorCode | 'INTERNAL_SERVER_ERROR',
+    readonly code: ErrorCode | 'INTERNAL_SERVER_ERROR' | 'UPSTREAM_BUDGET_EXCEEDED',
     /** The argument or input field at fault, when one is. */
     readonly field?: string,
+    /** More for the client to act on (a limit, the endpoint not called). */
+    readonly details?: Readonly<Record<string, string | number>>,
   ) {
     super(message);
   }

@@ -1,5 +1,6 @@
 // The REST client as one GraphQL request sees it: bound to that request's caller, and making each
 // distinct GET once however many resolvers ask for it. Never shared between requests.
+import type { CallBudget } from './budget';
 import type { Caller } from './caller';
 import type { CallName, CallOptions, Download, DownloadName, Reply, RestClient } from './client';
 import type { Endpoints } from './endpoints';
@@ -38,11 +39,23 @@ export function stableKey(value: unknown): string {
 export interface BindOptions {
   /** Called when a write starts and when it ends (the request forgets what it read). */
   onWrite?: () => void;
+  /** The request's REST calls, shared by all its clients: each call sent takes one. */
+  budget?: CallBudget;
 }
 
 export function bindClient(client: RestClient, caller: Caller, bind: BindOptions = {}): RequestClient {
   const memo = new Map<string, Promise<unknown>>();
-  const { onWrite } = bind;
+  const { onWrite, budget } = bind;
+  /** `send` once the budget allows it; a refusal is a rejected promise, as a failed call is. */
+  const budgeted = <T>(endpoint: string, send: () => Promise<T>): Promise<T> => {
+    if (!budget) return send();
+    try {
+      budget.take(endpoint);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return send();
+  };
 
   function call<K extends CallName>(name: K, params: ParamsIn<Endpoints[K]>, opts?: CallOptions): Promise<Reply<K>> {
     const { effect } = endpoints[name];
@@ -54,18 +67,18 @@ export function bindClient(client: RestClient, caller: Caller, bind: BindOptions
         onWrite?.();
       };
       forget();
-      const written = client.call(name, params, caller, opts);
+      const written = budgeted(name, () => client.call(name, params, caller, opts));
       written.then(forget, forget);
       return written;
     }
     // Each call hands out something new: two uploads in one request must not share one target.
-    if (effect === 'issue') return client.call(name, params, caller, opts);
+    if (effect === 'issue') return budgeted(name, () => client.call(name, params, caller, opts));
     const key = `${name} ${stableKey(params)}`;
     const known = memo.get(key);
     if (known) return known as Promise<Reply<K>>;
     // The first asker's signal governs the shared call; within one request all ask with the request's signal.
     // One promise per call: a failure is forgotten (a later asker tries again).
-    const pending: Promise<Reply<K>> = client.call(name, params, caller, opts).catch((err: unknown) => {
+    const pending: Promise<Reply<K>> = budgeted(name, () => client.call(name, params, caller, opts)).catch((err: unknown) => {
       if (memo.get(key) === pending) memo.delete(key);
       throw err;
     });
@@ -77,6 +90,6 @@ export function bindClient(client: RestClient, caller: Caller, bind: BindOptions
     caller,
     clear: () => memo.clear(),
     call,
-    download: (name, params, opts) => client.download(name, params, caller, opts),
+    download: (name, params, opts) => budgeted(name, () => client.download(name, params, caller, opts)),
   };
 }

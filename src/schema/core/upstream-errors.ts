@@ -30,7 +30,9 @@ function plainCause(error: unknown): UpstreamError | GatewayError | KeyedFailure
 }
 
 function extensionsOf(failure: UpstreamError | GatewayError): Record<string, unknown> {
-  if (failure instanceof GatewayError) return { code: failure.code, ...(failure.field === undefined ? {} : { field: failure.field }) };
+  if (failure instanceof GatewayError) {
+    return { code: failure.code, ...(failure.field === undefined ? {} : { field: failure.field }), ...failure.details };
+  }
   return {
     code: classifyUpstreamError(failure),
     endpoint: failure.endpoint,

@@ -55,9 +55,12 @@ const groupRecords = defineLoader(
     ),
 );
 
+/** Groups per POST /group/info/batch (the cost estimate counts calls by it). */
+export const GROUP_BATCH_SIZE = 1000;
+
 /**
- * What POST /group/info/batch answers for every group the request touches, in one call: the
- * summary, or null for an ID the batch leaves out (no such group, or a user's ID).
+ * What POST /group/info/batch answers for every group the request touches, in one call per
+ * GROUP_BATCH_SIZE groups: the summary, or null for an ID the batch leaves out (no such group, or a user's ID).
  */
 export const groupBatch = defineLoader(
   (ctx) =>
@@ -67,7 +70,7 @@ export const groupBatch = defineLoader(
         const byId = new Map(reply.data.map((s) => [idKey(s.group_id), s]));
         return ids.map((id) => byId.get(idKey(id)) ?? null);
       },
-      { cacheKeyFn: idKey },
+      { cacheKeyFn: idKey, maxBatchSize: GROUP_BATCH_SIZE },
     ),
 );
 
