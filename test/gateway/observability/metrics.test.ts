@@ -9,6 +9,7 @@ import { startStack, type Stack } from '../../helpers/stack';
 import { sseFeed } from '../../helpers/subscriptions/clients';
 import { UNREAD } from '../../helpers/subscriptions/operations';
 import { identity } from '../../helpers/users';
+import { EVENT_DEADLINE_MS } from '../../helpers/wait';
 
 /** The value of the sample of `name` whose labels are exactly `labels` (undefined: none). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -108,7 +109,9 @@ describe('GET /metrics', () => {
     } finally {
       await feed.close();
     }
-    await vi.waitFor(async () => expect(sample(await scrape(stack.url), 'im_gateway_subscribers')).toBe(0));
+    await vi.waitFor(async () => expect(sample(await scrape(stack.url), 'im_gateway_subscribers')).toBe(0), {
+      timeout: EVENT_DEADLINE_MS,
+    });
     expect(sample(await scrape(stack.url), 'im_gateway_subscription_topics')).toBe(0);
   });
 
