@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway';
 import { loadConfig } from '../../src/config';
 import { startStack, useStack } from '../helpers/stack';
+import { EVENT_DEADLINE_MS } from '../helpers/wait';
 
 const stack = useStack();
 
@@ -80,7 +81,7 @@ describe('start-up', () => {
     spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: { ...process.env, ...env },
       encoding: 'utf8',
-      timeout: 15_000,
+      timeout: EVENT_DEADLINE_MS,
     });
 
   it('stops with one clear line on a non-numeric PORT', () => {
