@@ -13,7 +13,7 @@ import { type Feed, wsClient } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
 import { sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
 import { pollsObserved } from '../helpers/subscriptions/polls';
-import { EVENT_DEADLINE_MS, sleep, until } from '../helpers/wait';
+import { sleep, until } from '../helpers/wait';
 import { identity } from '../helpers/users';
 import { waitForLine } from '../helpers/wait-for-line';
 
@@ -42,7 +42,7 @@ async function startChild(imBaseUrl: string): Promise<string> {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const out = await waitForLine(child, /READY \S+\n/, EVENT_DEADLINE_MS);
+  const out = await waitForLine(child, /READY \S+\n/);
   return /READY (\S+)/.exec(out)![1]!;
 }
 
