@@ -2,6 +2,7 @@
 // ones included) and the answer parsed here, so nothing between the test and the server fixes
 // up either side. One connection per request.
 import { connect } from 'node:net';
+import { EVENT_DEADLINE_MS } from './wait';
 
 export interface RawAnswer {
   /** e.g. 200; 0 when no status line came back. */
@@ -101,7 +102,7 @@ function framing(answer: Pick<RawAnswer, 'headers' | 'status'>, method: string):
  * Sends `bytes` to 127.0.0.1:`port` and reads one answer: complete, or cut at the first event of
  * a stream, at the connection's end, or at `deadlineMs` (then `cut: "timeout"`).
  */
-export function sendRaw(port: number, bytes: Buffer, method: string, deadlineMs = 20_000): Promise<RawAnswer> {
+export function sendRaw(port: number, bytes: Buffer, method: string, deadlineMs = EVENT_DEADLINE_MS): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });
     let received = Buffer.alloc(0);
