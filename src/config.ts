@@ -88,15 +88,6 @@ export const DEFAULT_MAX_ERRORS = 100;
 /** 16 MB: a page of 1,000 members with their profiles is about 0.5 MB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
-/** loadConfig's demand limits, for callers that build the gateway's config by hand. */
-export const DEMAND_DEFAULTS = {
-  maxCost: DEFAULT_MAX_COST,
-  costMode: 'enforce',
-  maxRestCalls: DEFAULT_MAX_REST_CALLS,
-  maxErrors: DEFAULT_MAX_ERRORS,
-  maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
-} as const satisfies Partial<Config>;
-
 type Env = Record<string, string | undefined>;
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {

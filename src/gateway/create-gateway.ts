@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
-import { type Config, DEMAND_DEFAULTS } from '../config';
+import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
 import { serviceCredential } from '../peers/service-credential';
 import { ScalarInputError } from '../schema/core/scalars';
@@ -34,45 +34,10 @@ import { upstreamLog } from './observability/upstream-log';
 import { sharedSubscriptions } from './ws/shared-subscriptions';
 import { mountWebSocket } from './ws/websocket';
 
+/** What a gateway needs besides its Config. */
 export interface GatewayOptions {
-  config: Pick<
-    Config,
-    | 'port'
-    | 'host'
-    | 'imAppId'
-    | 'connectTimeoutMs'
-    | 'callTimeoutMs'
-    | 'retries'
-    | 'connections'
-    | 'uploadHosts'
-    | 'maxUploadBytes'
-    | 'maxDepth'
-    | 'maxAliases'
-    | 'pollIntervalMs'
-    | 'redisUrl'
-  > &
-    Partial<Pick<Config, 'maxCost' | 'costMode' | 'maxRestCalls' | 'maxErrors' | 'maxResponseBytes'>> &
-    Pick<Config, 'maxTokens' | 'maxBodyBytes' | 'maxWsPayloadBytes' | 'maxWsInitBytes'> &
-    // Optional for callers that build the config by hand: metrics are on unless turned off,
-    // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
-    // No CORS unless origins are listed; the fast path and coalescing are on unless turned off.
-    Partial<
-      Pick<
-        Config,
-        | 'metrics'
-        | 'graphiql'
-        | 'readyFailedCalls'
-        | 'readyWindowMs'
-        | 'corsOrigins'
-        | 'coalesce'
-        | 'imAdminToken'
-        | 'jit'
-        | 'freezeReplies'
-        | 'jitAfterRuns'
-      >
-    >;
-  /** The IM service's origin. */
-  imBaseUrl: string;
+  /** The IM service's origin; default: the config's IM_BASE_URL (main.ts passes the emulator's). */
+  imBaseUrl?: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
   graphiqlHeaders?: Record<string, string>;
   /** Prefix of the Redis keys and channels when `redisUrl` is set (tests use one per run). */
@@ -97,8 +62,9 @@ function causedByScalarInput(error: unknown): boolean {
 /** Largest `operations` or `map` field of a multipart request. */
 const MULTIPART_FIELD_BYTES = 1024 * 1024;
 
-export function createGateway(options: GatewayOptions): Gateway {
-  const { config, imBaseUrl } = options;
+export function createGateway(config: Config, options: GatewayOptions = {}): Gateway {
+  const imBaseUrl = options.imBaseUrl ?? config.imBaseUrl;
+  if (!imBaseUrl) throw new Error('createGateway: no IM service (IM_BASE_URL, or options.imBaseUrl)');
   // The hub is read only at scrape time, after it exists.
   // WebSocket subscribers of one operation and identity share an execution (one hub subscriber).
   const shared = sharedSubscriptions();
@@ -107,9 +73,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     const { executions, members } = shared.stats();
     return { ...stats, subscribers: stats.subscribers - executions + members };
   };
-  const metrics = config.metrics === false ? undefined : createGatewayMetrics({ subscriptions: subscriptionStats });
+  const metrics = config.metrics ? createGatewayMetrics({ subscriptions: subscriptionStats }) : undefined;
   const logTrouble = upstreamLog();
-  const readiness = createReadiness({ failedCalls: config.readyFailedCalls ?? 20, windowMs: config.readyWindowMs ?? 60_000 });
+  const readiness = createReadiness({ failedCalls: config.readyFailedCalls, windowMs: config.readyWindowMs });
   const client = createRestClient({
     baseUrl: imBaseUrl,
     appId: config.imAppId,
@@ -117,7 +83,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     callTimeoutMs: config.callTimeoutMs,
     retries: config.retries,
     connections: config.connections,
-    freezeReplies: config.freezeReplies ?? false,
+    freezeReplies: config.freezeReplies,
     onCall: (info) => {
       logTrouble(info);
       readiness.record(info);
@@ -125,7 +91,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   });
   // Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts).
-  const rest = config.coalesce === false ? client : coalescing(client);
+  const rest = config.coalesce ? coalescing(client) : client;
 
   const subscriptions = createSubscriptionHub({
     rest,
@@ -137,8 +103,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // The service credential reads peers' public profiles for user-token callers (README: trust model).
   const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
-  const limits = { ...DEMAND_DEFAULTS, ...config };
-  const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes, maxRestCalls: limits.maxRestCalls };
+  const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes, maxRestCalls: config.maxRestCalls };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -146,7 +111,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     landingPage: false,
     // Replaced by the front's limit and useMultipartBodyLimit (a limit per kind of body).
     maxRequestBodySize: false,
-    cors: corsFor(config.corsOrigins ?? []),
+    cors: corsFor(config.corsOrigins),
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : request ? requestLookup(request) : headersLookup(new Headers());
       return createContext(rest, callerFrom(lookup), settings, subscriptions, service);
@@ -169,8 +134,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       useRequestParseErrors(),
       useAcceptCheck(),
       useDocumentLimits(config),
-      useCostLimit({ maxCost: limits.maxCost, mode: limits.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
-      useResultCaps(limits),
+      useCostLimit({ maxCost: config.maxCost, mode: config.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
+      useResultCaps(config),
       useReadinessCheck({
         endpoint: '/ready',
         check: () => {
@@ -180,7 +145,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       }),
       ...(metrics ? [metrics.plugin] : []),
-      ...(config.jit === false ? [] : [useCompiledExecution({ afterRuns: config.jitAfterRuns ?? 2 })]),
+      ...(config.jit ? [useCompiledExecution({ afterRuns: config.jitAfterRuns })] : []),
       useUpstreamErrors(),
     ],
   });
@@ -207,7 +172,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         maxPayloadBytes: config.maxWsPayloadBytes,
         maxInitBytes: config.maxWsInitBytes,
         shared,
-        originAllowed: wsOriginAllowed(config.corsOrigins ?? []),
+        originAllowed: wsOriginAllowed(config.corsOrigins),
       });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);

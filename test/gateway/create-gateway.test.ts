@@ -20,7 +20,7 @@ describe('gateway endpoints', () => {
 
   it('answers /ready with an error once calls to the IM service fail because it is down', async () => {
     const config = { ...loadConfig({ READY_FAILED_CALLS: '2', IM_RETRIES: '0' }), port: 0 };
-    const orphan = createGateway({ config, imBaseUrl: 'http://127.0.0.1:9' });
+    const orphan = createGateway(config, { imBaseUrl: 'http://127.0.0.1:9' });
     const url = await orphan.start();
     try {
       for (let i = 0; i < 2; i++)

@@ -44,7 +44,7 @@ beforeAll(async () => {
   const env = { PORT: '1', NODE_ENV: 'production', IM_APP_ID: emu.appId, CORS_ORIGINS: `${ALLOWED_ORIGIN},https://other.example` };
   const config = loadConfig(env);
   const start = async (jit: boolean) => {
-    const gateway = createGateway({ config: { ...config, port: 0, jit, jitAfterRuns: 1 }, imBaseUrl: emu.url });
+    const gateway = createGateway({ ...config, port: 0, jit, jitAfterRuns: 1 }, { imBaseUrl: emu.url });
     return [gateway, Number(new URL(await gateway.start()).port)] as const;
   };
   const [[compiled, compiledPort], [graphqlJs, graphqlJsPort]] = [await start(true), await start(false)];

@@ -37,8 +37,8 @@ describe('coalescing of identical reads', () => {
       return envelope(true);
     });
     const config = (coalesce: string) => ({ ...loadConfig({ PORT: '1', IM_COALESCE: coalesce, METRICS: 'false' }), port: 0 });
-    on = createGateway({ config: config('true'), imBaseUrl: upstream.url });
-    off = createGateway({ config: config('false'), imBaseUrl: upstream.url });
+    on = createGateway(config('true'), { imBaseUrl: upstream.url });
+    off = createGateway(config('false'), { imBaseUrl: upstream.url });
     onUrl = await on.start();
     offUrl = await off.start();
   });

@@ -23,7 +23,7 @@ describe('upstream failures', () => {
       return envelope([{ conversation_id: { uid: 7 }, num: 1 }]);
     });
     const config = { ...loadConfig({ PORT: '1', POLL_INTERVAL_MS: String(INTERVAL), IM_RETRIES: '0' }), port: 0 };
-    const gateway = createGateway({ config, imBaseUrl: upstream.url });
+    const gateway = createGateway(config, { imBaseUrl: upstream.url });
     const url = await gateway.start();
     const client = wsClient(url, { app_id: 'app', 'access-token': 'token' });
     try {
@@ -107,7 +107,7 @@ describe('more than one round can read', () => {
       return envelope({ is_last: false, messages, next_msg_id: top - limit });
     });
     const config = { ...loadConfig({ PORT: '1', POLL_INTERVAL_MS: String(INTERVAL), IM_RETRIES: '0' }), port: 0 };
-    const gateway = createGateway({ config, imBaseUrl: upstream.url });
+    const gateway = createGateway(config, { imBaseUrl: upstream.url });
     const client = wsClient(await gateway.start(), { app_id: 'app', 'access-token': 'token' });
     try {
       const messages = client.feed('subscription { conversationMessages(with: "7") { id } }');

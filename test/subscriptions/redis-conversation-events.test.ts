@@ -27,7 +27,7 @@ beforeAll(async () => {
   emu = await startEmulator();
   for (let i = 0; i < 2; i++) {
     const env = { PORT: '1', IM_APP_ID: emu.appId, REDIS_URL, POLL_INTERVAL_MS: String(INTERVAL) };
-    const gateway = createGateway({ config: { ...loadConfig(env), port: 0 }, imBaseUrl: emu.url, redisPrefix: PREFIX });
+    const gateway = createGateway({ ...loadConfig(env), port: 0 }, { imBaseUrl: emu.url, redisPrefix: PREFIX });
     replicas.push({ gateway, url: await gateway.start() });
   }
 });

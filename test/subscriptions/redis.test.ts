@@ -51,7 +51,7 @@ beforeAll(async () => {
   emu = await startEmulator();
   childUrl = await startChild(emu.url);
   const config = { ...loadConfig({ PORT: '1', IM_APP_ID: emu.appId, REDIS_URL, POLL_INTERVAL_MS: String(INTERVAL) }), port: 0 };
-  gateway = createGateway({ config, imBaseUrl: emu.url, redisPrefix: PREFIX });
+  gateway = createGateway(config, { imBaseUrl: emu.url, redisPrefix: PREFIX });
   gatewayUrl = await gateway.start();
 });
 

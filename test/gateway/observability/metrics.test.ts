@@ -162,7 +162,7 @@ describe('upstream trouble', () => {
   it('logs one line for an unreachable service, suppresses the next failures, and counts every attempt and retry', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     // Port 9 (discard) is closed: every attempt fails to connect.
-    const gateway = createGateway({ config: { ...loadConfig({ PORT: '1', IM_RETRIES: '2' }), port: 0 }, imBaseUrl: 'http://127.0.0.1:9' });
+    const gateway = createGateway({ ...loadConfig({ PORT: '1', IM_RETRIES: '2' }), port: 0 }, { imBaseUrl: 'http://127.0.0.1:9' });
     const url = await gateway.start();
     try {
       const headers = { 'content-type': 'application/json', 'access-token': 'secret-token-4711', user_id: '2000000000123' };

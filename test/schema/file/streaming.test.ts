@@ -115,7 +115,7 @@ async function user(name: string): Promise<{ id: number; token: string }> {
 
 beforeAll(async () => {
   await startChildEmulator();
-  gateway = createGateway({ config: { ...loadConfig({ PORT: '1', IM_APP_ID: APP_ID }), port: 0 }, imBaseUrl: emulatorUrl });
+  gateway = createGateway({ ...loadConfig({ PORT: '1', IM_APP_ID: APP_ID }), port: 0 }, { imBaseUrl: emulatorUrl });
   gatewayUrl = await gateway.start();
 });
 
