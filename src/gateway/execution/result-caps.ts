@@ -1,6 +1,6 @@
 // Caps on an answer, applied when execution is done (each event of a subscription alike), on
 // every transport and request path: envelop's onExecuteDone, as jit.ts rewrites results (yoga's
-// onExecutionResult would turn the fast path off).
+// onExecutionResult hooks run only for HTTP, not for graphql-ws).
 // - at most maxErrors errors: the first maxErrors - 1 are kept, and one TOO_MANY_ERRORS error
 //   says how many more there were (a failing field under a list of 1,000 repeats its error 1,000
 //   times: issue 20 saw 803,000 in one answer);
