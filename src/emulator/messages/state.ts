@@ -73,7 +73,7 @@ export class MessageState {
    * 5.7, "recent sessions with unread counts": the reader's RECENT_SESSIONS most recent
    * conversations (one-to-one and group), newest activity first, read ones with num 0. A deleted
    * conversation leaves the list until its next message. conversation_id carries the time of the
-   * newest activity (ms): the spec leaves the object's other fields unshown.
+   * newest activity (ms). The reading and its bound: ../NOTES.md.
    */
   unread(reader: number): UnreadEntry[] {
     const recent: { view: ConversationView; access: Access }[] = [];
