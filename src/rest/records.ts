@@ -41,7 +41,8 @@ export interface ConversationPage {
 }
 
 export interface UnreadEntry {
-  conversation_id: { uid: Int64 };
+  /** timestamp (ms of the newest activity) is the emulator's: the spec leaves this object's other fields unshown. */
+  conversation_id: { uid: Int64; timestamp?: number };
   num: number;
 }
 

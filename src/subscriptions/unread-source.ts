@@ -1,14 +1,15 @@
 // unreadCounts: GET /message/unread, emitted whenever its answer changes (and at once to a new
 // subscriber). Only what the schema shows counts as a change: the conversations, their order and
-// their counts. The service leaves out a conversation that was read; a result then names it once
-// more, with 0, after the others, so that clients can clear its badge.
+// their counts. Only conversations with unread messages are listed (the service lists recent read
+// ones too, with 0); a result names one that was read once more, with 0, after the others, so
+// that clients can clear its badge.
 import { parseJson, stringifyJson, toInt64 } from '../rest/json';
 import type { UnreadEntry } from '../rest/records';
 import type { Source } from './source';
 
-/** The entries reduced to what subscribers see (the service may add fields to conversation_id). */
+/** The entries reduced to what subscribers see: those with news, without conversation_id's other fields. */
 function essential(entries: readonly UnreadEntry[]): UnreadEntry[] {
-  return entries.map((e) => ({ conversation_id: { uid: e.conversation_id.uid }, num: e.num }));
+  return entries.filter((e) => e.num > 0).map((e) => ({ conversation_id: { uid: e.conversation_id.uid }, num: e.num }));
 }
 
 export const unreadSource: Source<UnreadEntry[]> = {

@@ -90,7 +90,7 @@ describe('example operations', () => {
     await sendText(alice, erin, 'hi erin');
     const home = await run(stack, ChatHomeDocument, {}, as(erin));
     expect(home.errors).toBeUndefined();
-    const [first] = home.data?.me?.conversations?.nodes ?? [];
+    const [first] = home.data?.me?.conversations.edges.map((e) => e.node) ?? [];
     expect(first).toMatchObject({
       id: String(alice.id),
       unreadCount: 1,
@@ -113,7 +113,10 @@ describe('example operations', () => {
     const read = await run(stack, MarkReadDocument, { conversationId: String(alice.id) }, as(bob));
     expect(read.data?.markConversationRead).toEqual({ ok: true, userErrors: [] });
     const home = await run(stack, ChatHomeDocument, {}, as(bob));
-    expect(home.data?.me?.conversations?.nodes.find((c) => c.id === String(alice.id))).toBeUndefined();
+    // Read, the conversation stays on the home list with nothing unread.
+    const row = home.data?.me?.conversations.edges.find((e) => e.node.id === String(alice.id));
+    expect(row?.node).toMatchObject({ unreadCount: 0, lastMessage: { id: messageId } });
+    expect(row?.cursor).toEqual(expect.any(String));
   });
 
   it('ConversationEvents sends each new message once, and after a reconnect resumes after the last one received', async () => {

@@ -10,6 +10,9 @@ import { type Peer, type StoredMessage, SYSTEM_UID, toWire } from './model';
 import { TransactionLog } from './transactions';
 import { ConversationView } from './views';
 
+/** How many recent sessions 5.7 lists: the service's bound is not documented; 100 is a chat list's. */
+export const RECENT_SESSIONS = 100;
+
 export class MessageState {
   private readonly conversations = new Map<ConversationKey, Conversation>();
   /** user → conversation_id (the peer's id) → view. */
@@ -31,7 +34,9 @@ export class MessageState {
     if (m.from.uid !== SYSTEM_UID) parties.add(m.from.uid);
     for (const uid of parties) {
       const peer: Peer = m.to.kind === 'group' ? m.to : { kind: 'user', id: uid === m.from.uid ? m.to.id : m.from.uid };
-      this.ensureView(uid, peer, conv).lastActivity = m.id;
+      const view = this.ensureView(uid, peer, conv);
+      view.lastActivity = m.id;
+      view.lastActivityAt = m.timestamp;
     }
   }
 
@@ -64,17 +69,23 @@ export class MessageState {
     return { is_last: !older, messages, next_msg_id: picked[picked.length - 1]?.id ?? 0 };
   }
 
-  /** 5.7: conversations with unread messages from others, most recent first. */
+  /**
+   * 5.7, "recent sessions with unread counts": the reader's RECENT_SESSIONS most recent
+   * conversations (one-to-one and group), newest activity first, read ones with num 0. A deleted
+   * conversation leaves the list until its next message. conversation_id carries the time of the
+   * newest activity (ms). The reading and its bound: ../NOTES.md.
+   */
   unread(reader: number): UnreadEntry[] {
-    const entries: { view: ConversationView; num: number }[] = [];
+    const recent: { view: ConversationView; access: Access }[] = [];
     for (const view of this.views.get(reader)?.values() ?? []) {
-      const access = accessOf(this.root, reader, view.peer);
-      if (!access) continue; // a group left or dissolved
-      const num = this.unreadCount(view, access);
-      if (num > 0) entries.push({ view, num });
+      const access = view.recent ? accessOf(this.root, reader, view.peer) : undefined;
+      if (access) recent.push({ view, access }); // none: not recent, or a group left or dissolved
     }
-    entries.sort((a, b) => (a.view.lastActivity < b.view.lastActivity ? 1 : a.view.lastActivity > b.view.lastActivity ? -1 : 0));
-    return entries.map(({ view, num }) => ({ conversation_id: { uid: view.peer.id }, num }));
+    recent.sort((a, b) => (a.view.lastActivity < b.view.lastActivity ? 1 : a.view.lastActivity > b.view.lastActivity ? -1 : 0));
+    return recent.slice(0, RECENT_SESSIONS).map(({ view, access }) => ({
+      conversation_id: { uid: view.peer.id, timestamp: view.lastActivityAt },
+      num: this.unreadCount(view, access),
+    }));
   }
 
   /** 5.1: READ up to and including msgId, or the whole conversation. */

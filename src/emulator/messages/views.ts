@@ -10,8 +10,9 @@ export class ConversationView {
   readUpTo = 0n;
   /** Messages returned by a page (5.2) but not acked yet: DELIVERED. */
   readonly delivered = new Set<bigint>();
-  /** Newest message that reached this view; orders the unread list. */
+  /** Newest message that reached this view, and its time (ms): they order the recent list. */
   lastActivity = 0n;
+  lastActivityAt = 0;
 
   constructor(
     readonly ownerId: number,
@@ -25,10 +26,15 @@ export class ConversationView {
     for (const id of this.delivered) if (id <= this.readUpTo) this.delivered.delete(id);
   }
 
+  /** Whether the view belongs in the recent list: a message reached it since it was last cleared. */
+  get recent(): boolean {
+    return this.lastActivity > this.since;
+  }
+
   /** Hides everything up to now; later messages show again. */
   clear(): void {
-    const last = this.conversation.last?.id ?? 0n;
-    if (last > this.since) this.since = last;
+    // lastActivity too: it may name a recalled message, newer than the last one left.
+    for (const last of [this.conversation.last?.id ?? 0n, this.lastActivity]) if (last > this.since) this.since = last;
     this.delivered.clear();
   }
 }

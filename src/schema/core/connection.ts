@@ -7,7 +7,8 @@
 //   is the offset (no service cursor);
 // - the admin user list, paged by number: the cursor is the offset too (user/admin.ts).
 // `first`/`after` page forwards; the service pages forward only, so there is no `last`/`before`
-// (conversation history pages backwards: message/conversation.ts).
+// (conversation history pages backwards: message/conversation.ts). Whole lists that reorder
+// between reads page both ways with item-anchored cursors instead (keyset.ts).
 import type { ObjectFieldBuilder, ObjectRef } from '@pothos/core';
 import type { GatewayContext } from '../../context';
 import type { EndpointName } from '../../rest/endpoints';

@@ -1,13 +1,15 @@
-// The chat home screen: `me.conversations`, the groups the user joined plus the conversations that
-// hold unread messages, each with its peer (a User or a Group), unread count, last message and
-// history; and `Group.unreadCount`. The list costs two reads whatever its length (GET
-// /message/unread and GET /group/user_joined, each made once per request): the joined groups say
-// which IDs are groups, so no lookup is needed for the peers' kinds. Only `lastMessage` and
-// `messages` read per conversation: the service has no batch read of histories.
+// The chat home screen: `me.conversations`, the user's recent conversations (GET /message/unread:
+// read or not, newest activity first) plus the joined groups not among them, each with its peer (a
+// User or a Group), unread count, last message and history; and `Group.unreadCount`. The list
+// costs two reads whatever its length (GET /message/unread and GET /group/user_joined, each made
+// once per request): the joined groups say which IDs are groups, so no lookup is needed for the
+// peers' kinds. Only `lastMessage` and `messages` read per conversation: the service has no batch
+// read of histories. Cursors name a conversation and its last activity (core/keyset.ts).
 import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
-import { type ConnectionShape, connectionOf, listConnection, type PageArgs, pageArgs, toPaging } from '../core/connection';
+import { connectionOf } from '../core/connection';
+import { keysetArgs, keysetPage, type SortKey } from '../core/keyset';
 import { type GroupParent, GroupRef, type UserParent, UserRef } from '../core/refs';
 import { historyArgs, HistoryRef, readHistory } from './conversation';
 import { isSystem, MessageRef } from './message';
@@ -18,6 +20,8 @@ interface ConversationParent {
   id: Int64;
   kind: 'user' | 'group' | 'system';
   unreadCount: number;
+  /** Time (ms) of the newest activity, when the service says it (conversation_id.timestamp). */
+  activity: number | null;
   /** Whose conversation it is (the acting user, or a user an admin token reads as). */
   owner: UserParent;
 }
@@ -74,46 +78,44 @@ const ConversationRef = builder.objectRef<ConversationParent>('Conversation').im
 
 const ConversationConnectionRef = connectionOf('Conversation', ConversationRef, 'conversation');
 
-/** The whole list: conversations with unread messages (most recent first), then the other joined groups. */
+/** The whole list: the recent conversations (read or not), then the joined groups not among them. */
 async function conversationsOf(owner: UserParent, ctx: GatewayContext): Promise<ConversationParent[]> {
   const rest = restFor(owner, ctx);
-  const [unread, joined] = await Promise.all([rest.call('GET /message/unread', {}), rest.call('GET /group/user_joined', {})]);
+  const [recent, joined] = await Promise.all([rest.call('GET /message/unread', {}), rest.call('GET /group/user_joined', {})]);
   const groups = new Set(joined.data.map(String));
   const listed = new Set<string>();
   const list: ConversationParent[] = [];
-  for (const entry of unread.data) {
-    const id = entry.conversation_id.uid;
+  for (const { conversation_id: session, num } of recent.data) {
+    const id = session.uid;
     listed.add(String(id));
     const kind = isSystem(id) ? 'system' : groups.has(String(id)) ? 'group' : 'user';
-    list.push({ id, kind, unreadCount: entry.num, owner });
+    list.push({ id, kind, unreadCount: num, activity: session.timestamp ?? null, owner });
   }
   for (const id of joined.data) {
-    if (!listed.has(String(id))) list.push({ id, kind: 'group', unreadCount: 0, owner });
+    if (!listed.has(String(id))) list.push({ id, kind: 'group', unreadCount: 0, activity: null, owner });
   }
   return list;
 }
 
 const PAGE = 50;
 
-/** The page of the list that `args` ask for; the arguments are checked before any read. */
-function pageOf(args: PageArgs) {
-  toPaging(args, PAGE);
-  return (list: ConversationParent[]): ConnectionShape<ConversationParent> => listConnection(list, args, PAGE);
-}
+/** A conversation sorts by its last activity; its cursor names it by kind and ID. */
+const sortKey = (c: ConversationParent): SortKey => ({ sort: c.activity, id: `${c.kind}:${String(c.id)}` });
 
 builder.objectField(UserRef, 'conversations', (t) =>
   t.field({
     type: ConversationConnectionRef,
+    nullable: false,
     description:
-      "The user's conversations, for a chat list: first those with unread messages, most recent first (GET " +
-      '/message/unread), then the other groups the user joined (GET /group/user_joined). One-to-one conversations ' +
-      'without unread messages are not listed: the service lists no others. The list costs these two reads whatever ' +
-      'its length; `lastMessage` and `messages` read each conversation once. Cursors are positions in the list, which ' +
-      'may shift when messages arrive between two pages.',
+      "The user's conversations, for a chat list: the recent ones, read or not (a read one has unreadCount 0), newest " +
+      'activity first (GET /message/unread), then the other groups the user joined (GET /group/user_joined). The list ' +
+      'costs these two reads whatever its length; `lastMessage` and `messages` read each conversation once. A cursor ' +
+      'names a conversation and its last activity: `after: endCursor` reads on from there however the list moved, and ' +
+      'a conversation that moved to the top since is read with `last` and `before: startCursor`.',
     extensions: reaches('GET /message/unread', 'GET /group/user_joined'),
-    args: pageArgs(PAGE),
+    args: keysetArgs(PAGE),
     resolve: async (user, args, ctx) => {
-      const page = pageOf(args);
+      const page = keysetPage(args, sortKey, PAGE);
       return page(await conversationsOf(user, ctx));
     },
   }),

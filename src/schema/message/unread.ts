@@ -37,6 +37,7 @@ builder.objectField(UserRef, 'unreadConversations', (t) =>
     type: [UnreadConversationRef],
     description: "The user's recent conversations that hold unread messages, most recent first (GET /message/unread).",
     extensions: reaches('GET /message/unread'),
-    resolve: async (user, _a, ctx) => (await restFor(user, ctx).call('GET /message/unread', {})).data,
+    // The service lists read sessions too (num 0); this list keeps to those with news.
+    resolve: async (user, _a, ctx) => (await restFor(user, ctx).call('GET /message/unread', {})).data.filter((e) => e.num > 0),
   }),
 );

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationPage, MessageRecord, UnreadEntry } from '../../../src/rest/records';
 import { type TestUser, useEmulator } from '../../helpers/emulator';
+import { RECENT_SESSIONS } from '../../../src/emulator/messages/state';
+import { sessions } from './sessions';
 
 const emu = useEmulator();
 
@@ -28,7 +30,7 @@ const page = (reader: TestUser, opposite: number, limit: number, start: bigint |
 
 const contents = (messages: MessageRecord[]) => messages.map((m) => m.content);
 const statuses = (messages: MessageRecord[]) => messages.map((m) => m.status);
-const unread = (reader: TestUser) => emu.ok<UnreadEntry[]>('GET', '/message/unread', { token: reader.token });
+const unread = (reader: TestUser) => emu.ok<UnreadEntry[]>('GET', '/message/unread', { token: reader.token }).then(sessions);
 
 describe('5.2 GET /message/conversation', () => {
   it('pages backwards, newest first, from each side, until is_last', async () => {
@@ -120,9 +122,47 @@ describe('5.7 GET /message/unread', () => {
       { conversation_id: { uid: c.id }, num: 1 },
       { conversation_id: { uid: a.id }, num: 2 },
     ]);
-    expect(await unread(a)).toEqual([]);
+    expect(await unread(a)).toEqual([{ conversation_id: { uid: b.id }, num: 0 }]); // a's own session, nothing to read
     await sendTexts(a, b, ['4']);
     expect((await unread(b))[0]).toEqual({ conversation_id: { uid: a.id }, num: 3 });
+  });
+
+  it('keeps a read session with num 0 and moves a session to the top when a message arrives', async () => {
+    const a = await emu.user();
+    const b = await emu.user();
+    const c = await emu.user();
+    await sendTexts(a, b, ['1']);
+    await sendTexts(c, b, ['2']);
+    await emu.ok('GET', '/message/ack', { token: b.token, query: { conversation_id: c.id } });
+    expect(await unread(b)).toEqual([
+      { conversation_id: { uid: c.id }, num: 0 },
+      { conversation_id: { uid: a.id }, num: 1 },
+    ]);
+    await sendTexts(b, a, ['3']); // one's own message is activity too
+    expect((await unread(b)).map((e) => e.conversation_id.uid)).toEqual([a.id, c.id]);
+  });
+
+  it('carries the time of the newest message of each session', async () => {
+    const a = await emu.user();
+    const b = await emu.user();
+    await sendTexts(a, b, ['1', '2']);
+    const [newest] = (await page(b, a.id, 1)).messages;
+    const [entry] = await emu.ok<UnreadEntry[]>('GET', '/message/unread', { token: b.token });
+    expect(entry!.conversation_id.timestamp).toBe(newest!.timestamp);
+  });
+
+  it(`lists the ${RECENT_SESSIONS} most recent sessions and drops older ones`, async () => {
+    const b = await emu.user();
+    const peers: TestUser[] = [];
+    for (let i = 0; i <= RECENT_SESSIONS; i++) peers.push(await emu.user());
+    for (const peer of peers) await sendTexts(peer, b, ['hi']);
+    const listed = (await unread(b)).map((e) => e.conversation_id.uid);
+    expect(listed).toEqual(
+      peers
+        .slice(1)
+        .map((p) => p.id)
+        .reverse(),
+    );
   });
 
   it('refuses the admin token without a user_id header', async () => {
@@ -141,7 +181,7 @@ describe('5.1 GET /message/ack', () => {
     expect(statuses((await page(b, a.id, 10)).messages)).toEqual(['UNREAD', 'READ', 'READ']);
     expect(statuses((await page(a, b.id, 10)).messages)).toEqual(['DELIVERED', 'READ', 'READ']);
     await emu.ok('GET', '/message/ack', { token: b.token, query: { conversation_id: a.id } });
-    expect(await unread(b)).toEqual([]);
+    expect(await unread(b)).toEqual([{ conversation_id: { uid: a.id }, num: 0 }]);
     expect(statuses((await page(b, a.id, 10)).messages)).toEqual(['READ', 'READ', 'READ']);
   });
 
@@ -150,7 +190,7 @@ describe('5.1 GET /message/ack', () => {
     const b = await emu.user();
     const [id] = await sendTexts(a, b, ['1']);
     await emu.ok('GET', '/message/ack', { token: b.token, query: { msg_id: id!, device_sn: 1 } });
-    expect(await unread(b)).toEqual([]);
+    expect(await unread(b)).toEqual([{ conversation_id: { uid: a.id }, num: 0 }]);
   });
 
   it('refuses unknown conversations and messages with 10002 and changes nothing', async () => {
@@ -215,7 +255,7 @@ describe('5.5 PUT/POST /message/recall', () => {
     });
     const id = reply.msg_ids![0]!;
     await emu.ok('POST', '/message/recall', { token: emu.adminToken, body: { conversation_id: b.id, msg_id: id } });
-    expect(await unread(b)).toEqual([]);
+    expect(await unread(b)).toEqual([{ conversation_id: { uid: 0 }, num: 0 }]);
     expect((await page(b, 0, 10)).messages).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
 import { expect, it } from 'vitest';
 import type { ConversationPage, MessageRecord, UnreadEntry } from '../../../src/rest/records';
 import { useEmulator } from '../../helpers/emulator';
+import { sessions } from './sessions';
 
 const emu = useEmulator();
 
@@ -46,7 +47,7 @@ async function fullHistory(reader: Account, other: Account, limit: number): Prom
   }
 }
 
-const unread = (u: Account) => emu.ok<UnreadEntry[]>('GET', '/message/unread', { token: u.token });
+const unread = (u: Account) => emu.ok<UnreadEntry[]>('GET', '/message/unread', { token: u.token }).then(sessions);
 
 it('runs a conversation between two users end to end', async () => {
   const suffix = Date.now().toString(36);
@@ -116,5 +117,5 @@ it('runs a conversation between two users end to end', async () => {
 
   // Alice acks everything bob sent her.
   await emu.ok('GET', '/message/ack', { token: alice.token, query: { conversation_id: bob.id } });
-  expect(await unread(alice)).toEqual([]);
+  expect(await unread(alice)).toEqual([{ conversation_id: { uid: bob.id }, num: 0 }]);
 });

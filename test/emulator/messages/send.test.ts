@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationPage, MessageRecord, UnreadEntry } from '../../../src/rest/records';
 import { useEmulator } from '../../helpers/emulator';
+import { sessions } from './sessions';
 
 let now = Date.now();
 const emu = useEmulator({ clock: () => now, dedupWindowMs: 60_000 });
@@ -25,7 +26,7 @@ async function history(token: string, opposite: number, limit = 100): Promise<Me
   return page.messages;
 }
 
-const unread = (token: string) => emu.ok<UnreadEntry[]>('GET', '/message/unread', { token });
+const unread = (token: string) => emu.ok<UnreadEntry[]>('GET', '/message/unread', { token }).then(sessions);
 
 describe('5.6 PUT/POST /message/send', () => {
   it('sends a text to one user, answers msg_ids, and the receiver finds it', async () => {

@@ -1,5 +1,6 @@
-// The chat home screen: me.conversations (joined groups plus conversations with unread messages)
-// with each peer, unread count and last message, paged; Conversation.messages; Group.unreadCount.
+// The chat home screen: me.conversations (the recent conversations, read or not, plus the joined
+// groups) with each peer, unread count and last message, paged both ways with cursors that survive
+// a list that moves; Conversation.messages; Group.unreadCount.
 // Each test checks the values and the REST calls the emulator received: the list's reads do not
 // grow with its length, and reading the last message marks nothing but that message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +60,21 @@ interface Home {
   me: { conversations: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: HomeNode[] } };
 }
 
+const PAGED = `query($first: Int, $after: String, $last: Int, $before: String) { me {
+  conversations(first: $first, after: $after, last: $last, before: $before) {
+    pageInfo { hasPreviousPage hasNextPage startCursor endCursor } edges { cursor node { id } } } } }`;
+
+interface Paged {
+  me: {
+    conversations: {
+      pageInfo: { hasPreviousPage: boolean; hasNextPage: boolean; startCursor: string | null; endCursor: string | null };
+      edges: { cursor: string; node: { id: string } }[];
+    };
+  };
+}
+
+const ids = (page: Paged['me']['conversations']) => page.edges.map((e) => e.node.id);
+
 /** A user with `peers` one-to-one conversations (one unread message each) and `groups` groups, the first with an unread message. */
 async function homeOf(peers: number, groups: number) {
   const me = await emu.user();
@@ -72,7 +88,7 @@ async function homeOf(peers: number, groups: number) {
 }
 
 describe('me.conversations', () => {
-  it('lists conversations with unread messages (most recent first), then the other joined groups, with peer, unreadCount and lastMessage', async () => {
+  it('lists the recent conversations (newest activity first), then the other joined groups, with peer, unreadCount and lastMessage', async () => {
     const { me, others, groupIds } = await homeOf(2, 2);
     emu.server.resetCalls();
     const reply = await gqlAs<Home>(me, HOME);
@@ -150,6 +166,64 @@ describe('me.conversations', () => {
     }
     expect(seen).toHaveLength(5);
     expect(new Set(seen).size).toBe(5);
+  });
+
+  it('keeps a conversation marked read on the list, with unreadCount 0 and its last message', async () => {
+    const [bob, alice] = [await emu.user(), await emu.user()];
+    await send(alice, bob.id, 'hi bob');
+    const read = await gqlAs(bob, 'mutation($id: ID!) { markConversationRead(input: { conversationId: $id }) { ok } }', {
+      id: String(alice.id),
+    });
+    expect(read.errors).toBeUndefined();
+    const reply = await gqlAs<Home>(bob, HOME);
+    expect(reply.errors).toBeUndefined();
+    expect(reply.data!.me.conversations.nodes.map((n) => [n.id, n.unreadCount, n.lastMessage?.content])).toEqual([
+      [String(alice.id), 0, 'hi bob'],
+    ]);
+  });
+
+  it('pages on after a row moved to the top between two pages: no row twice, and the moved row is read before the first page', async () => {
+    const { me, others } = await homeOf(4, 0); // newest first: others[3], [2], [1], [0]
+    const first = await gqlAs<Paged>(me, PAGED, { first: 2 });
+    expect(first.errors).toBeUndefined();
+    const page1 = first.data!.me.conversations;
+    expect(ids(page1)).toEqual([others[3]!.id, others[2]!.id].map(String));
+
+    await send(others[0]!, me.id, 'back on top'); // a row of page 2 moves above page 1
+    const second = await gqlAs<Paged>(me, PAGED, { first: 2, after: page1.pageInfo.endCursor });
+    expect(second.errors).toBeUndefined();
+    const page2 = second.data!.me.conversations;
+    expect(ids(page2)).toEqual([String(others[1]!.id)]);
+    expect(page2.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: false });
+
+    const newer = await gqlAs<Paged>(me, PAGED, { last: 10, before: page1.pageInfo.startCursor });
+    expect(newer.errors).toBeUndefined();
+    expect(ids(newer.data!.me.conversations)).toEqual([String(others[0]!.id)]);
+    expect(newer.data!.me.conversations.pageInfo).toMatchObject({ hasPreviousPage: false, hasNextPage: true });
+  });
+
+  it('pages backwards with last/before from the end of the list to its start', async () => {
+    const { me, others, groupIds } = await homeOf(3, 1);
+    const all = [others[2]!.id, others[1]!.id, others[0]!.id, groupIds[0]!].map(String);
+    const seen: string[][] = [];
+    let before: string | null = null;
+    for (let pages = 0; pages < 4; pages++) {
+      const reply: Awaited<ReturnType<typeof gqlAs<Paged>>> = await gqlAs<Paged>(me, PAGED, { last: 3, before });
+      expect(reply.errors).toBeUndefined();
+      const list = reply.data!.me.conversations;
+      seen.unshift(ids(list));
+      if (!list.pageInfo.hasPreviousPage) break;
+      before = list.pageInfo.startCursor;
+    }
+    expect(seen).toEqual([all.slice(0, 1), all.slice(1)]);
+  });
+
+  it('refuses first and last together, naming `last`, before any REST call', async () => {
+    const me = await emu.user();
+    emu.server.resetCalls();
+    const reply = await gqlAs(me, PAGED, { first: 1, last: 1 });
+    expect(reply.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'last' });
+    expect(endpointsCalled()).toEqual([]);
   });
 
   it('refuses a cursor it did not give, naming `after`, before any REST call', async () => {
