@@ -161,6 +161,9 @@ function sizeFromArguments(def: GraphQLField<unknown, unknown>, args: ReadonlyMa
     const count = asCount(args.get(name));
     if (count !== undefined) return count;
   }
+  // A field paged both ways declares no default count (`first` with `last` is refused): it says its page.
+  const defaultPage = asCount(def.extensions.defaultPage);
+  if (defaultPage !== undefined && def.args.some((arg) => PAGE_ARGS.includes(arg.name))) return defaultPage;
   let longest: number | undefined;
   for (const arg of def.args) {
     const length = isInputObjectType(getNamedType(arg.type)) ? longestList(args.get(arg.name)) : undefined;

@@ -112,7 +112,8 @@ builder.objectField(UserRef, 'conversations', (t) =>
       'costs these two reads whatever its length; `lastMessage` and `messages` read each conversation once. A cursor ' +
       'names a conversation and its last activity: `after: endCursor` reads on from there however the list moved, and ' +
       'a conversation that moved to the top since is read with `last` and `before: startCursor`.',
-    extensions: reaches('GET /message/unread', 'GET /group/user_joined'),
+    // Its page size when neither count is given, for the cost estimate (gateway/execution/cost-estimate.ts).
+    extensions: { ...reaches('GET /message/unread', 'GET /group/user_joined'), defaultPage: PAGE },
     args: keysetArgs(PAGE),
     resolve: async (user, args, ctx) => {
       const page = keysetPage(args, sortKey, PAGE);
