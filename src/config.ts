@@ -42,6 +42,12 @@ export interface Config {
   /** Serve Prometheus metrics at GET /metrics. */
   metrics: boolean;
   /**
+   * Serve them on a listener of their own at this port (and metricsHost), never on the public one.
+   * Default: 9464 when NODE_ENV=production; otherwise unset, and metrics are on the public port.
+   */
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /**
    * Serve GraphiQL to browsers at GET /graphql. Default: on with the in-process emulator, off
    * against a real service and whenever NODE_ENV=production; GRAPHIQL=true/false decides alone.
    */
@@ -108,7 +114,11 @@ function text(env: Env, name: string): string | undefined {
 /** FAST_PATH chose a second request pipeline; since one pipeline serves every request, it is ignored. */
 const OBSOLETE = ['FAST_PATH'];
 
+/** The Prometheus exporters' usual port (OpenTelemetry's among them). */
+const PRODUCTION_METRICS_PORT = 9464;
+
 export function loadConfig(env: Env = process.env): Config {
+  const production = env.NODE_ENV === 'production';
   const port = int(env, 'PORT', 4000, 1, 65535);
   const emulatorPort = int(env, 'EMULATOR_PORT', 4001, 1, 65535);
   const imBaseUrl = url(env, 'IM_BASE_URL', ['http:', 'https:']);
@@ -122,6 +132,8 @@ export function loadConfig(env: Env = process.env): Config {
   for (const host of uploadHosts) {
     if (!/^[a-z0-9.-]+(:\d{1,5})?$/i.test(host)) throw new ConfigError(`UPLOAD_HOSTS: ${JSON.stringify(host)} is not host[:port]`);
   }
+  const metricsPort = env.METRICS_PORT?.trim() ? int(env, 'METRICS_PORT', 0, 1, 65535) : production ? PRODUCTION_METRICS_PORT : undefined;
+  if (metricsPort === port) throw new ConfigError(`METRICS_PORT and PORT must differ (both ${port}): metrics stay off the public port`);
   const corsOrigins = (env.CORS_ORIGINS ?? '')
     .split(',')
     .map((o) => o.trim())
@@ -154,7 +166,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxWsPayloadBytes: int(env, 'MAX_WS_PAYLOAD_BYTES', 1024 * 1024, 1024, 1024 ** 3),
     maxWsInitBytes: int(env, 'MAX_WS_INIT_BYTES', 16 * 1024, 256, 1024 ** 3),
     metrics: flag(env, 'METRICS', true),
-    graphiql: flag(env, 'GRAPHIQL', !imBaseUrl && env.NODE_ENV !== 'production'),
+    metricsPort,
+    metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
+    graphiql: flag(env, 'GRAPHIQL', !imBaseUrl && !production),
     readyFailedCalls: int(env, 'READY_FAILED_CALLS', 20, 1, 10_000),
     readyWindowMs: int(env, 'READY_WINDOW_MS', 60_000, 1_000, 3_600_000),
     corsOrigins,

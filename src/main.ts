@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   const url = await gateway.start();
   stops.unshift(() => gateway.stop());
   console.log(`GraphQL       ${url}/graphql   (${config.graphiql ? 'GraphiQL in a browser; ' : ''}WebSocket on the same path)`);
+  if (gateway.metricsUrl) console.log(`Metrics       ${gateway.metricsUrl}`);
   if (config.imBaseUrl) console.log(`IM service    ${config.imBaseUrl}`);
 
   let stopping = false;

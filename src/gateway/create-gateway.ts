@@ -1,5 +1,6 @@
 // createGateway(config) → { start, stop }: graphql-yoga at /graphql (GraphiQL included),
-// graphql-ws on the same port and path, /health, /ready and /metrics; the subscriptions' pollers.
+// graphql-ws on the same port and path, /health, /ready and /metrics (or metrics on a listener of
+// their own); the subscriptions' pollers.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
@@ -25,6 +26,7 @@ import { useCsrfPrevention } from './http/csrf';
 import { createDownloadRoute } from './http/downloads';
 import { requestLookup } from './http/event-source';
 import { useCompiledExecution } from './execution/jit';
+import { listenForMetrics } from './observability/metrics-listener';
 import { createGatewayMetrics } from './observability/metrics';
 import { createReadiness } from './observability/readiness';
 import { useStreamingMultipart } from './http/multipart';
@@ -52,7 +54,8 @@ export interface GatewayOptions {
     Pick<Config, 'maxTokens' | 'maxBodyBytes' | 'maxWsPayloadBytes' | 'maxWsInitBytes'> &
     // Optional for callers that build the config by hand: metrics are on unless turned off,
     // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
-    // No CORS unless origins are listed; the fast path and coalescing are on unless turned off.
+    // No CORS unless origins are listed; coalescing is on unless turned off;
+    // metrics are on the public port unless metricsPort is given.
     Partial<
       Pick<
         Config,
@@ -66,6 +69,8 @@ export interface GatewayOptions {
         | 'jit'
         | 'freezeReplies'
         | 'jitAfterRuns'
+        | 'metricsPort'
+        | 'metricsHost'
       >
     >;
   /** The IM service's origin. */
@@ -81,6 +86,8 @@ export interface Gateway {
   start(): Promise<string>;
   stop(): Promise<void>;
   readonly rest: RestClient;
+  /** Where metrics are served when they have a listener of their own (after start). */
+  readonly metricsUrl: string | undefined;
 }
 
 /** graphql-js wraps a scalar's refusal once or twice (type, then variable) before reporting it. */
@@ -104,7 +111,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     const { executions, members } = shared.stats();
     return { ...stats, subscribers: stats.subscribers - executions + members };
   };
-  const metrics = config.metrics === false ? undefined : createGatewayMetrics({ subscriptions: subscriptionStats });
+  const metrics =
+    config.metrics === false
+      ? undefined
+      : createGatewayMetrics({ subscriptions: subscriptionStats, public: config.metricsPort === undefined });
   const logTrouble = upstreamLog();
   const readiness = createReadiness({ failedCalls: config.readyFailedCalls ?? 20, windowMs: config.readyWindowMs ?? 60_000 });
   const client = createRestClient({
@@ -182,9 +192,13 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   let server: Server | undefined;
   let ws: ReturnType<typeof mountWebSocket> | undefined;
+  let metricsListener: Awaited<ReturnType<typeof listenForMetrics>> | undefined;
 
   return {
     rest,
+    get metricsUrl() {
+      return metricsListener?.url;
+    },
     async start() {
       await subscriptions.start();
       const downloads = createDownloadRoute(rest);
@@ -208,6 +222,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         server!.once('error', reject);
         server!.listen(config.port, config.host, () => resolve());
       });
+      if (metrics && config.metricsPort !== undefined) {
+        metricsListener = await listenForMetrics(metrics.scrape, config.metricsPort, config.metricsHost ?? '127.0.0.1');
+      }
       const { port } = server.address() as AddressInfo;
       return `http://${config.host}:${port}`;
     },
@@ -220,9 +237,11 @@ export function createGateway(options: GatewayOptions): Gateway {
         server.closeAllConnections();
         await closing;
       }
+      await metricsListener?.close();
       await rest.close();
       server = undefined;
       ws = undefined;
+      metricsListener = undefined;
     },
   };
 }

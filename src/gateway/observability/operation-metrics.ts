@@ -28,7 +28,8 @@ const isIntrospection = (document: DocumentNode, operationName: string | null | 
   return !!operation && operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
 };
 
-export function useOperationMetrics(registry: Registry, path: string): Plugin {
+/** `path`: where the public port serves the registry; undefined when a listener of its own does. */
+export function useOperationMetrics(registry: Registry, path: string | undefined): Plugin {
   const operations = new SeriesCounter('graphql_envelop_request', 'GraphQL operations executed', registry);
   const durations = new SeriesHistogram('graphql_envelop_request_duration', 'Time spent executing GraphQL operations (seconds)', registry);
   const errors = new SeriesCounter('graphql_envelop_error_result', 'Errors in GraphQL results, by the phase that produced them', registry);
