@@ -47,9 +47,12 @@ export interface Config {
    */
   metricsPort: number | undefined;
   metricsHost: string;
+  /** Answer `__schema` and `__type`: on unless NODE_ENV=production; GraphiQL needs it. */
+  introspection: boolean;
   /**
    * Serve GraphiQL to browsers at GET /graphql. Default: on with the in-process emulator, off
-   * against a real service and whenever NODE_ENV=production; GRAPHIQL=true/false decides alone.
+   * against a real service, whenever NODE_ENV=production and with INTROSPECTION=false (which it needs);
+   * GRAPHIQL=true/false decides alone.
    */
   graphiql: boolean;
   /** /ready answers 503 when this many REST calls in a row failed (5xx or unreachable)... */
@@ -117,6 +120,15 @@ const OBSOLETE = ['FAST_PATH'];
 /** The Prometheus exporters' usual port (OpenTelemetry's among them). */
 const PRODUCTION_METRICS_PORT = 9464;
 
+/** GraphiQL reads the schema by introspection: one on and the other off, both explicit, is a contradiction. */
+function introspectionAndGraphiql(env: Env, production: boolean, imBaseUrl: string | undefined) {
+  const asked = env.INTROSPECTION?.trim() ? flag(env, 'INTROSPECTION', true) : undefined;
+  const graphiql = flag(env, 'GRAPHIQL', !imBaseUrl && !production && asked !== false);
+  if (graphiql && asked === false)
+    throw new ConfigError('INTROSPECTION=false cannot hold with GRAPHIQL on (GraphiQL reads the schema by introspection)');
+  return { graphiql, introspection: asked ?? (graphiql || !production) };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const port = int(env, 'PORT', 4000, 1, 65535);
@@ -168,7 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: flag(env, 'METRICS', true),
     metricsPort,
     metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
-    graphiql: flag(env, 'GRAPHIQL', !imBaseUrl && !production),
+    ...introspectionAndGraphiql(env, production, imBaseUrl),
     readyFailedCalls: int(env, 'READY_FAILED_CALLS', 20, 1, 10_000),
     readyWindowMs: int(env, 'READY_WINDOW_MS', 60_000, 1_000, 3_600_000),
     corsOrigins,

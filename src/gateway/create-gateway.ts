@@ -26,6 +26,7 @@ import { useCsrfPrevention } from './http/csrf';
 import { createDownloadRoute } from './http/downloads';
 import { requestLookup } from './http/event-source';
 import { useCompiledExecution } from './execution/jit';
+import { useIntrospectionRefusal } from './execution/introspection';
 import { listenForMetrics } from './observability/metrics-listener';
 import { createGatewayMetrics } from './observability/metrics';
 import { createReadiness } from './observability/readiness';
@@ -54,7 +55,7 @@ export interface GatewayOptions {
     Pick<Config, 'maxTokens' | 'maxBodyBytes' | 'maxWsPayloadBytes' | 'maxWsInitBytes'> &
     // Optional for callers that build the config by hand: metrics are on unless turned off,
     // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
-    // No CORS unless origins are listed; coalescing is on unless turned off;
+    // No CORS unless origins are listed; coalescing and introspection are on unless turned off;
     // metrics are on the public port unless metricsPort is given.
     Partial<
       Pick<
@@ -71,6 +72,7 @@ export interface GatewayOptions {
         | 'jitAfterRuns'
         | 'metricsPort'
         | 'metricsHost'
+        | 'introspection'
       >
     >;
   /** The IM service's origin. */
@@ -177,6 +179,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useRequestParseErrors(),
       useAcceptCheck(),
       useDocumentLimits(config),
+      ...(config.introspection === false ? [useIntrospectionRefusal()] : []),
       useReadinessCheck({
         endpoint: '/ready',
         check: () => {

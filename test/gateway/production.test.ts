@@ -39,7 +39,7 @@ afterAll(() => {
 });
 
 describe('node dist/main.js', () => {
-  it('answers /health and GraphQL, with GraphiQL off in production', async () => {
+  it('answers /health and GraphQL, with GraphiQL and introspection off in production', async () => {
     expect((await fetch(`${origin}/health`)).status).toBe(200);
     const res = await fetch(`${origin}/graphql`, {
       method: 'POST',
@@ -47,6 +47,12 @@ describe('node dist/main.js', () => {
       body: '{"query":"{ __typename }"}',
     });
     expect(await res.json()).toEqual({ data: { __typename: 'Query' } });
+    const schema = await fetch(`${origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{ __schema { queryType { name } } }"}',
+    });
+    expect(await schema.json()).toMatchObject({ errors: [{ extensions: { code: 'INTROSPECTION_DISABLED' } }] });
     const page = await fetch(`${origin}/graphql`, { headers: { accept: 'text/html' } });
     expect(page.headers.get('content-type') ?? '').not.toContain('text/html');
     await page.arrayBuffer();
