@@ -49,6 +49,8 @@ export interface Config {
   metricsHost: string;
   /** Answer `__schema` and `__type`: on unless NODE_ENV=production; GraphiQL needs it. */
   introspection: boolean;
+  /** On SIGTERM, how long requests in flight may take before what remains is cut. */
+  shutdownTimeoutMs: number;
   /**
    * Serve GraphiQL to browsers at GET /graphql. Default: on with the in-process emulator, off
    * against a real service, whenever NODE_ENV=production and with INTROSPECTION=false (which it needs);
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort,
     metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
     ...introspectionAndGraphiql(env, production, imBaseUrl),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 100, 3_600_000),
     readyFailedCalls: int(env, 'READY_FAILED_CALLS', 20, 1, 10_000),
     readyWindowMs: int(env, 'READY_WINDOW_MS', 60_000, 1_000, 3_600_000),
     corsOrigins,

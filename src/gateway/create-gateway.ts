@@ -1,6 +1,6 @@
 // createGateway(config) → { start, stop }: graphql-yoga at /graphql (GraphiQL included),
 // graphql-ws on the same port and path, /health, /ready and /metrics (or metrics on a listener of
-// their own); the subscriptions' pollers.
+// their own); the subscriptions' pollers; stop() drains (lifecycle/drain.ts).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
@@ -27,6 +27,7 @@ import { createDownloadRoute } from './http/downloads';
 import { requestLookup } from './http/event-source';
 import { useCompiledExecution } from './execution/jit';
 import { useIntrospectionRefusal } from './execution/introspection';
+import { createDrain, type DrainOutcome } from './lifecycle/drain';
 import { listenForMetrics } from './observability/metrics-listener';
 import { createGatewayMetrics } from './observability/metrics';
 import { createReadiness } from './observability/readiness';
@@ -86,7 +87,11 @@ export interface GatewayOptions {
 export interface Gateway {
   /** Listens; resolves to the gateway's origin (http://host:port). */
   start(): Promise<string>;
-  stop(): Promise<void>;
+  /**
+   * Drains: /ready answers 503, subscriptions complete, pollers stop, and requests in flight have
+   * until `timeoutMs` (default 0: none, for tests) to finish; what remains then is cut and named.
+   */
+  stop(timeoutMs?: number): Promise<DrainOutcome>;
   readonly rest: RestClient;
   /** Where metrics are served when they have a listener of their own (after start). */
   readonly metricsUrl: string | undefined;
@@ -117,6 +122,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     config.metrics === false
       ? undefined
       : createGatewayMetrics({ subscriptions: subscriptionStats, public: config.metricsPort === undefined });
+  const drain = createDrain();
   const logTrouble = upstreamLog();
   const readiness = createReadiness({ failedCalls: config.readyFailedCalls ?? 20, windowMs: config.readyWindowMs ?? 60_000 });
   const client = createRestClient({
@@ -183,6 +189,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useReadinessCheck({
         endpoint: '/ready',
         check: () => {
+          if (drain.draining) throw new Error('the gateway is shutting down');
           const problem = readiness.problem();
           if (problem) throw new Error(problem);
           return true;
@@ -207,12 +214,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       const downloads = createDownloadRoute(rest);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer(
-        createFront({
-          maxBodyBytes: config.maxBodyBytes,
-          routes: [graphiql, downloads],
-          // yoga's Node listener answers or logs its own failures: its promise never rejects.
-          serve: (req, res) => void yoga(req, res),
-        }),
+        drain.track(
+          createFront({
+            maxBodyBytes: config.maxBodyBytes,
+            routes: [graphiql, downloads],
+            // yoga's Node listener answers or logs its own failures: its promise never rejects.
+            serve: (req, res) => void yoga(req, res),
+          }),
+        ),
       );
       ws = mountWebSocket(server, yoga, {
         verify: subscriptions.verify,
@@ -231,20 +240,24 @@ export function createGateway(options: GatewayOptions): Gateway {
       const { port } = server.address() as AddressInfo;
       return `http://${config.host}:${port}`;
     },
-    async stop() {
-      // Every subscription completes (its clients are told) and every poller stops, before the sockets close.
+    async stop(timeoutMs = 0) {
+      const deadline = Date.now() + timeoutMs;
+      if (server) drain.begin(server);
+      // Every subscription completes (its clients are told, and resume elsewhere) and every poller
+      // stops, releasing its lease; then the requests in flight get what time is left.
       await subscriptions.close();
       await ws?.close();
-      if (server) {
-        const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
-        server.closeAllConnections();
-        await closing;
-      }
+      const outcome = server ? await drain.settle(server, deadline) : { cut: [] };
       await metricsListener?.close();
-      await rest.close();
+      // The REST calls of cut requests may still be held: the pool then closes on its own timer
+      // (IM_CALL_TIMEOUT_MS) rather than hold the stop.
+      const closing = rest.close();
+      if (outcome.cut.length === 0) await closing;
+      else closing.catch(() => {});
       server = undefined;
       ws = undefined;
       metricsListener = undefined;
+      return outcome;
     },
   };
 }
