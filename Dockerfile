@@ -2,7 +2,7 @@
 # tsx in between), so SIGTERM from the orchestrator reaches the server and it drains subscriptions.
 # The same image runs the emulator (`node dist/emulator/main.js`) for demos; see compose.yaml.
 
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -11,7 +11,7 @@ COPY src ./src
 COPY examples ./examples
 RUN npm run build
 
-FROM node:20-slim
+FROM node:24-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000
 WORKDIR /app
 COPY package.json package-lock.json ./

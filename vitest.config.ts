@@ -8,8 +8,10 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Tests wait for events, each within test/helpers/waiting.ts's deadline; these only end a test
+    // or hook that hangs, with room for the slowest right ones on a machine whose cores are busy.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // Servers bind free ports, so files can run in parallel; two workers fit the 2-core machines.
     maxWorkers: 2,
   },

@@ -17,7 +17,7 @@ const MiB = 1024 * 1024;
 
 const emulator = createEmulator({ adminToken: 'bench-admin', appId: 'bench' });
 const emulatorUrl = await emulator.start();
-const gateway = createGateway({ config: { ...loadConfig({ PORT: '1', IM_APP_ID: 'bench' }), port: 0 }, imBaseUrl: emulatorUrl });
+const gateway = createGateway({ ...loadConfig({ PORT: '1', IM_APP_ID: 'bench' }), port: 0 }, { imBaseUrl: emulatorUrl });
 const url = await gateway.start();
 
 async function rest<T>(path: string, body: unknown): Promise<T> {

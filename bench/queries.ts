@@ -135,7 +135,7 @@ async function main() {
   const { setup } = await emulator(undefined, 'ready');
 
   const config = { ...loadConfig({ PORT: '1', IM_APP_ID: setup.appId }), port: 0 };
-  const gateway = createGateway({ config, imBaseUrl: setup.url });
+  const gateway = createGateway(config, { imBaseUrl: setup.url });
   const gatewayUrl = await gateway.start();
 
   // Every request acts as the owner through the admin token, as an app backend would.

@@ -72,7 +72,7 @@ async function main() {
   const sender = await newUser('bench-sender');
 
   const config = { ...loadConfig({ PORT: '1', IM_APP_ID: appId, POLL_INTERVAL_MS: String(INTERVAL_MS) }), port: 0 };
-  const gateway = createGateway({ config, imBaseUrl: emulatorUrl });
+  const gateway = createGateway(config, { imBaseUrl: emulatorUrl });
   const gatewayUrl = await gateway.start();
   // The emulator runs in this process: its record of calls would count as the gateway's memory.
   const settle = () => {

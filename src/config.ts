@@ -73,7 +73,31 @@ export interface Config {
   jit: boolean;
   /** Compile an operation on its nth run (a document sent once is not worth compiling). */
   jitAfterRuns: number;
+  /** Most REST calls an operation may be estimated to make before it runs (src/gateway/execution/cost.ts). */
+  maxCost: number;
+  /** `enforce`: refuse an operation over maxCost; `measure`: run it, log and count it. */
+  costMode: CostMode;
+  /** Most REST calls one request (or one subscription event) may make; later calls fail on their fields. */
+  maxRestCalls: number;
+  /** Most errors in one answer; the rest are summarised in one error with their count. */
+  maxErrors: number;
+  /** Largest answer (JSON bytes, estimated) before it is replaced by a RESPONSE_TOO_LARGE error. */
+  maxResponseBytes: number;
 }
+
+export type CostMode = 'enforce' | 'measure';
+
+/**
+ * The examples' costliest operation (ChatHome, 20 conversations) is estimated at 83 REST calls
+ * (test/security/cost-limit.test.ts keeps them all under a fifth of it); the fan-out queries of
+ * issue 20 at a million and more.
+ */
+export const DEFAULT_MAX_COST = 1000;
+/** Above MAX_COST: the estimate is an upper bound, so an accepted operation stays within it. */
+export const DEFAULT_MAX_REST_CALLS = 1000;
+export const DEFAULT_MAX_ERRORS = 100;
+/** 16 MB: a page of 1,000 members with their profiles is about 0.5 MB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 type Env = Record<string, string | undefined>;
 
@@ -107,6 +131,14 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false (got ${JSON.stringify(env[name])})`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  const found = values.find((v) => v === raw);
+  if (!found) throw new ConfigError(`${name} must be one of ${values.join(', ')} (got ${JSON.stringify(env[name])})`);
+  return found;
 }
 
 function text(env: Env, name: string): string | undefined {
@@ -192,6 +224,11 @@ export function loadConfig(env: Env = process.env): Config {
     freezeReplies: flag(env, 'IM_FREEZE_REPLIES', false),
     jit: flag(env, 'GRAPHQL_JIT', true),
     jitAfterRuns: int(env, 'GRAPHQL_JIT_AFTER', 2, 1, 1_000_000),
+    maxCost: int(env, 'MAX_COST', DEFAULT_MAX_COST, 1, 10_000_000),
+    costMode: oneOf(env, 'COST_MODE', ['enforce', 'measure'], 'enforce'),
+    maxRestCalls: int(env, 'MAX_REST_CALLS', DEFAULT_MAX_REST_CALLS, 1, 10_000_000),
+    maxErrors: int(env, 'MAX_ERRORS', DEFAULT_MAX_ERRORS, 2, 1_000_000),
+    maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES, 1024, 1024 ** 3),
   };
 }
 

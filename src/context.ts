@@ -1,10 +1,9 @@
 // Per request: who is calling (from the HTTP headers or the WebSocket connectionParams), REST
 // clients bound to that caller, and the request's loaders. Nothing here is shared between requests.
 import { type PeerAccess, peerAccessFor, type ServiceCredential } from './peers/service-credential';
+import { callBudget, type CallBudget } from './rest/budget';
 import type { Caller } from './rest/caller';
 import type { RestClient } from './rest/client';
-import { UpstreamError } from './rest/errors';
-import { toGraphQLError } from './rest/graphql-error';
 import type { Int64 } from './rest/json';
 import { bindClient, type RequestClient } from './rest/request-client';
 import type { SubscriptionHub } from './subscriptions/hub';
@@ -16,20 +15,25 @@ interface GatewaySettings {
   /** Other hosts (host[:port]) upload targets may point at. */
   readonly uploadHosts: readonly string[];
   readonly maxUploadBytes: number;
+  /** REST calls one request (or subscription event) may make; unlimited when absent. */
+  readonly maxRestCalls?: number;
 }
 
 export interface GatewayContext {
   readonly caller: Caller;
   readonly settings: GatewaySettings;
-  /** REST calls for this request: identical reads are made once; failures are GraphQL errors. */
+  /** REST calls for this request: identical reads are made once; failures are UpstreamErrors (the schema words them). */
   readonly rest: RequestClient;
+  /** The REST calls this request made, counted against MAX_REST_CALLS by all its clients. */
+  readonly restCalls: CallBudget;
   /** REST calls acting as another user: the caller's token with that user_id header (admin). */
   restAs(userId: Int64): RequestClient;
   /** The request's DataLoaders, by definition (schema/core/loader.ts); emptied by `invalidate`. */
   readonly loaders: Map<unknown, unknown>;
   /**
    * Forgets every read this request remembered (the GETs of `rest` and of every `restAs` client,
-   * and the loaders). Called after each write, and before each subscription event is resolved.
+   * and the loaders), and starts a new budget of REST calls. Called before each subscription event
+   * is resolved (writes forget the reads by themselves).
    */
   invalidate(): void;
   /** The gateway's shared pollers, for subscription fields. */
@@ -82,12 +86,6 @@ export function paramsLookup(params: Readonly<Record<string, unknown>> | undefin
   };
 }
 
-// Upstream failures become GraphQL errors here, at the boundary: they are expected outcomes
-// (a missing group, a bad token), reported on the field, not logged as crashes.
-function asGraphQLError(err: unknown): never {
-  throw err instanceof UpstreamError ? toGraphQLError(err) : err;
-}
-
 export function createContext(
   client: RestClient,
   caller: Caller,
@@ -97,16 +95,21 @@ export function createContext(
 ): GatewayContext {
   const bound = new Map<string, RequestClient>();
   const loaders = new Map<unknown, unknown>();
+  const budget = callBudget(settings.maxRestCalls ?? Number.POSITIVE_INFINITY);
   // A write through any of this request's clients may change what any read answers.
-  const invalidate = () => {
+  const forget = () => {
     for (const c of bound.values()) c.clear();
     loaders.clear();
+  };
+  const invalidate = () => {
+    forget();
+    budget.reset();
   };
 
   // The caller is made only for a client not made yet (a list of members asks once per member).
   function clientFor(key: string, callerFor: () => Caller): RequestClient {
     let known = bound.get(key);
-    if (!known) bound.set(key, (known = bindClient(client, callerFor(), { mapError: asGraphQLError, onWrite: invalidate })));
+    if (!known) bound.set(key, (known = bindClient(client, callerFor(), { onWrite: invalidate, budget })));
     return known;
   }
 
@@ -127,6 +130,7 @@ export function createContext(
     caller,
     settings,
     rest,
+    restCalls: budget,
     restAs: (userId) => {
       const id = String(userId);
       return caller.userId === id ? rest : clientFor(id, () => ({ ...caller, userId: id }));

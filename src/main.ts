@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const gateway = createGateway({ config: { ...config, imAdminToken }, imBaseUrl, graphiqlHeaders });
+  const gateway = createGateway({ ...config, imAdminToken }, { imBaseUrl, graphiqlHeaders });
   const url = await gateway.start();
   console.log(`GraphQL       ${url}/graphql   (${config.graphiql ? 'GraphiQL in a browser; ' : ''}WebSocket on the same path)`);
   if (gateway.metricsUrl) console.log(`Metrics       ${gateway.metricsUrl}`);

@@ -2,7 +2,7 @@
 // whose bytes arrive as a stream of the request body. The multipart reader (gateway/http/multipart.ts)
 // creates and feeds these; the schema only opens them. Kept below both, so neither imports upward.
 import type { Readable } from 'node:stream';
-import { GraphQLError } from 'graphql';
+import { GatewayError } from '../rest/errors';
 
 /** What a file needs of the multipart request it belongs to. */
 interface UploadQueue {
@@ -18,7 +18,7 @@ export interface FilePart {
 }
 
 /** A file argument's failure: the client's request is at fault, on its `file` field. */
-export const fileError = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', field: 'file' } });
+export const fileError = (message: string) => new GatewayError(message, 'BAD_USER_INPUT', 'file');
 
 /** One file of a multipart request: the value a `File` argument resolves to. */
 export class IncomingFile {

@@ -8,9 +8,9 @@ import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
-import { toGraphQLError, upstreamCause } from '../rest/graphql-error';
 import { serviceCredential } from '../peers/service-credential';
 import { ScalarInputError } from '../schema/core/scalars';
+import { graphqlErrorOf, useUpstreamErrors } from '../schema/core/upstream-errors';
 import { coalescing } from '../rest/coalesce';
 import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
@@ -21,6 +21,8 @@ import { createFront, useFrontRefusals } from './http/front';
 import { useAcceptCheck } from './http/accept';
 import { useRequestParseErrors } from './http/parse-errors';
 import { useDocumentLimits } from './execution/document-limits';
+import { useCostLimit } from './execution/cost';
+import { useResultCaps } from './execution/result-caps';
 import { corsFor, wsOriginAllowed } from './http/cors';
 import { useCsrfPrevention } from './http/csrf';
 import { createDownloadRoute } from './http/downloads';
@@ -36,48 +38,10 @@ import { upstreamLog } from './observability/upstream-log';
 import { sharedSubscriptions } from './ws/shared-subscriptions';
 import { mountWebSocket } from './ws/websocket';
 
+/** What a gateway needs besides its Config. */
 export interface GatewayOptions {
-  config: Pick<
-    Config,
-    | 'port'
-    | 'host'
-    | 'imAppId'
-    | 'connectTimeoutMs'
-    | 'callTimeoutMs'
-    | 'retries'
-    | 'connections'
-    | 'uploadHosts'
-    | 'maxUploadBytes'
-    | 'maxDepth'
-    | 'maxAliases'
-    | 'pollIntervalMs'
-    | 'redisUrl'
-  > &
-    Pick<Config, 'maxTokens' | 'maxBodyBytes' | 'maxWsPayloadBytes' | 'maxWsInitBytes'> &
-    // Optional for callers that build the config by hand: metrics are on unless turned off,
-    // GraphiQL is off unless turned on, readiness has loadConfig's defaults.
-    // No CORS unless origins are listed; coalescing and introspection are on unless turned off;
-    // metrics are on the public port unless metricsPort is given.
-    Partial<
-      Pick<
-        Config,
-        | 'metrics'
-        | 'graphiql'
-        | 'readyFailedCalls'
-        | 'readyWindowMs'
-        | 'corsOrigins'
-        | 'coalesce'
-        | 'imAdminToken'
-        | 'jit'
-        | 'freezeReplies'
-        | 'jitAfterRuns'
-        | 'metricsPort'
-        | 'metricsHost'
-        | 'introspection'
-      >
-    >;
-  /** The IM service's origin. */
-  imBaseUrl: string;
+  /** The IM service's origin; default: the config's IM_BASE_URL (main.ts passes the emulator's). */
+  imBaseUrl?: string;
   /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
   graphiqlHeaders?: Record<string, string>;
   /** Prefix of the Redis keys and channels when `redisUrl` is set (tests use one per run). */
@@ -108,8 +72,9 @@ function causedByScalarInput(error: unknown): boolean {
 /** Largest `operations` or `map` field of a multipart request. */
 const MULTIPART_FIELD_BYTES = 1024 * 1024;
 
-export function createGateway(options: GatewayOptions): Gateway {
-  const { config, imBaseUrl } = options;
+export function createGateway(config: Config, options: GatewayOptions = {}): Gateway {
+  const imBaseUrl = options.imBaseUrl ?? config.imBaseUrl;
+  if (!imBaseUrl) throw new Error('createGateway: no IM service (IM_BASE_URL, or options.imBaseUrl)');
   // The hub is read only at scrape time, after it exists.
   // WebSocket subscribers of one operation and identity share an execution (one hub subscriber).
   const shared = sharedSubscriptions();
@@ -118,13 +83,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     const { executions, members } = shared.stats();
     return { ...stats, subscribers: stats.subscribers - executions + members };
   };
-  const metrics =
-    config.metrics === false
-      ? undefined
-      : createGatewayMetrics({ subscriptions: subscriptionStats, public: config.metricsPort === undefined });
+  const metrics = config.metrics
+    ? createGatewayMetrics({ subscriptions: subscriptionStats, public: config.metricsPort === undefined })
+    : undefined;
   const drain = createDrain();
   const logTrouble = upstreamLog();
-  const readiness = createReadiness({ failedCalls: config.readyFailedCalls ?? 20, windowMs: config.readyWindowMs ?? 60_000 });
+  const readiness = createReadiness({ failedCalls: config.readyFailedCalls, windowMs: config.readyWindowMs });
   const client = createRestClient({
     baseUrl: imBaseUrl,
     appId: config.imAppId,
@@ -132,7 +96,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     callTimeoutMs: config.callTimeoutMs,
     retries: config.retries,
     connections: config.connections,
-    freezeReplies: config.freezeReplies ?? false,
+    freezeReplies: config.freezeReplies,
     onCall: (info) => {
       logTrouble(info);
       readiness.record(info);
@@ -140,7 +104,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   });
   // Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts).
-  const rest = config.coalesce === false ? client : coalescing(client);
+  const rest = config.coalesce ? coalescing(client) : client;
 
   const subscriptions = createSubscriptionHub({
     rest,
@@ -152,7 +116,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // The service credential reads peers' public profiles for user-token callers (README: trust model).
   const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
-  const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes };
+  const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes, maxRestCalls: config.maxRestCalls };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -160,7 +124,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     landingPage: false,
     // Replaced by the front's limit and useMultipartBodyLimit (a limit per kind of body).
     maxRequestBodySize: false,
-    cors: corsFor(config.corsOrigins ?? []),
+    cors: corsFor(config.corsOrigins),
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : request ? requestLookup(request) : headersLookup(new Headers());
       return createContext(rest, callerFrom(lookup), settings, subscriptions, service);
@@ -171,9 +135,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       maskError(error, message, isDev) {
         // A variable refused by our scalars is the client's mistake, not an internal error.
         if (causedByScalarInput(error)) return error as GraphQLError;
-        const upstream = upstreamCause(error instanceof GraphQLError ? (error.originalError ?? error) : error);
-        if (upstream) return toGraphQLError(upstream, error instanceof GraphQLError ? error : undefined);
-        return maskError(error, message, isDev);
+        return graphqlErrorOf(error) ?? maskError(error, message, isDev);
       },
     },
     plugins: [
@@ -185,7 +147,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       useRequestParseErrors(),
       useAcceptCheck(),
       useDocumentLimits(config),
-      ...(config.introspection === false ? [useIntrospectionRefusal()] : []),
+      useCostLimit({ maxCost: config.maxCost, mode: config.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
+      useResultCaps(config),
+      ...(config.introspection ? [] : [useIntrospectionRefusal()]),
       useReadinessCheck({
         endpoint: '/ready',
         check: () => {
@@ -196,7 +160,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       }),
       ...(metrics ? [metrics.plugin] : []),
-      ...(config.jit === false ? [] : [useCompiledExecution({ afterRuns: config.jitAfterRuns ?? 2 })]),
+      ...(config.jit ? [useCompiledExecution({ afterRuns: config.jitAfterRuns })] : []),
+      useUpstreamErrors(),
     ],
   });
 
@@ -228,14 +193,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         maxPayloadBytes: config.maxWsPayloadBytes,
         maxInitBytes: config.maxWsInitBytes,
         shared,
-        originAllowed: wsOriginAllowed(config.corsOrigins ?? []),
+        originAllowed: wsOriginAllowed(config.corsOrigins),
       });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(config.port, config.host, () => resolve());
       });
       if (metrics && config.metricsPort !== undefined) {
-        metricsListener = await listenForMetrics(metrics.scrape, config.metricsPort, config.metricsHost ?? '127.0.0.1');
+        metricsListener = await listenForMetrics(metrics.scrape, config.metricsPort, config.metricsHost);
       }
       const { port } = server.address() as AddressInfo;
       return `http://${config.host}:${port}`;

@@ -1,6 +1,7 @@
 // What can go wrong with an upstream call, as one error class, and the pure mapping of such an
-// error onto the gateway's small fixed set of error codes. Nothing here knows GraphQL: toGraphQLError
-// (graphql-error.ts) turns an UpstreamError into a GraphQLError with `extensions.code = classifyUpstreamError(e)`.
+// error onto the gateway's small fixed set of error codes. Nothing here knows GraphQL: these are
+// plain values below src/schema, and schema/core/upstream-errors.ts is the one place they become
+// GraphQL errors (`extensions.code = classifyUpstreamError(e)`).
 
 /**
  * - envelope: HTTP 2xx, but the envelope's `code` is not 200 (the usual business error);
@@ -41,6 +42,7 @@ export class UpstreamError extends Error {
   readonly httpStatus?: number;
   readonly code?: number;
   readonly upstreamMessage?: string;
+  readonly detail?: string;
 
   constructor(init: UpstreamErrorInit) {
     super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -49,6 +51,27 @@ export class UpstreamError extends Error {
     if (init.httpStatus !== undefined) this.httpStatus = init.httpStatus;
     if (init.code !== undefined) this.code = init.code;
     if (init.upstreamMessage !== undefined) this.upstreamMessage = init.upstreamMessage;
+    if (init.detail !== undefined) this.detail = init.detail;
+  }
+}
+
+/**
+ * A failure the gateway reports itself (a file part missing, a subscription that missed updates),
+ * with a code of the same set. A plain value like UpstreamError; the GraphQL edge words both.
+ * INTERNAL_SERVER_ERROR is the masked form of a failure already logged where it happened.
+ */
+export class GatewayError extends Error {
+  override readonly name = 'GatewayError';
+
+  constructor(
+    message: string,
+    readonly code: ErrorCode | 'INTERNAL_SERVER_ERROR' | 'UPSTREAM_BUDGET_EXCEEDED',
+    /** The argument or input field at fault, when one is. */
+    readonly field?: string,
+    /** More for the client to act on (a limit, the endpoint not called). */
+    readonly details?: Readonly<Record<string, string | number>>,
+  ) {
+    super(message);
   }
 }
 

@@ -1,5 +1,6 @@
 // The REST client as one GraphQL request sees it: bound to that request's caller, and making each
 // distinct GET once however many resolvers ask for it. Never shared between requests.
+import type { CallBudget } from './budget';
 import type { Caller } from './caller';
 import type { CallName, CallOptions, Download, DownloadName, Reply, RestClient } from './client';
 import type { Endpoints } from './endpoints';
@@ -36,16 +37,25 @@ export function stableKey(value: unknown): string {
 
 /** What the request around a client adds to it. */
 export interface BindOptions {
-  /** What a failed call rejects with instead (the request's GraphQL errors). */
-  mapError?: (err: unknown) => never;
   /** Called when a write starts and when it ends (the request forgets what it read). */
   onWrite?: () => void;
+  /** The request's REST calls, shared by all its clients: each call sent takes one. */
+  budget?: CallBudget;
 }
 
 export function bindClient(client: RestClient, caller: Caller, bind: BindOptions = {}): RequestClient {
   const memo = new Map<string, Promise<unknown>>();
-  const { mapError, onWrite } = bind;
-  const mapped = <T>(reply: Promise<T>): Promise<T> => (mapError ? reply.catch(mapError) : reply);
+  const { onWrite, budget } = bind;
+  /** `send` once the budget allows it; a refusal is a rejected promise, as a failed call is. */
+  const budgeted = <T>(endpoint: string, send: () => Promise<T>): Promise<T> => {
+    if (!budget) return send();
+    try {
+      budget.take(endpoint);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return send();
+  };
 
   function call<K extends CallName>(name: K, params: ParamsIn<Endpoints[K]>, opts?: CallOptions): Promise<Reply<K>> {
     const { effect } = endpoints[name];
@@ -57,20 +67,19 @@ export function bindClient(client: RestClient, caller: Caller, bind: BindOptions
         onWrite?.();
       };
       forget();
-      const written = client.call(name, params, caller, opts);
+      const written = budgeted(name, () => client.call(name, params, caller, opts));
       written.then(forget, forget);
-      return mapped(written);
+      return written;
     }
     // Each call hands out something new: two uploads in one request must not share one target.
-    if (effect === 'issue') return mapped(client.call(name, params, caller, opts));
+    if (effect === 'issue') return budgeted(name, () => client.call(name, params, caller, opts));
     const key = `${name} ${stableKey(params)}`;
     const known = memo.get(key);
     if (known) return known as Promise<Reply<K>>;
     // The first asker's signal governs the shared call; within one request all ask with the request's signal.
-    // One promise per call: a failure is forgotten (a later asker tries again) and mapped at once.
-    const pending: Promise<Reply<K>> = client.call(name, params, caller, opts).catch((err: unknown) => {
+    // One promise per call: a failure is forgotten (a later asker tries again).
+    const pending: Promise<Reply<K>> = budgeted(name, () => client.call(name, params, caller, opts)).catch((err: unknown) => {
       if (memo.get(key) === pending) memo.delete(key);
-      if (mapError) mapError(err);
       throw err;
     });
     memo.set(key, pending);
@@ -81,6 +90,6 @@ export function bindClient(client: RestClient, caller: Caller, bind: BindOptions
     caller,
     clear: () => memo.clear(),
     call,
-    download: (name, params, opts) => mapped(client.download(name, params, caller, opts)),
+    download: (name, params, opts) => budgeted(name, () => client.download(name, params, caller, opts)),
   };
 }

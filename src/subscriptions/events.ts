@@ -1,15 +1,14 @@
 // What flows from a poller to the subscribers of its topic, in process or through Redis: plain
 // data, so that one replica can hand it to another (int64-exact JSON on the wire).
-import { GraphQLError } from 'graphql';
-import { classifyUpstreamError, type ErrorCode, UpstreamError } from '../rest/errors';
-import { toGraphQLError } from '../rest/graphql-error';
+import { classifyUpstreamError, type ErrorCode, GatewayError, UpstreamError, type UpstreamErrorInit } from '../rest/errors';
 import { parseJson, stringifyJson } from '../rest/json';
 
-/** A GraphQL error as data: what a subscriber receives, whichever replica polled. */
-export interface WireError {
-  message: string;
-  extensions: Record<string, unknown>;
-}
+/**
+ * A failure as data, whichever replica polled: an upstream failure (rebuilt as the UpstreamError
+ * it was), or one of the gateway's own. Subscribers get the rebuilt error; the schema words it.
+ */
+export type WireError =
+  { upstream: Omit<UpstreamErrorInit, 'cause'> } | { gateway: { message: string; code: GatewayError['code']; field?: string } };
 
 export type TopicEvent<P> =
   /**
@@ -37,12 +36,11 @@ export interface Snapshot<P> {
  * catching up after an outage failed): the client refetches and subscribes again.
  */
 export const GAP: WireError = {
-  message: 'Some updates may have been missed: fetch the conversation again and subscribe anew.',
-  extensions: { code: 'UPSTREAM_UNAVAILABLE' },
+  gateway: { message: 'Some updates may have been missed: fetch the conversation again and subscribe anew.', code: 'UPSTREAM_UNAVAILABLE' },
 };
 
-// Unexpected failures (bugs) stay masked, as they are for queries.
-const UNEXPECTED: WireError = { message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+// Unexpected failures (bugs) stay masked, as they are for queries (the poller logs them).
+const UNEXPECTED: Extract<WireError, { gateway: unknown }> = { gateway: { message: 'Unexpected error.', code: 'INTERNAL_SERVER_ERROR' } };
 
 /** Failures that polling again cannot mend: the subscription ends instead of backing off. */
 const TERMINAL: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['UNAUTHENTICATED', 'NOT_FOUND', 'BAD_USER_INPUT']);
@@ -52,13 +50,18 @@ export function isTerminal(err: unknown): boolean {
 }
 
 export function toWireError(err: unknown): WireError {
+  if (err instanceof GatewayError)
+    return { gateway: { message: err.message, code: err.code, ...(err.field === undefined ? {} : { field: err.field }) } };
   if (!(err instanceof UpstreamError)) return UNEXPECTED;
-  const gql = toGraphQLError(err);
-  return { message: gql.message, extensions: { ...gql.extensions } };
+  const { endpoint, kind, httpStatus, code, upstreamMessage, detail } = err;
+  return { upstream: { endpoint, kind, httpStatus, code, upstreamMessage, detail } };
 }
 
-export function fromWireError(error: WireError): GraphQLError {
-  return new GraphQLError(error.message, { extensions: error.extensions });
+export function fromWireError(error: WireError): UpstreamError | GatewayError {
+  if ('upstream' in error) return new UpstreamError(error.upstream);
+  // Another shape comes from a replica of another version (a rolling deploy): masked, not a crash.
+  const { message, code, field } = 'gateway' in error ? error.gateway : UNEXPECTED.gateway;
+  return new GatewayError(message, code, field);
 }
 
 export const encode = (value: TopicEvent<unknown> | Snapshot<unknown>): string => stringifyJson(value);

@@ -1,11 +1,10 @@
 // The gateway's subscriptions: subscribers of the same poll (same source, same identity) share
 // one topic, and each topic is polled once, here or by one replica of the fleet. Subscribers get
 // values and errors as events; the schema turns those into GraphQL results.
-import { GraphQLError } from 'graphql';
-import { FixedBuffer, Repeater, type RepeaterBuffer, SlidingBuffer } from 'graphql-yoga';
+import { FixedBuffer, Repeater, type RepeaterBuffer, SlidingBuffer } from '@repeaterjs/repeater';
 import type { Caller } from '../rest/caller';
 import type { RestClient } from '../rest/client';
-import { classifyUpstreamError, UpstreamError } from '../rest/errors';
+import { classifyUpstreamError, GatewayError, UpstreamError } from '../rest/errors';
 import type { Int64 } from '../rest/json';
 import type { MessageRecord, UnreadEntry } from '../rest/records';
 import { conversationEventsSource } from './conversation-events';
@@ -31,8 +30,8 @@ interface SubscriptionHubOptions {
   redisPrefix?: string;
 }
 
-/** One event of a subscription: a value, or a GraphQL error (after which more may follow). */
-export type SubscriptionEvent<T> = { value: T } | { error: GraphQLError };
+/** One event of a subscription: a value, or a failure (after which more may follow; the schema words it). */
+export type SubscriptionEvent<T> = { value: T } | { error: UpstreamError | GatewayError };
 
 /** What this replica's subscriptions amount to, now and since the start. */
 export interface SubscriptionStats {
@@ -119,7 +118,7 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     explode: (payload: P) => readonly T[],
     buffer: RepeaterBuffer,
   ): AsyncIterableIterator<SubscriptionEvent<T>> {
-    if (closed) throw new GraphQLError('The gateway is shutting down.', { extensions: { code: 'UPSTREAM_UNAVAILABLE' } });
+    if (closed) throw new GatewayError('The gateway is shutting down.', 'UPSTREAM_UNAVAILABLE');
     return new Repeater<SubscriptionEvent<T>>(async (push, stop) => {
       if (closed) return stop();
       const topic = topicFor(source, caller);

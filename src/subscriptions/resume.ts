@@ -4,8 +4,8 @@
 // nothing falls between: a message is either in the history read or among the poll's events
 // (duplicates are dropped by ID). When the poll is new, its first round may come after the read;
 // its baseline marker says up to where it will not report, and that gap is read too.
-import { GraphQLError } from 'graphql';
-import { Repeater } from 'graphql-yoga';
+import { Repeater } from '@repeaterjs/repeater';
+import { GatewayError } from '../rest/errors';
 import { type Int64, toInt64 } from '../rest/json';
 import type { MessageRecord } from '../rest/records';
 import type { ConversationEvent } from './conversation-events';
@@ -75,9 +75,10 @@ export function resumeAfter(
   });
 }
 
-function tooFar(): GraphQLError {
-  return new GraphQLError(
+function tooFar(): GatewayError {
+  return new GatewayError(
     `after: more than ${MAX_RESUME} messages came after it; the newest ${MAX_RESUME} follow. Read older ones with conversation(with:, before:).`,
-    { extensions: { code: 'BAD_USER_INPUT', field: 'after' } },
+    'BAD_USER_INPUT',
+    'after',
   );
 }

@@ -1,5 +1,6 @@
 // The layering rule (rest ← emulator, subscriptions ← context ← schema ← gateway ← main): every
-// relative import of src/ stays in its own area or reaches an area below it, never one above.
+// relative import of src/ stays in its own area or reaches an area below it, never one above; and
+// nothing below src/schema knows GraphQL (its failures are plain values, worded at the edge).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,21 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   gateway: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'config'],
   main: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'gateway', 'config', 'emulator'],
 };
+
+/** The areas below src/schema: no GraphQL package, not even for a type. */
+const BELOW_SCHEMA = ['rest', 'files', 'peers', 'subscriptions', 'context', 'config', 'emulator', 'generated'];
+
+/** graphql, graphql-yoga, graphql-jit, @graphql-*, @pothos/*, ...: any package that speaks GraphQL. */
+const isGraphqlPackage = (specifier: string) =>
+  !specifier.startsWith('.') && (/graphql/i.test(specifier) || specifier.startsWith('@pothos/'));
+
+// codegen's client preset types the client documents with this (type-only) package; they are
+// clients' operations, not server code, and the file is generated as is.
+const ALLOWED: Readonly<Record<string, readonly string[]>> = { generated: ['@graphql-typed-document-node/core'] };
+
+/** Every module specifier a file names: static imports and re-exports (type-only too), side-effect and dynamic imports. */
+const specifiersOf = (text: string) =>
+  [...text.matchAll(/\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => (m[1] ?? m[2])!);
 
 const areaOf = (file: string) => path.relative(SRC, file).split(path.sep)[0]!.replace(/\.ts$/, '');
 
@@ -44,5 +60,20 @@ describe('layers', () => {
     });
     expect(files.length).toBeGreaterThan(100);
     expect(upward).toEqual([]);
+  });
+
+  it('no module below src/schema imports a GraphQL package, even for types', () => {
+    const files = sourceFiles(SRC);
+    const graphqlImports = (area: string) =>
+      files
+        .filter((file) => areaOf(file) === area)
+        .flatMap((file) =>
+          specifiersOf(readFileSync(file, 'utf8'))
+            .filter((spec) => isGraphqlPackage(spec) && !(ALLOWED[area] ?? []).includes(spec))
+            .map((spec) => `${path.relative(SRC, file)} imports ${spec}`),
+        );
+    // The scan sees the schema's own imports (`import { GraphQLError } from 'graphql'`, `import type ... from '@pothos/core'`).
+    expect(graphqlImports('schema').length).toBeGreaterThan(10);
+    expect(BELOW_SCHEMA.flatMap(graphqlImports)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { freePort } from '../helpers/free-port';
 import { waitForLine } from '../helpers/wait-for-line';
+import { EVENT_DEADLINE_MS } from '../helpers/wait';
 
 const CHROMIUM = '/usr/bin/chromium';
 let gateway: ChildProcess;
@@ -19,7 +20,7 @@ beforeAll(async () => {
     env: { ...process.env, PORT: String(port), EMULATOR_PORT: String(emulatorPort), IM_BASE_URL: '', IM_ADMIN_TOKEN: '' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await waitForLine(gateway, /GraphQL\s+http/, 30_000);
+  await waitForLine(gateway, /GraphQL\s+http/);
   url = `http://127.0.0.1:${port}/graphql`;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -33,7 +34,7 @@ beforeAll(async () => {
       '--no-first-run',
     ],
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -49,19 +50,19 @@ describe('GraphiQL first run', () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(url);
     const run = page.locator('.graphiql-execute-button');
-    await run.waitFor({ timeout: 20_000 });
+    await run.waitFor({ timeout: EVENT_DEADLINE_MS });
     // The pre-filled headers carry the demo user's token.
-    await expect.poll(() => page.locator('.graphiql-editor-tool').innerText()).toContain('access-token');
+    await expect.poll(() => page.locator('.graphiql-editor-tool').innerText(), { timeout: EVENT_DEADLINE_MS }).toContain('access-token');
     await run.click();
     // The default document holds several operations: GraphiQL asks which one to run.
     await page.getByRole('menuitem', { name: 'Me', exact: true }).click();
     // The editor renders spaces as no-break spaces: compare with white space folded.
     const resultText = async () => (await page.locator('.result-window').innerText()).replace(/\s+/g, ' ');
-    await expect.poll(resultText, { timeout: 15_000 }).toContain('"username": "alice"');
+    await expect.poll(resultText, { timeout: EVENT_DEADLINE_MS }).toContain('"username": "alice"');
     const text = await resultText();
     expect(text).not.toContain('"errors"');
     mkdirSync('test-output', { recursive: true });
     await page.screenshot({ path: 'test-output/graphiql-first-run.png' });
     await page.close();
-  }, 60_000);
+  });
 });

@@ -12,7 +12,7 @@ describe('emulator command', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      const out = await waitForLine(child, /demo group/, 15_000);
+      const out = await waitForLine(child, /demo group/);
       const token = out.match(/admin token\s+(\S+)/)?.[1];
       expect(token).toMatch(/^[\w-]{20,}$/);
       expect(out).toMatch(/demo users\s+alice \(id \d+\), bob \(id \d+\), carol \(id \d+\); password demo-password/);

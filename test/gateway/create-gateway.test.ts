@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway';
 import { loadConfig } from '../../src/config';
 import { startStack, useStack } from '../helpers/stack';
+import { EVENT_DEADLINE_MS } from '../helpers/wait';
 
 const stack = useStack();
 
@@ -19,7 +20,7 @@ describe('gateway endpoints', () => {
 
   it('answers /ready with an error once calls to the IM service fail because it is down', async () => {
     const config = { ...loadConfig({ READY_FAILED_CALLS: '2', IM_RETRIES: '0' }), port: 0 };
-    const orphan = createGateway({ config, imBaseUrl: 'http://127.0.0.1:9' });
+    const orphan = createGateway(config, { imBaseUrl: 'http://127.0.0.1:9' });
     const url = await orphan.start();
     try {
       for (let i = 0; i < 2; i++)
@@ -80,7 +81,7 @@ describe('start-up', () => {
     spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: { ...process.env, ...env },
       encoding: 'utf8',
-      timeout: 15_000,
+      timeout: EVENT_DEADLINE_MS,
     });
 
   it('stops with one clear line on a non-numeric PORT', () => {

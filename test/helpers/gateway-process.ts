@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config';
 import { createGateway } from '../../src/gateway/create-gateway';
 
 const config = { ...loadConfig(), port: 0 };
-const gateway = createGateway({ config, imBaseUrl: config.imBaseUrl!, redisPrefix: process.env.REDIS_PREFIX });
+const gateway = createGateway(config, { imBaseUrl: config.imBaseUrl!, redisPrefix: process.env.REDIS_PREFIX });
 const url = await gateway.start();
 console.log(`READY ${url}`);
 process.on('SIGTERM', () => void gateway.stop().then(() => process.exit(0)));

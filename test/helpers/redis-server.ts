@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { freePort } from './free-port';
+import { until } from './wait';
 
 export interface TestRedis {
   readonly port: number;
@@ -23,12 +24,10 @@ export async function startRedisServer(): Promise<TestRedis> {
       stdio: 'ignore',
     });
     child = proc;
-    const deadline = Date.now() + 5_000;
-    while (!(await accepts(port))) {
+    await until(`redis-server listening on ${port}`, async () => {
       if (proc.exitCode !== null) throw new Error(`redis-server exited with ${proc.exitCode}`);
-      if (Date.now() > deadline) throw new Error(`redis-server did not listen on ${port}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return accepts(port);
+    });
   }
 
   async function kill(): Promise<void> {

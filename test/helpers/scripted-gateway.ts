@@ -20,7 +20,7 @@ export async function gatewayOver(
 ): Promise<ScriptedGateway> {
   const service = await startScriptedServer(script);
   const config = { ...loadConfig({ READY_FAILED_CALLS: '3', IM_RETRIES: '0', ...env }), port: 0 };
-  const gateway = createGateway({ config, imBaseUrl: service.url });
+  const gateway = createGateway(config, { imBaseUrl: service.url });
   const url = await gateway.start();
   return {
     service,

@@ -53,7 +53,7 @@ export async function gatewayVia(
   env: Record<string, string> = {},
   settings: Partial<Config> = {},
 ): Promise<{ gateway: Gateway; url: string }> {
-  const gateway = createGateway({ config: { ...loadConfig({ PORT: '1', ...suiteEnv(), ...env }), port: 0, ...settings }, imBaseUrl });
+  const gateway = createGateway({ ...loadConfig({ PORT: '1', ...suiteEnv(), ...env }), port: 0, ...settings }, { imBaseUrl });
   return { gateway, url: await gateway.start() };
 }
 

@@ -1,7 +1,9 @@
 // Waits for a child process's stdout to show a line (its start-up banner); fails on exit or time-out.
 import type { ChildProcess } from 'node:child_process';
+import { EVENT_DEADLINE_MS } from './wait';
 
-export function waitForLine(child: ChildProcess, pattern: RegExp, ms: number): Promise<string> {
+/** Resolves to the output so far once it matches `pattern`. */
+export function waitForLine(child: ChildProcess, pattern: RegExp, ms = EVENT_DEADLINE_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`process did not start in time:\n${out}`)), ms);

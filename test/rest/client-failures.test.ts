@@ -137,7 +137,8 @@ describe('REST client failures', () => {
     expect(err.message).toBe('GET /user/profile failed: no answer within 300 ms');
     expect(classifyUpstreamError(err)).toBe('UPSTREAM_UNAVAILABLE');
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(2000);
+    // Ended by the limit, not by an answer that never comes (a busy machine delays the timer).
+    expect(elapsed).toBeLessThan(10_000);
   });
 
   it('times out a body that stalls after its headers', async () => {

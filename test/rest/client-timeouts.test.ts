@@ -1,6 +1,8 @@
-// The call timeout holds for the whole call (waiting for a connection, headers, body) to within a
-// few tens of milliseconds, frees the connection, reaches every coalesced waiter, and leaves
-// nothing behind that keeps the process alive. Over real sockets, against a scripted server.
+// The call timeout holds for the whole call (waiting for a connection, headers, body), frees the
+// connection, reaches every coalesced waiter, and leaves nothing behind that keeps the process
+// alive. Over real sockets, against a scripted server. How precisely the limit is kept (one tick
+// of the deadline clock) is proven with fake timers in deadlines.test.ts: here the limit is long
+// enough, and the late answers late enough, that a machine with busy cores keeps them apart.
 import { spawn } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -9,10 +11,12 @@ import { createRestClient, type RestClient } from '../../src/rest/client';
 import { coalescing } from '../../src/rest/coalesce';
 import { UpstreamError } from '../../src/rest/errors';
 import { type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
-import { sleep } from '../helpers/wait';
+import { EVENT_DEADLINE_MS, sleep } from '../helpers/wait';
 
 const caller = { appId: 'app1', token: 'tok' };
-const TIMEOUT_MS = 100;
+const TIMEOUT_MS = 1_000;
+/** When a late answer comes: far enough past the limit that only the timeout can end the call first. */
+const LATE_MS = 10 * TIMEOUT_MS;
 const ANSWER = JSON.stringify({ code: 200, data: { user_id: 1 }, message: null });
 
 let server: ScriptedServer;
@@ -42,23 +46,33 @@ function expectTimeout(outcome: { ms: number; error?: unknown }) {
   expect(outcome.error).toBeInstanceOf(UpstreamError);
   expect(outcome.error).toMatchObject({ kind: 'timeout', message: `GET /user/profile failed: no answer within ${TIMEOUT_MS} ms` });
   expect(outcome.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
-  expect(outcome.ms).toBeLessThan(2 * TIMEOUT_MS);
+  expect(outcome.ms).toBeLessThan(LATE_MS / 2);
 }
+
+/** Resolves after `ms`, or at once when the call has gone (no timer left behind). */
+const heldFor = (res: ServerResponse, ms: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    res.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 
 /** Answers in full after `ms`. */
 const answerAfter = (ms: number) => async (_req: unknown, res: ServerResponse) => {
-  await sleep(ms);
+  await heldFor(res, ms);
   if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER);
 };
 
 describe('REST call timeout', () => {
-  it('fails a call answered after 400 ms with a timeout error between 100 and 200 ms', async () => {
-    server.setScript(answerAfter(400));
+  it('fails a call answered after ten times the limit with a timeout error at the limit', async () => {
+    server.setScript(answerAfter(LATE_MS));
     expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
   });
 
-  it('lets a call answered after 50 ms through', async () => {
-    server.setScript(answerAfter(50));
+  it('lets a call answered after a twentieth of the limit through', async () => {
+    server.setScript(answerAfter(TIMEOUT_MS / 20));
     const outcome = await timed(rest.call('GET /user/profile', {}, caller));
     expect(outcome.error).toBeUndefined();
   });
@@ -67,19 +81,19 @@ describe('REST call timeout', () => {
     server.setScript(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write(ANSWER.slice(0, 10));
-      await sleep(400);
+      await heldFor(res, LATE_MS);
       if (!res.destroyed) res.end(ANSWER.slice(10));
     });
     expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
   });
 
-  it('times out a body that trickles in, a byte every 20 ms, past the limit', async () => {
+  it('times out a body that trickles in, a byte every fifth of the limit, past the limit', async () => {
     server.setScript(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       for (const byte of ANSWER) {
         if (res.destroyed) return;
         res.write(byte);
-        await sleep(20);
+        await heldFor(res, TIMEOUT_MS / 5);
       }
       res.end();
     });
@@ -94,8 +108,9 @@ describe('REST call timeout', () => {
     });
     const started = performance.now();
     expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
-    const closedAt = await Promise.race([closed ?? Infinity, sleep(1_000).then(() => Infinity)]);
-    expect(closedAt - started).toBeLessThan(2 * TIMEOUT_MS + 50);
+    expect(closed).toBeDefined();
+    // Closed with the timeout, not left open for an answer that comes late or never.
+    expect((await closed!) - started).toBeLessThan(LATE_MS / 2);
     server.setScript(answerAfter(0));
     expect((await timed(rest.call('GET /user/profile', {}, caller))).error).toBeUndefined();
   });
@@ -138,7 +153,7 @@ describe('REST call timeout', () => {
 
   it('gives every coalesced waiter of a timed-out call the timeout error, from one upstream request', async () => {
     const shared = coalescing(rest);
-    server.setScript(answerAfter(400));
+    server.setScript(answerAfter(LATE_MS));
     const requestsBefore = server.requests.length;
     const outcomes = await Promise.all([1, 2, 3].map(() => timed(shared.call('GET /user/profile', {}, caller))));
     for (const outcome of outcomes) expectTimeout(outcome);
@@ -162,10 +177,10 @@ describe('REST call timeout', () => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = await Promise.race([
       new Promise<number | null>((resolve) => child.once('exit', resolve)),
-      sleep(10_000).then(() => 'still running'),
+      sleep(EVENT_DEADLINE_MS).then(() => 'still running'),
     ]);
     if (exited === 'still running') child.kill();
     expect(exited).toBe(0);
     expect(output).toMatch(/^timeout /);
-  }, 15_000);
+  });
 });

@@ -5,8 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { envelope, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
+import { sleep, until } from '../helpers/wait';
 
-const DELAY_MS = 400;
+// Long enough that requests sent at once all arrive while the first call is held, even on a machine
+// whose cores are busy.
+const DELAY_MS = 1_000;
 const N = 10;
 const profile = (id: string) => ({
   user_id: Number(id),
@@ -29,13 +32,13 @@ describe('coalescing of identical reads', () => {
 
   beforeAll(async () => {
     upstream = await startScriptedServer(async (req) => {
-      await new Promise((resolve) => setTimeout(resolve, DELAY_MS));
+      await sleep(DELAY_MS);
       if (req.path === '/user/profile') return envelope(profile(String(req.headers.user_id ?? '1')));
       return envelope(true);
     });
     const config = (coalesce: string) => ({ ...loadConfig({ PORT: '1', IM_COALESCE: coalesce, METRICS: 'false' }), port: 0 });
-    on = createGateway({ config: config('true'), imBaseUrl: upstream.url });
-    off = createGateway({ config: config('false'), imBaseUrl: upstream.url });
+    on = createGateway(config('true'), { imBaseUrl: upstream.url });
+    off = createGateway(config('false'), { imBaseUrl: upstream.url });
     onUrl = await on.start();
     offUrl = await off.start();
   });
@@ -95,11 +98,11 @@ describe('coalescing of identical reads', () => {
 
   it('does not let a read that starts after a write join a read that started before it', async () => {
     const before = upstream.requests.length;
-    const pause = () => new Promise((resolve) => setTimeout(resolve, DELAY_MS / 4));
+    const arrived = (path: string) => until(`${path} at the service`, () => upstream.requests.slice(before).some((r) => r.path === path));
     const first = gql(onUrl, '{ me { username } }', same);
-    await pause();
+    await arrived('/user/profile');
     const write = gql(onUrl, 'mutation { setNickname(input: { nickName: "y" }) { ok } }', same);
-    await pause();
+    await arrived('/user/nickname');
     const second = gql(onUrl, '{ me { username } }', same);
     await Promise.all([first, write, second]);
     expect(upstream.requests.slice(before).filter((r) => r.path === '/user/profile')).toHaveLength(2);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { startStack, type Stack } from '../helpers/stack';
 import { storedFile } from '../helpers/stored-file';
+import { EVENT_DEADLINE_MS } from '../helpers/wait';
 
 let stack: Stack;
 let browser: Browser;
@@ -25,7 +26,7 @@ beforeAll(async () => {
       '--disable-sync',
     ],
   });
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
@@ -82,32 +83,28 @@ describe('an uploaded file opened in Chromium', () => {
     ['image/svg+xml', SVG],
     // Labelled as an image but holding HTML: nosniff keeps the browser from running it as a page.
     ['image/png', HTML],
-  ])(
-    'as %s runs no script on the gateway origin',
-    async (type, body) => {
-      const link = await linkTo(body, type);
-      const context = await browser.newContext({ acceptDownloads: true });
-      try {
-        const page = await context.newPage();
-        // A page of the gateway's origin, where GraphiQL would keep its token.
-        await page.goto(`${stack.url}/health`);
-        await page.evaluate(() => localStorage.setItem('token', 'secret'));
-        if (type === 'image/png') {
-          // Shown inline, as an image the browser cannot decode; never as a page.
-          expect((await page.goto(link))?.headers()['content-type']).toBe('image/png');
-        } else {
-          const download = page.waitForEvent('download', { timeout: 10_000 });
-          await page.goto(link).catch(() => undefined); // a download aborts the navigation
-          // It arrived as a file, byte for byte.
-          expect(readFileSync((await (await download).path())!, 'utf8')).toBe(body);
-        }
-        const check = await context.newPage();
-        await check.goto(`${stack.url}/health`);
-        expect(await check.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('ran')])).toEqual(['secret', null]);
-      } finally {
-        await context.close();
+  ])('as %s runs no script on the gateway origin', async (type, body) => {
+    const link = await linkTo(body, type);
+    const context = await browser.newContext({ acceptDownloads: true });
+    try {
+      const page = await context.newPage();
+      // A page of the gateway's origin, where GraphiQL would keep its token.
+      await page.goto(`${stack.url}/health`);
+      await page.evaluate(() => localStorage.setItem('token', 'secret'));
+      if (type === 'image/png') {
+        // Shown inline, as an image the browser cannot decode; never as a page.
+        expect((await page.goto(link))?.headers()['content-type']).toBe('image/png');
+      } else {
+        const download = page.waitForEvent('download', { timeout: EVENT_DEADLINE_MS });
+        await page.goto(link).catch(() => undefined); // a download aborts the navigation
+        // It arrived as a file, byte for byte.
+        expect(readFileSync((await (await download).path())!, 'utf8')).toBe(body);
       }
-    },
-    60_000,
-  );
+      const check = await context.newPage();
+      await check.goto(`${stack.url}/health`);
+      expect(await check.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('ran')])).toEqual(['secret', null]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -118,7 +118,7 @@ describe('multipart bodies', () => {
     expect(reply.body.errors).toBeUndefined();
     expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({ uploadChatFile: { file: { size: UPLOAD_LIMIT } } });
-  }, 20_000);
+  });
 
   it('refuses a multipart body far over MAX_UPLOAD_BYTES from its Content-Length, with 413 naming the limit', async () => {
     const reply = await multipart([head(), UPLOAD_LIMIT + 4 * MiB, '\r\n--b--\r\n']).catch(() => undefined);

@@ -16,7 +16,7 @@ beforeAll(async () => {
   upstream = await startScriptedServer((_req, res) => {
     res.socket?.destroy();
   });
-  gateway = createGateway({ config: { ...loadConfig({ PORT: '1', IM_RETRIES: '0' }), port: 0 }, imBaseUrl: upstream.url });
+  gateway = createGateway({ ...loadConfig({ PORT: '1', IM_RETRIES: '0' }), port: 0 }, { imBaseUrl: upstream.url });
   url = await gateway.start();
 });
 afterAll(async () => {

@@ -8,7 +8,8 @@ import { startStack, type Stack } from '../helpers/stack';
 import { eventSourceFeed, type Feed, wsClient } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
 import { EVENTS, type EventData, sendText, take, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
-import { sleep } from '../helpers/wait';
+import { baselineSet } from '../helpers/subscriptions/polls';
+import { sleep, until } from '../helpers/wait';
 import { identity } from '../helpers/users';
 
 const INTERVAL = 100;
@@ -25,17 +26,6 @@ async function pair(): Promise<[TestUser, TestUser]> {
 
 const contents = (events: EventData['conversationEvents'][]) => events.map((e) => [e.__typename, e.message?.content]);
 
-/** Waits (bounded) until the conversation with `peer` was polled twice: its baseline is set. */
-async function polled(peer: TestUser) {
-  const rounds = () =>
-    stack.emu.server.calls.filter((c) => c.endpoint === 'GET /message/conversation' && c.query.opposite_id === String(peer.id)).length;
-  const before = rounds();
-  for (let waited = 0; rounds() < before + 2; waited += INTERVAL / 4) {
-    if (waited > 5_000) throw new Error('the conversation was not polled');
-    await sleep(INTERVAL / 4);
-  }
-}
-
 async function expectNothingMore(feed: Feed<unknown>, intervals = 5) {
   await sleep(INTERVAL * intervals);
   expect(feed.pending).toBe(0);
@@ -47,7 +37,7 @@ describe('conversationEvents', () => {
     const client = wsClient(stack.url, identity(stack.emu, me));
     try {
       const feed = client.feed<EventData>(EVENTS, { with: String(peer.id) });
-      await polled(peer); // the first poll sets the baseline
+      await baselineSet(stack.emu, peer); // the first poll sets the baseline
       const theirs = await sendText(stack.emu, peer, me, 'hi');
       const mine = await sendText(stack.emu, me, peer, 'hello back');
       const received = await take(feed, 2);
@@ -75,7 +65,7 @@ describe('conversationEvents', () => {
     const client = wsClient(stack.url, identity(stack.emu, me));
     try {
       const feed = client.feed<EventData>(EVENTS, { with: String(peer.id) });
-      await polled(peer);
+      await baselineSet(stack.emu, peer);
       const theirs: string[] = [];
       const mine: string[] = [];
       for (let i = 0; i < 25; i++) theirs.push(await sendText(stack.emu, peer, me, `t${i}`));
@@ -84,12 +74,12 @@ describe('conversationEvents', () => {
 
       // Most rounds read the newest page alone; one in DEEP_EVERY also re-reads the watched messages below it.
       stack.emu.mark();
-      await sleep(INTERVAL * 20);
-      const reads = stack.emu.calls('GET /message/conversation').filter((c) => c.query.opposite_id === String(peer.id));
-      const polls = reads.filter((c) => c.query.msg_id_start === '0').length;
-      const deeper = reads.length - polls;
-      expect(polls).toBeGreaterThanOrEqual(10);
-      expect(deeper).toBeGreaterThanOrEqual(1);
+      const reads = () => stack.emu.calls('GET /message/conversation').filter((c) => c.query.opposite_id === String(peer.id));
+      const newest = () => reads().filter((c) => c.query.msg_id_start === '0').length;
+      await until('ten rounds with a deeper read', () => newest() >= 10 && reads().length > newest());
+      const all = reads();
+      const polls = all.filter((c) => c.query.msg_id_start === '0').length;
+      const deeper = all.length - polls;
       expect(deeper).toBeLessThanOrEqual(Math.ceil(polls / DEEP_EVERY));
 
       // The peer reads my oldest message (the 25th newest) and recalls theirs (the 50th newest).
@@ -111,7 +101,7 @@ describe('conversationEvents', () => {
     const client = wsClient(stack.url, identity(stack.emu, me));
     try {
       const feed = client.feed<EventData>(EVENTS, { with: String(peer.id) });
-      await polled(peer);
+      await baselineSet(stack.emu, peer);
       const sent = await Promise.all(Array.from({ length: 45 }, (_, i) => sendText(stack.emu, peer, me, `m${i}`)));
       const got = (await take(feed, 45)).map((e) => e.messageId);
       expect(got).toEqual([...sent].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)));
@@ -133,7 +123,7 @@ describe('conversationEvents', () => {
         ['MessageReceived', 'm3'],
         ['MessageReceived', 'm4'],
       ]);
-      await sleep(INTERVAL * 3);
+      await baselineSet(stack.emu, peer);
       await sendText(stack.emu, peer, me, 'm5');
       expect(contents(await take(feed, 1))).toEqual([['MessageReceived', 'm5']]);
       await expectNothingMore(feed);
@@ -148,7 +138,7 @@ describe('conversationEvents', () => {
     const client = wsClient(stack.url, identity(stack.emu, me));
     try {
       const watching = client.feed<EventData>(EVENTS, { with: String(peer.id) });
-      await polled(peer);
+      await baselineSet(stack.emu, peer);
       // Messages arrive before, during and after the resuming subscriber joins.
       const sent: string[] = [];
       const sending = (async () => {
@@ -219,7 +209,7 @@ describe("SSE as a browser's EventSource", () => {
       url({ query: EVENTS, variables: JSON.stringify({ with: String(peer.id) }), 'access-token': me.token, app_id: stack.emu.appId }),
     );
     try {
-      await polled(peer);
+      await baselineSet(stack.emu, peer);
       const id = await sendText(stack.emu, peer, me, 'to the browser');
       expect(await take(feed, 1)).toEqual([
         { __typename: 'MessageReceived', conversationId: String(peer.id), messageId: id, message: { id, content: 'to the browser' } },

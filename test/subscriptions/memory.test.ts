@@ -6,6 +6,7 @@ import { useStack } from '../helpers/stack';
 import { type Feed, sseFeed, wsClient } from '../helpers/subscriptions/clients';
 import type { TestUser } from '../helpers/emulator';
 import { sendText, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
+import { baselineSet, pollsObserved, pollsStopped } from '../helpers/subscriptions/polls';
 import { sleep } from '../helpers/wait';
 import { identity } from '../helpers/users';
 
@@ -68,24 +69,17 @@ describe('unreadCounts', () => {
       const feeds = clients.map((c) => c.feed<UnreadData>(UNREAD));
       for (const feed of feeds) expectCounts(await feed.next(), peer, 1);
 
-      stack.emu.mark();
-      const window = 2_000;
-      await sleep(window);
-      const polls = stack.emu.calls('GET /message/unread').length;
-      // Shared: never more than one poll per interval for all 100, and it keeps polling; a loaded
-      // machine delays rounds (a run with 15 files in parallel saw fewer than window / INTERVAL - 3).
-      expect(polls).toBeGreaterThanOrEqual(window / INTERVAL / 4);
-      expect(polls).toBeLessThanOrEqual(window / INTERVAL + 1);
+      // Shared: it keeps polling, never more than once per interval for all 100 (over the time the
+      // polls took: a loaded machine delays rounds).
+      const { polls, ms } = await pollsObserved(stack.emu, 10, (c) => c.endpoint === 'GET /message/unread');
+      expect(polls).toBeLessThanOrEqual(ms / INTERVAL + 1);
 
       // Everyone gets the update; the counts were checked at connect once for all of them.
       await sendText(stack.emu, peer, me, 'again');
       for (const feed of feeds) expectCounts(await feed.next(), peer, 2);
 
       for (const feed of feeds) await feed.close();
-      await sleep(INTERVAL * 2);
-      stack.emu.mark();
-      await sleep(INTERVAL * 5);
-      expect(stack.emu.calls('GET /message/unread').length).toBe(0);
+      await pollsStopped(stack.emu, INTERVAL, (c) => c.endpoint === 'GET /message/unread');
     } finally {
       await Promise.all(clients.map((c) => c.dispose()));
     }
@@ -173,7 +167,7 @@ describe('conversationMessages', () => {
     try {
       const feed = client.feed<MessagesData>(MESSAGES, { with: String(peer.id) });
       // The first poll sets the baseline; wait for it before sending.
-      await sleep(INTERVAL * 3);
+      await baselineSet(stack.emu, peer);
       const ids: string[] = [];
       for (const text of ['one', 'two']) ids.push(await sendText(stack.emu, peer, me, text));
       ids.push(await sendText(stack.emu, me, peer, 'mine'));
@@ -197,7 +191,7 @@ describe('conversationMessages', () => {
     const client = wsClient(stack.url, identity(stack.emu, me));
     try {
       const feed = client.feed<MessagesData>(MESSAGES, { with: String(peer.id) });
-      await sleep(INTERVAL * 3);
+      await baselineSet(stack.emu, peer);
       // 45 messages at once: more than two pages of 20.
       const sent = await Promise.all(Array.from({ length: 45 }, (_, i) => sendText(stack.emu, peer, me, `m${i}`)));
       const got: string[] = [];

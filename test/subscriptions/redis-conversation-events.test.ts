@@ -10,6 +10,7 @@ import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { wsClient } from '../helpers/subscriptions/clients';
 import { EVENTS, type EventData, sendText, take } from '../helpers/subscriptions/operations';
+import { pollsObserved } from '../helpers/subscriptions/polls';
 import { sleep, until } from '../helpers/wait';
 import { identity } from '../helpers/users';
 
@@ -26,10 +27,10 @@ beforeAll(async () => {
   emu = await startEmulator();
   for (let i = 0; i < 2; i++) {
     const env = { PORT: '1', IM_APP_ID: emu.appId, REDIS_URL, POLL_INTERVAL_MS: String(INTERVAL) };
-    const gateway = createGateway({ config: { ...loadConfig(env), port: 0 }, imBaseUrl: emu.url, redisPrefix: PREFIX });
+    const gateway = createGateway({ ...loadConfig(env), port: 0 }, { imBaseUrl: emu.url, redisPrefix: PREFIX });
     replicas.push({ gateway, url: await gateway.start() });
   }
-}, 20_000);
+});
 
 afterAll(async () => {
   for (const { gateway } of replicas) await gateway.stop();
@@ -38,6 +39,16 @@ afterAll(async () => {
   if (keys.length) await redis.del(...keys);
   redis.disconnect();
 });
+
+/** Waits until both replicas listen on the conversation's channel: a subscriber on B gets what A publishes next. */
+async function bothListen(): Promise<void> {
+  await until('both replicas on the channel', async () => {
+    const channels = (await redis.pubsub('CHANNELS', `${PREFIX}*`)) as string[];
+    if (channels.length !== 1) return false;
+    const [, count] = (await redis.pubsub('NUMSUB', channels[0]!)) as [string, number];
+    return count === 2;
+  });
+}
 
 describe('conversationEvents on two replicas sharing Redis', () => {
   it("gives the other replica's subscriber MessageReceived and MessageRecalled, and resumes it after a message ID", async () => {
@@ -51,7 +62,7 @@ describe('conversationEvents on two replicas sharing Redis', () => {
       await until('A polls the conversation twice', () => reads().length >= 2);
       expect(await redis.keys(`${PREFIX}lease:*`)).toHaveLength(1);
       let feed = onB!.feed<EventData>(EVENTS, { with: String(peer.id) });
-      await sleep(INTERVAL * 3);
+      await bothListen();
 
       const hi = await sendText(emu, peer, me, 'hi');
       const two = await sendText(emu, me, peer, 'two');
@@ -66,16 +77,19 @@ describe('conversationEvents on two replicas sharing Redis', () => {
       expect(await take(feed, 1)).toEqual([{ __typename: 'MessageRecalled', conversationId: String(peer.id), messageId: hi }]);
 
       // One poller for the fleet: about one newest-page read per interval, not two.
-      emu.mark();
-      await sleep(INTERVAL * 10);
-      expect(reads().filter((c) => c.query.msg_id_start === '0').length).toBeLessThanOrEqual(11);
+      const newest = await pollsObserved(
+        emu,
+        10,
+        (c) => c.endpoint === 'GET /message/conversation' && c.query.opposite_id === String(peer.id) && c.query.msg_id_start === '0',
+      );
+      expect(newest.polls).toBeLessThanOrEqual(newest.ms / INTERVAL + 1);
 
       // B's subscriber goes away; messages come meanwhile; it comes back after the last it got.
       await feed.close();
       const missed = [await sendText(emu, peer, me, 'three'), await sendText(emu, peer, me, 'four')];
       feed = onB!.feed<EventData>(EVENTS, { with: String(peer.id), after: two });
       expect((await take(feed, 2)).map((e) => [e.__typename, e.messageId])).toEqual(missed.map((id) => ['MessageReceived', id]));
-      await sleep(INTERVAL * 3);
+      await bothListen();
       const five = await sendText(emu, peer, me, 'five');
       expect((await take(feed, 1)).map((e) => e.message?.content)).toEqual(['five']);
       expect((await take(onAFeed, 4)).map((e) => [e.__typename, e.messageId])).toEqual([

@@ -100,7 +100,7 @@ describe('resumeAfter', () => {
     const p = poll();
     const it = resumeAfter(p.live, h.read, PEER, 1);
     const [first, ...rest] = await take(it, 1_001);
-    expect(first).toMatchObject({ error: { extensions: { code: 'BAD_USER_INPUT', field: 'after' } } });
+    expect(first).toMatchObject({ error: { code: 'BAD_USER_INPUT', field: 'after' } });
     expect(ids(rest)).toEqual(Array.from({ length: 1_000 }, (_, i) => 501 + i));
     await it.return?.();
   });

@@ -5,7 +5,7 @@
 // operation graphql-jit cannot compile runs on graphql-js, and subscriptions always do. So does
 // an operation whose variables graphql-js refuses: graphql-jit words those refusals its own way
 // (dropping, for one, what our scalars say). Its field errors keep their locations
-// (graphql-error.ts `locatedAs`, `asGraphqlJsError` below) and its results list `errors` before
+// (`asGraphqlJsError` below) and its results list `errors` before
 // `data`, as graphql-js does: the JSON is the same either way (test/gateway/execution/jit.test.ts).
 import {
   type DocumentNode,
@@ -21,6 +21,7 @@ import {
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { makeExecute, type Plugin } from 'graphql-yoga';
+import { jitVariables } from './jit-variables';
 
 /** The document's fields by where they start ("line:column"), as graphql-jit's errors locate them. */
 const fieldsByLocation = new WeakMap<DocumentNode, Map<string, FieldNode>>();
@@ -116,12 +117,15 @@ export function useCompiledExecution({ afterRuns }: CompiledExecutionOptions): P
       const entry = compiledFor(args);
       if (!entry.query) return undefined;
       const definitions = entry.operation?.variableDefinitions;
-      if (
-        definitions?.length &&
-        getVariableValues(args.schema, definitions, args.variableValues ?? {}, { maxErrors: MAX_VARIABLE_ERRORS }).errors
-      )
-        return undefined;
-      setExecuteFn(execute);
+      if (!definitions?.length) {
+        setExecuteFn(execute);
+        return compiledDone;
+      }
+      const raw = args.variableValues ?? {};
+      const { coerced } = getVariableValues(args.schema, definitions, raw, { maxErrors: MAX_VARIABLE_ERRORS });
+      if (!coerced) return undefined;
+      const variableValues = jitVariables(args.schema, definitions, raw, coerced);
+      setExecuteFn((execution: ExecutionArgs) => execute({ ...execution, variableValues }));
       return compiledDone;
     },
   };

@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { callerFrom } from '../../context';
 import type { RestClient } from '../../rest/client';
 import { classifyUpstreamError, type ErrorCode, UpstreamError } from '../../rest/errors';
-import { toGraphQLError } from '../../rest/graphql-error';
+import { toGraphQLError } from '../../schema/core/upstream-errors';
 import { DOWNLOAD_ROUTES, type DownloadPath, type DownloadRoute } from '../../files/download-paths';
 
 // Headers of the file worth passing on; hop-by-hop ones (connection, transfer-encoding) are not.

@@ -11,13 +11,18 @@
 // A refusal is not written here: it is recorded on the request and raised by `useFrontRefusals`
 // inside yoga, so that every answer (CORS headers, content type, status rules) is yoga's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { badContentLength, bodyTooLarge, MAX_JSON_MEMBERS, membersOver, tooManyMembers } from './body-limits';
 
 /** A request as the front hands it on: its body already read (or left streaming), maybe a refusal. */
 export type FrontRequest = IncomingMessage & {
-  /** The body as read (whatwg-node's node adapter takes it instead of the socket). */
-  body?: Buffer;
+  /**
+   * The body as read, which whatwg-node's Node adapter takes instead of the socket. A stream of
+   * one chunk: the adapter tells a body by `Object.keys(body).length`, which for a Buffer or a
+   * string lists every byte (70 ms for a 0.6 MB body).
+   */
+  body?: Readable;
   /** Why the request is refused; raised by useFrontRefusals before anything else runs. */
   frontRefusal?: Error;
 };
@@ -70,7 +75,7 @@ export function createFront({ maxBodyBytes, routes, serve }: FrontOptions): (req
       done = true;
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       if (isJson(req.headers['content-type']) && membersOver(body, MAX_JSON_MEMBERS)) return refuse(req, res, tooManyMembers());
-      req.body = body;
+      req.body = Readable.from([body]);
       serve(req, res);
     });
     // The client went away: nothing is left to answer.
@@ -80,7 +85,7 @@ export function createFront({ maxBodyBytes, routes, serve }: FrontOptions): (req
   function refuse(req: FrontRequest, res: ServerResponse, refusal: Error): void {
     req.frontRefusal = refusal;
     // An empty body stands for the unread one: no parser runs before the refusal is raised.
-    if (!hasNoBody(req.method)) req.body = Buffer.alloc(0);
+    if (!hasNoBody(req.method)) req.body = Readable.from([]);
     serve(req, res);
   }
 

@@ -4,10 +4,15 @@
 // in one process); labels hold only bounded values: no query text, no variables, no IDs.
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { GatewayContext } from '../../context';
 import type { CallInfo } from '../../rest/client';
 import type { SubscriptionStats } from '../../subscriptions/hub';
 import { SeriesCounter, SeriesHistogram } from './metric-series';
+import { estimatedCalls } from '../execution/cost';
 import { useOperationMetrics } from './operation-metrics';
+
+/** The REST calls an execution made, from its context's budget (src/context.ts). */
+const actualCalls = (context: unknown): number | undefined => (context as Partial<GatewayContext> | undefined)?.restCalls?.used;
 
 interface GatewayMetrics {
   /** The yoga plugin: operation metrics, and the /metrics route when the public port serves it. */
@@ -16,6 +21,8 @@ interface GatewayMetrics {
   scrape(): Promise<{ text: string; contentType: string }>;
   /** The REST client's onCall hook. */
   restCall(info: CallInfo): void;
+  /** An operation estimated over MAX_COST (refused, or run in measure mode). */
+  overCost(estimate: number, mode: string): void;
 }
 
 interface GatewayMetricsOptions {
@@ -65,7 +72,12 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
   // A new registry holding the shared process metrics; this gateway's own are added to it below.
   const registry = Registry.merge([processMetrics()]);
 
-  const plugin = useOperationMetrics(registry, options.public ? '/metrics' : undefined);
+  const plugin = useOperationMetrics(registry, options.public ? '/metrics' : undefined, { estimated: estimatedCalls, actual: actualCalls });
+  const overCost = new SeriesCounter(
+    'im_gateway_cost_over_limit_total',
+    'Operations estimated over MAX_COST, by COST_MODE (enforce: refused; measure: run)',
+    registry,
+  );
 
   // Per attempt: a retried call shows each attempt, and the retries counter says how many were retries.
   const restDuration = new SeriesHistogram(
@@ -112,6 +124,9 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
   return {
     plugin,
     scrape: async () => ({ text: await registry.metrics(), contentType: registry.contentType }),
+    overCost(_estimate, mode) {
+      overCost.of(mode, () => ({ mode })).value++;
+    },
     restCall(info) {
       // The endpoint is the table key ('GET /group/info'): one of 113, never a path with values.
       const outcome = outcomeOf(info);

@@ -21,6 +21,8 @@ interface Operation {
   /** Its series, found once. */
   executed?: CounterSeries;
   duration?: HistogramSeries;
+  estimated?: HistogramSeries;
+  calls?: HistogramSeries;
 }
 
 const isIntrospection = (document: DocumentNode, operationName: string | null | undefined): boolean => {
@@ -28,12 +30,33 @@ const isIntrospection = (document: DocumentNode, operationName: string | null | 
   return !!operation && operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
 };
 
+/** Reads of an execution's REST calls, by its context: estimated before it ran, made while it ran. */
+interface CallCounts {
+  estimated(context: unknown): number | undefined;
+  actual(context: unknown): number | undefined;
+}
+
+/** Buckets of REST calls per operation: from none to MAX_COST's range. */
+const CALL_BUCKETS: readonly number[] = [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000];
+
 /** `path`: where the public port serves the registry; undefined when a listener of its own does. */
-export function useOperationMetrics(registry: Registry, path: string | undefined): Plugin {
+export function useOperationMetrics(registry: Registry, path: string | undefined, calls?: CallCounts): Plugin {
   const operations = new SeriesCounter('graphql_envelop_request', 'GraphQL operations executed', registry);
   const durations = new SeriesHistogram('graphql_envelop_request_duration', 'Time spent executing GraphQL operations (seconds)', registry);
   const errors = new SeriesCounter('graphql_envelop_error_result', 'Errors in GraphQL results, by the phase that produced them', registry);
   const http = new SeriesHistogram('graphql_yoga_http_duration', 'Time spent answering GraphQL HTTP requests (seconds)', registry);
+  const estimatedCalls = new SeriesHistogram(
+    'im_gateway_operation_rest_calls_estimated',
+    'REST calls an operation was estimated to make at most, before it ran (MAX_COST applies to it)',
+    registry,
+    CALL_BUCKETS,
+  );
+  const actualCalls = new SeriesHistogram(
+    'im_gateway_operation_rest_calls',
+    'REST calls an operation made (memo hits not counted; MAX_REST_CALLS applies to it)',
+    registry,
+    CALL_BUCKETS,
+  );
 
   const names = new Set<string>();
   const nameLabel = (name: string | null | undefined): string => {
@@ -111,6 +134,13 @@ export function useOperationMetrics(registry: Registry, path: string | undefined
             (performance.now() - start) / 1000,
           );
           if (!(Symbol.asyncIterator in result) && result.errors?.length) countError(operation, 'execute');
+          // Subscriptions' calls are per event and go on: only queries and mutations are measured.
+          const estimated = Symbol.asyncIterator in result ? undefined : calls?.estimated(args.contextValue);
+          if (estimated === undefined) return;
+          estimatedCalls.observe((operation.estimated ??= estimatedCalls.of(operation.key, () => operation.labels)), estimated);
+          const actual = calls?.actual(args.contextValue);
+          if (actual !== undefined)
+            actualCalls.observe((operation.calls ??= actualCalls.of(operation.key, () => operation.labels)), actual);
         },
       };
     },

@@ -1,10 +1,14 @@
 // Identity for objects the service names by several IDs (a member: its group and its user), so
 // that normalized client caches (Apollo's, Relay's) keep one entry per object. Such an `id` is a
 // String, not an ID: the ID scalar is the service's own int64, which these are not.
+import type { ObjectFieldBuilder } from '@pothos/core';
 import type { Int64 } from '../../rest/json';
+import type { SchemaTypes } from './builder';
 
-export const cacheId = (...ids: Int64[]): string => ids.map(String).join(':');
-
-/** The description of such an `id` field, naming its parts. */
-export const cacheIdDescription = (parts: string): string =>
-  `Identity for client caches: ${parts}, joined by ":". Not an ID of the service: read the parts from their own fields.`;
+/** The `id` field of such an object: `ids` are its parts, which `parts` names ("group ID and user ID"). */
+export const cacheIdField = <P>(t: ObjectFieldBuilder<SchemaTypes, P>, parts: string, ids: (parent: P) => Int64[]) =>
+  t.string({
+    nullable: false,
+    description: `Identity for client caches: ${parts}, joined by ":". Not an ID of the service: read the parts from their own fields.`,
+    resolve: (parent) => ids(parent).map(String).join(':'),
+  });

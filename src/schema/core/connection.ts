@@ -8,9 +8,11 @@
 // - the admin user list, paged by number: the cursor is the offset too (user/admin.ts).
 // `first`/`after` page forwards; the service pages forward only, so there is no `last`/`before`
 // (conversation history pages backwards: message/conversation.ts).
-import type { ObjectRef } from '@pothos/core';
+import type { ObjectFieldBuilder, ObjectRef } from '@pothos/core';
+import type { GatewayContext } from '../../context';
+import type { EndpointName } from '../../rest/endpoints';
 import type { Int64 } from '../../rest/json';
-import { builder, type SchemaTypes } from './builder';
+import { builder, reaches, type SchemaTypes } from './builder';
 import { badUserInput, inRange } from './inputs';
 
 interface PageInfoShape {
@@ -182,4 +184,27 @@ export function listConnection<T>(all: readonly T[], args: PageArgs, defaultFirs
 /** A connection of items read at an offset by some other means (the admin user list). */
 export function offsetConnection<T>(items: readonly T[], offset: number, hasNextPage: boolean): ConnectionShape<T> {
   return edgesFrom(items, { service: '', skip: offset }, { hasNextPage }, null);
+}
+
+/**
+ * A connection field over a list the service answers whole, from one endpoint: the gateway pages
+ * it (listConnection), and the description says so.
+ */
+export function wholeListField<P, T>(
+  t: ObjectFieldBuilder<Types, P>,
+  o: {
+    type: ObjectRef<Types, ConnectionShape<T>>;
+    description: string;
+    endpoint: EndpointName;
+    defaultFirst: number;
+    read: (parent: P, ctx: GatewayContext) => Promise<readonly T[]>;
+  },
+) {
+  return t.field({
+    type: o.type,
+    description: `${o.description} The service answers all of them at once; the gateway pages them.`,
+    extensions: reaches(o.endpoint),
+    args: pageArgs(o.defaultFirst),
+    resolve: async (parent, args, ctx) => listConnection(await o.read(parent, ctx), args, o.defaultFirst),
+  });
 }

@@ -1,9 +1,8 @@
 // Business refusals a client can act on (a taken name, not a member, a wrong password) are data
 // of a mutation's payload (`userErrors`), not GraphQL errors. This file says which upstream
-// codes are such refusals; every other failure stays a GraphQL error (see errors.ts).
-import { GraphQLError } from 'graphql';
-import { UpstreamError } from '../../rest/errors';
+// codes are such refusals; every other failure stays a GraphQL error (upstream-errors.ts).
 import { builder } from './builder';
+import { upstreamCause } from './upstream-errors';
 
 const CODES = {
   NAME_TAKEN: 'The name is taken by another user.',
@@ -66,18 +65,11 @@ const REFUSALS: ReadonlyMap<number, UserErrorCodeName> = new Map<number, UserErr
 /** A mutation's own reading of upstream codes: a code to add or re-read, and the input field it points at. */
 export type Refusals = Readonly<Record<number, { code?: UserErrorCodeName; field?: readonly string[] }>>;
 
-/** The upstream code and message of a failed call, as a resolver sees it (a GraphQLError from the context, or the UpstreamError). */
+/** The upstream code and message of a failed call, as a resolver sees it. */
 function upstreamOf(err: unknown): { code: number; message: string } | undefined {
-  if (err instanceof UpstreamError)
-    return err.code === undefined ? undefined : { code: err.code, message: err.upstreamMessage ?? err.message };
-  if (err instanceof GraphQLError && typeof err.extensions.upstreamCode === 'number') {
-    const upstreamMessage = err.extensions.upstreamMessage;
-    return {
-      code: err.extensions.upstreamCode,
-      message: typeof upstreamMessage === 'string' && upstreamMessage ? upstreamMessage : err.message,
-    };
-  }
-  return undefined;
+  const upstream = upstreamCause(err);
+  if (upstream?.code === undefined) return undefined;
+  return { code: upstream.code, message: upstream.upstreamMessage || upstream.message };
 }
 
 /** The user error for a failure, or undefined when it is not a refusal (then it stays a GraphQL error). */

@@ -5,31 +5,7 @@ import { type DownloadPath, downloadPath } from '../../files/download-paths';
 import type { GatewayContext } from '../../context';
 import { builder, reaches } from '../core/builder';
 import { badUserInput } from '../core/inputs';
-
-const ImageType = builder.enumType('ImageType', {
-  description: 'Which rendition of an image to download.',
-  values: {
-    ORIGINAL: { value: 1, description: 'The original image.' },
-    THUMBNAIL: { value: 2, description: 'The thumbnail.' },
-    COVER: { value: 3, description: 'The cover (of a video).' },
-  },
-});
-
-const ThumbnailStrategy = builder.enumType('ThumbnailStrategy', {
-  description: 'Where thumbnails are generated.',
-  values: {
-    THIRD_PARTY: { value: 1, description: 'By the third-party storage server (the default).' },
-    LOCAL: { value: 2, description: 'By the local server.' },
-  },
-});
-
-const AudioFormat = builder.enumType('AudioFormat', {
-  description: 'Audio format of a downloaded voice file.',
-  values: {
-    AMR: { value: 'amr', description: 'AMR (the default).' },
-    MP3: { value: 'mp3', description: 'MP3.' },
-  },
-});
+import { AudioFormat, ImageType, ThumbnailStrategy } from './enums';
 
 const IDENTITY_NOTE =
   'The URL is a path on this gateway (prefix the gateway origin). Fetch it with the same identity headers as GraphQL ' +

@@ -4,7 +4,7 @@
 import type { UploadTarget } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
-import { ChatFileType } from './enums';
+import { ChatFileType, UploadMethod } from './enums';
 import { TargetType } from '../message/enums';
 import { badUserInput } from '../core/inputs';
 
@@ -14,14 +14,6 @@ const KeyValueRef = builder.objectRef<{ key: string; value: string }>('KeyValue'
     key: t.exposeString('key', { nullable: false, description: 'The name.' }),
     value: t.exposeString('value', { nullable: false, description: 'The value.' }),
   }),
-});
-
-const UploadMethod = builder.enumType('UploadMethod', {
-  description: 'HTTP method of an upload.',
-  values: {
-    POST: { value: 'POST', description: 'multipart/form-data: the form fields first, then the file in a part named file.' },
-    PUT: { value: 'PUT', description: 'The raw bytes as the request body.' },
-  },
 });
 
 const UploadTargetRef = builder.objectRef<UploadTarget>('UploadTarget').implement({

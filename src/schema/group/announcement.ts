@@ -1,9 +1,9 @@
 // Group announcements: the Announcement type, a group's announcements, and publishing and
 // deleting them (admins).
-import { upstreamCodeOf } from '../../rest/graphql-error';
+import { upstreamCodeOf } from '../core/upstream-errors';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf, listConnection, pageArgs } from '../core/connection';
+import { connectionOf, wholeListField } from '../core/connection';
 import { nonBlank } from '../core/inputs';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { GROUP_ID, GroupPayloadRef, okOf, userUnlessBackend } from './common';
@@ -34,13 +34,12 @@ const AnnouncementConnectionRef = connectionOf('Announcement', AnnouncementRef, 
 const PAGE = 50;
 
 builder.objectFields(GroupRef, (t) => ({
-  announcements: t.field({
+  announcements: wholeListField(t, {
     type: AnnouncementConnectionRef,
-    description: 'Announcements of the group. The service answers all of them at once; the gateway pages them.',
-    extensions: reaches('GET /group/announcement/list'),
-    args: pageArgs(PAGE),
-    resolve: async (g, args, ctx) =>
-      listConnection((await ctx.rest.call('GET /group/announcement/list', { group_id: g.id })).data, args, PAGE),
+    description: 'Announcements of the group.',
+    endpoint: 'GET /group/announcement/list',
+    defaultFirst: PAGE,
+    read: async (g, ctx) => (await ctx.rest.call('GET /group/announcement/list', { group_id: g.id })).data,
   }),
   latestAnnouncement: t.field({
     type: AnnouncementRef,

@@ -55,9 +55,12 @@ const groupRecords = defineLoader(
     ),
 );
 
+/** Groups per POST /group/info/batch (the cost estimate counts calls by it). */
+export const GROUP_BATCH_SIZE = 1000;
+
 /**
- * What POST /group/info/batch answers for every group the request touches, in one call: the
- * summary, or null for an ID the batch leaves out (no such group, or a user's ID).
+ * What POST /group/info/batch answers for every group the request touches, in one call per
+ * GROUP_BATCH_SIZE groups: the summary, or null for an ID the batch leaves out (no such group, or a user's ID).
  */
 export const groupBatch = defineLoader(
   (ctx) =>
@@ -67,7 +70,7 @@ export const groupBatch = defineLoader(
         const byId = new Map(reply.data.map((s) => [idKey(s.group_id), s]));
         return ids.map((id) => byId.get(idKey(id)) ?? null);
       },
-      { cacheKeyFn: idKey },
+      { cacheKeyFn: idKey, maxBatchSize: GROUP_BATCH_SIZE },
     ),
 );
 
@@ -106,10 +109,7 @@ export const groupMembersById = defineLoader(
           const call = ctx.rest.call('POST /group/members/display_name', { group_id: groupId, user_list: [...userIds.values()] });
           answers.set(
             key,
-            call.then((reply) => {
-              for (const m of reply.data) groupOfMember.set(m, groupId);
-              return new Map(reply.data.map((m) => [idKey(m.user_id), m]));
-            }, asError),
+            call.then((reply) => new Map(reply.data.map((m) => [idKey(m.user_id), m])), asError),
           );
         }
         return Promise.all(
@@ -124,18 +124,10 @@ export const groupMembersById = defineLoader(
     ),
 );
 
-/** The group of each member record the request read (the record itself does not say). */
-const groupOfMember = new WeakMap<R.Member, Int64>();
-
-export const memberGroup = (m: R.Member): Int64 | undefined => groupOfMember.get(m);
-
 /** Member records a list already returned answer later look-ups of the same members. */
 export function primeMembers(ctx: GatewayContext, groupId: Int64, members: readonly R.Member[]): void {
   const loader = groupMembersById(ctx);
-  for (const m of members) {
-    groupOfMember.set(m, groupId);
-    loader.prime({ groupId, userId: m.user_id }, m);
-  }
+  for (const m of members) loader.prime({ groupId, userId: m.user_id }, m);
 }
 
 /** A record a write answered (create) serves the request's later reads of that group. */

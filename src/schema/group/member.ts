@@ -5,7 +5,7 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf, listConnection, pageArgs, toConnection, toPaging } from '../core/connection';
+import { connectionOf, type PageArgs, pageArgs, toConnection, toPaging, wholeListField } from '../core/connection';
 import {
   GroupUserPayloadRef,
   idList,
@@ -19,48 +19,57 @@ import {
 } from './common';
 import type { EndpointName } from '../../rest/endpoints';
 import { fromResult, mutation, payloadType } from '../core/mutation';
-import { groupMembersById, primeMembers, memberGroup, summaryOf } from './loaders';
+import { groupMembersById, primeMembers, summaryOf } from './loaders';
 import { MemberRole } from './enums';
-import { GroupRef, UserRef } from '../core/refs';
-import { profileOf } from '../user/user';
-import { cacheId, cacheIdDescription } from '../core/cache-id';
+import { GroupRef, type GroupParent, UserRef } from '../core/refs';
+import { userIdOf } from '../user/profile';
+import { cacheIdField } from '../core/cache-id';
 
-const MemberRef = builder.objectRef<R.Member>('Member').implement({
+/** A member record with the group it was read through: the record itself does not name its group. */
+interface MemberParent {
+  group: GroupParent;
+  record: R.Member;
+}
+
+const memberOf =
+  (group: GroupParent) =>
+  (record: R.Member): MemberParent => ({ group, record });
+
+const MemberRef = builder.objectRef<MemberParent>('Member').implement({
   description: 'A member of a group.',
   fields: (t) => ({
-    id: t.string({
-      nullable: false,
-      description: cacheIdDescription('group ID and user ID'),
-      resolve: (m) => {
-        const groupId = memberGroup(m);
-        // Every member record is read through its group, which records it (loaders.ts).
-        if (groupId === undefined) throw new Error('a member record read outside its group');
-        return cacheId(groupId, m.user_id);
-      },
-    }),
-    userId: t.field({ type: 'ID', nullable: false, description: 'User ID of the member.', resolve: (m) => m.user_id }),
-    user: t.field({ type: UserRef, description: 'The member as a user.', resolve: (m) => ({ id: m.user_id }) }),
+    id: cacheIdField(t, 'group ID and user ID', (m) => [m.group.id, m.record.user_id]),
+    userId: t.field({ type: 'ID', nullable: false, description: 'User ID of the member.', resolve: (m) => m.record.user_id }),
+    user: t.field({ type: UserRef, description: 'The member as a user.', resolve: (m) => ({ id: m.record.user_id }) }),
     role: t.field({
       type: MemberRole,
       description: 'Owner, admin or member: from the group summary (owner) and the admin list, each read once per request.',
       extensions: reaches('POST /group/info/batch', 'GET /group/admin_list'),
-      resolve: async (m, _a, ctx) => {
-        const groupId = memberGroup(m);
-        if (groupId === undefined) return null;
-        if (String((await summaryOf({ id: groupId }, ctx)).owner) === String(m.user_id)) return 'OWNER' as const;
-        const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: groupId })).data;
-        return admins.some((a) => String(a.user_id) === String(m.user_id)) ? ('ADMIN' as const) : ('MEMBER' as const);
+      resolve: async ({ group, record }, _a, ctx) => {
+        const userId = String(record.user_id);
+        if (String((await summaryOf(group, ctx)).owner) === userId) return 'OWNER' as const;
+        const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: group.id })).data;
+        return admins.some((a) => String(a.user_id) === userId) ? ('ADMIN' as const) : ('MEMBER' as const);
       },
     }),
-    displayName: t.exposeString('display_name', { description: "The member's display name in the group (member profile)." }),
-    joinedAt: t.field({ type: 'DateTime', description: 'When the member joined.', resolve: (m) => msOrNull(m.join_time) }),
+    displayName: t.string({
+      description: "The member's display name in the group (member profile).",
+      resolve: (m) => m.record.display_name,
+    }),
+    joinedAt: t.field({ type: 'DateTime', description: 'When the member joined.', resolve: (m) => msOrNull(m.record.join_time) }),
     bannedUntil: t.field({
       type: 'DateTime',
       description: 'When the ban on sending ends; null when never banned or unbanned. A past time: the ban is over.',
-      resolve: (m) => msOrNull(m.expired_time),
+      resolve: (m) => msOrNull(m.record.expired_time),
     }),
   }),
 });
+
+/** The member of the group with this user ID; null when the user is not a member. */
+async function memberByUserId(ctx: GatewayContext, group: GroupParent, userId: Int64): Promise<MemberParent | null> {
+  const record = await groupMembersById(ctx).load({ groupId: group.id, userId });
+  return record && { group, record };
+}
 
 export const MemberConnectionRef = connectionOf('Member', MemberRef, 'member');
 
@@ -70,12 +79,12 @@ const PAGE = 100;
 export async function memberPage(
   ctx: GatewayContext,
   endpoint: 'GET /group/member_list' | 'GET /group/banned_list',
-  groupId: Int64,
-  args: { first?: number | null; after?: string | null },
+  group: GroupParent,
+  args: PageArgs,
 ) {
-  const reply = await ctx.rest.call(endpoint, { group_id: groupId, ...toPaging(args, PAGE) });
-  primeMembers(ctx, groupId, reply.data);
-  return toConnection(reply, args, (m) => m);
+  const reply = await ctx.rest.call(endpoint, { group_id: group.id, ...toPaging(args, PAGE) });
+  primeMembers(ctx, group.id, reply.data);
+  return toConnection(reply, args, memberOf(group));
 }
 
 builder.objectFields(GroupRef, (t) => ({
@@ -84,17 +93,17 @@ builder.objectFields(GroupRef, (t) => ({
     description: 'Members of the group, the owner first.',
     extensions: reaches('GET /group/member_list'),
     args: pageArgs(PAGE),
-    resolve: (g, args, ctx) => memberPage(ctx, 'GET /group/member_list', g.id, args),
+    resolve: (g, args, ctx) => memberPage(ctx, 'GET /group/member_list', g, args),
   }),
-  admins: t.field({
+  admins: wholeListField(t, {
     type: MemberConnectionRef,
-    description: 'Admins of the group (the owner is ownerId). The service answers all of them at once; the gateway pages them.',
-    extensions: reaches('GET /group/admin_list'),
-    args: pageArgs(PAGE),
-    resolve: async (g, args, ctx) => {
+    description: 'Admins of the group (the owner is ownerId).',
+    endpoint: 'GET /group/admin_list',
+    defaultFirst: PAGE,
+    read: async (g, ctx) => {
       const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: g.id })).data;
       primeMembers(ctx, g.id, admins);
-      return listConnection(admins, args, PAGE);
+      return admins.map(memberOf(g));
     },
   }),
   member: t.field({
@@ -102,7 +111,7 @@ builder.objectFields(GroupRef, (t) => ({
     description: 'The member with this user ID; null when the user is not a member.',
     extensions: reaches('POST /group/members/display_name'),
     args: { userId: t.arg({ type: 'ID', required: true, description: 'User ID.' }) },
-    resolve: (g, args, ctx) => groupMembersById(ctx).load({ groupId: g.id, userId: args.userId }),
+    resolve: (g, args, ctx) => memberByUserId(ctx, g, args.userId),
   }),
   membersByIds: t.field({
     type: [MemberRef],
@@ -115,7 +124,7 @@ builder.objectFields(GroupRef, (t) => ({
       const found = await groupMembersById(ctx).loadMany(ids.map((userId) => ({ groupId: g.id, userId })));
       const failed = found.find((m) => m instanceof Error);
       if (failed) throw failed;
-      return found.filter((m): m is R.Member => m !== null && !(m instanceof Error));
+      return found.filter((m): m is R.Member => m !== null && !(m instanceof Error)).map(memberOf(g));
     },
   }),
 }));
@@ -133,8 +142,7 @@ const GroupMemberPayloadRef = payloadType<GroupChange & { groupId: Int64 }>('Gro
       extensions: reaches('GET /user/profile', 'POST /group/members/display_name'),
       resolve: fromResult(async (c, ctx) => {
         // A user_id header counts only with an admin token, so the profile says who is acting.
-        const userId = (await profileOf({}, ctx)).user_id;
-        return groupMembersById(ctx).load({ groupId: c.groupId, userId });
+        return memberByUserId(ctx, { id: c.groupId }, await userIdOf({}, ctx));
       }),
     }),
   }),

@@ -9,18 +9,14 @@ import { GROUP_ID, GroupPayloadRef, GroupUsersPayloadRef, groupBan, idList, okOf
 import { inRange } from '../core/inputs';
 import { defineUserListMutations, MemberConnectionRef, memberPage } from './member';
 import { GroupRef, UserRef } from '../core/refs';
-import { cacheId, cacheIdDescription } from '../core/cache-id';
+import { cacheIdField } from '../core/cache-id';
 
 const PAGE = 100;
 
 const BlockedMemberRef = builder.objectRef<R.BlacklistEntry>('BlockedMember').implement({
   description: "A user on a group's blacklist: kept out of the group.",
   fields: (t) => ({
-    id: t.string({
-      nullable: false,
-      description: cacheIdDescription('group ID and user ID'),
-      resolve: (e) => cacheId(e.group_id, e.user_id),
-    }),
+    id: cacheIdField(t, 'group ID and user ID', (e) => [e.group_id, e.user_id]),
     userId: t.field({ type: 'ID', nullable: false, description: 'User ID.', resolve: (e) => e.user_id }),
     user: t.field({ type: UserRef, description: 'The user.', resolve: (e) => ({ id: e.user_id }) }),
     blockedAt: t.field({
@@ -39,7 +35,7 @@ builder.objectFields(GroupRef, (t) => ({
     description: 'Members banned from sending, with bannedUntil.',
     extensions: reaches('GET /group/banned_list'),
     args: pageArgs(PAGE),
-    resolve: (g, args, ctx) => memberPage(ctx, 'GET /group/banned_list', g.id, args),
+    resolve: (g, args, ctx) => memberPage(ctx, 'GET /group/banned_list', g, args),
   }),
   blockedUsers: t.field({
     type: BlockedMemberConnectionRef,

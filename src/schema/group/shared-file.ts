@@ -4,7 +4,7 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf, listConnection, pageArgs } from '../core/connection';
+import { connectionOf, wholeListField } from '../core/connection';
 import { idList, okOf, payloadGroupField, userUnlessBackend, GROUP_ID } from './common';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { badUserInput, nonBlank } from '../core/inputs';
@@ -43,12 +43,12 @@ const SharedFileConnectionRef = connectionOf('SharedFile', SharedFileRef, 'share
 const PAGE = 50;
 
 builder.objectFields(GroupRef, (t) => ({
-  files: t.field({
+  files: wholeListField(t, {
     type: SharedFileConnectionRef,
-    description: 'Files shared in the group, in upload order. The service answers all of them at once; the gateway pages them.',
-    extensions: reaches('GET /group/file/list'),
-    args: pageArgs(PAGE),
-    resolve: async (g, args, ctx) => listConnection((await ctx.rest.call('GET /group/file/list', { group_id: g.id })).data, args, PAGE),
+    description: 'Files shared in the group, in upload order.',
+    endpoint: 'GET /group/file/list',
+    defaultFirst: PAGE,
+    read: async (g, ctx) => (await ctx.rest.call('GET /group/file/list', { group_id: g.id })).data,
   }),
   file: t.field({
     type: SharedFileRef,

@@ -6,6 +6,7 @@ import { GraphQLError } from 'graphql';
 import { builder } from '../core/builder';
 import { badUserInput } from '../core/inputs';
 import { fromResult, mutation, payloadType, type Refuse } from '../core/mutation';
+import { graphqlErrorOf } from '../core/upstream-errors';
 import { ApplyApproval, MsgMuteMode, MsgPushMode } from './enums';
 import { payloadGroupField } from './common';
 
@@ -85,7 +86,7 @@ async function apply<K extends Setting>(ctx: GatewayContext, input: Input, key: 
       // Not a refusal: stop here, and say which settings were already applied, so none is silently lost.
       const before = updated.length === 0 ? 'none' : updated.join(', ');
       const message = failure instanceof Error ? failure.message : String(failure);
-      const extensions = failure instanceof GraphQLError ? failure.extensions : {};
+      const extensions = (failure instanceof GraphQLError ? failure : graphqlErrorOf(failure))?.extensions ?? {};
       throw new GraphQLError(`input.${key}: ${message} (settings applied before it: ${before}; later ones not attempted)`, {
         extensions: { ...extensions, field: `input.${key}`, updated: [...updated] },
       });

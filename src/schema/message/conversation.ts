@@ -10,7 +10,8 @@ import { builder, reaches } from '../core/builder';
 import { MAX_PAGE, PageInfoRef } from '../core/connection';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { badUserInput, inRange } from '../core/inputs';
-import { MessageRef, restFor } from './message';
+import { MessageRef } from './message';
+import { restFor } from '../user/profile';
 import { UserRef } from '../core/refs';
 
 interface HistoryPage {

@@ -8,9 +8,10 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { type ConnectionShape, connectionOf, listConnection, type PageArgs, pageArgs, toPaging } from '../core/connection';
-import { GroupRef, type UserParent, UserRef } from '../core/refs';
+import { type GroupParent, GroupRef, type UserParent, UserRef } from '../core/refs';
 import { historyArgs, HistoryRef, readHistory } from './conversation';
-import { isSystem, MessageRef, restFor } from './message';
+import { isSystem, MessageRef } from './message';
+import { restFor } from '../user/profile';
 
 interface ConversationParent {
   /** The conversation ID: the peer's user or group ID (0: system notifications). */
@@ -21,13 +22,13 @@ interface ConversationParent {
   owner: UserParent;
 }
 
-/** Peers that are groups: the union's resolveType cannot tell a group's parent from a user's by shape. */
-const groupPeers = new WeakSet<object>();
+/** A peer's parent says its kind: a group's parent and a user's hold the same bare ID. */
+type PeerParent = (UserParent & { kind: 'user' }) | (GroupParent & { kind: 'group' });
 
 const PeerRef = builder.unionType('ConversationPeer', {
   description: 'The other side of a conversation: a user (one-to-one) or a group.',
   types: [UserRef, GroupRef],
-  resolveType: (peer) => (groupPeers.has(peer) ? 'Group' : 'User'),
+  resolveType: (peer) => ('kind' in peer && peer.kind === 'group' ? 'Group' : 'User'),
 });
 
 const ConversationRef = builder.objectRef<ConversationParent>('Conversation').implement({
@@ -42,12 +43,7 @@ const ConversationRef = builder.objectRef<ConversationParent>('Conversation').im
     peer: t.field({
       type: PeerRef,
       description: 'The other user, or the group; null for the conversation of system notifications (sender 0).',
-      resolve: (c) => {
-        if (c.kind === 'system') return null;
-        const peer = { id: c.id };
-        if (c.kind === 'group') groupPeers.add(peer);
-        return peer;
-      },
+      resolve: (c): PeerParent | null => (c.kind === 'system' ? null : { id: c.id, kind: c.kind }),
     }),
     unreadCount: t.int({
       nullable: false,

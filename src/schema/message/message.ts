@@ -1,22 +1,16 @@
 // Messages as the history (5.2) returns them, their typed attachment and their two parties, plus
-// what the messages files share: the acting user's REST client and the "is this ID a group?"
-// lookup. A conversation ID (to_xid.uid, an unread entry, opposite_id) does not say whether it
-// names a user or a group; one POST /group/info/batch per request (the group domain's batch
-// loader) answers it for every ID asked about: the IDs it returns are groups, all others are users (user and group IDs never coincide
-// in the service: they are drawn from separate ranges).
+// what the messages files share: the "is this ID a group?" lookup. A conversation ID (to_xid.uid,
+// an unread entry, opposite_id) does not say whether it names a user or a group; one POST
+// /group/info/batch per request (the group domain's batch loader) answers it for every ID asked
+// about: the IDs it returns are groups, all others are users (user and group IDs never coincide in
+// the service: they are drawn from separate ranges).
 import type { GatewayContext } from '../../context';
 import { type Int64, parseJson } from '../../rest/json';
 import type * as R from '../../rest/records';
-import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
 import { MessageStatus, MessageType } from './enums';
 import { existingGroup, groupBatch } from '../group/loaders';
 import { type GroupParent, PeerRef, type UserParent, UserRef } from '../core/refs';
-
-/** The REST client acting as this user: the caller itself for `me`, else through the user_id header. */
-export function restFor(user: UserParent, ctx: GatewayContext): RequestClient {
-  return user.id === undefined ? ctx.rest : ctx.restAs(user.id);
-}
 
 /**
  * uid 0: the sender of system notifications sent without one (the admin token), and so the

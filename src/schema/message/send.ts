@@ -9,7 +9,7 @@ import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { CONVERSATION_ID, ConversationPayloadRef } from './conversation';
 import { MessageType, TargetType } from './enums';
-import { withRetryKey } from '../../rest/graphql-error';
+import { withRetryKey } from '../core/upstream-errors';
 import { badUserInput } from '../core/inputs';
 import { MessageRef } from './message';
 

@@ -15,6 +15,7 @@ import { UnreadConversationRef } from '../core/refs';
  */
 export function valueOf<T>(event: SubscriptionEvent<T>, ctx: GatewayContext): T {
   ctx.invalidate();
+  // A failed poll: worded with the other failures of the result (core/upstream-errors.ts).
   if ('error' in event) throw event.error;
   return event.value;
 }

@@ -3,7 +3,8 @@
 // lookup (message.ts), so any number of entries costs one POST /group/info/batch. The parent stays
 // the raw UnreadEntry record, so subscriptions can emit entries of their own polls as they are.
 import { builder, reaches } from '../core/builder';
-import { groupOrNull, restFor, userOrNull } from './message';
+import { groupOrNull, userOrNull } from './message';
+import { restFor } from '../user/profile';
 import { GroupRef, UnreadConversationRef, UserRef } from '../core/refs';
 
 UnreadConversationRef.implement({

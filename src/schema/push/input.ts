@@ -7,69 +7,12 @@ import type { Int64 } from '../../rest/json';
 import type { ParamsIn } from '../../rest/table';
 import { builder, type SchemaTypes } from '../core/builder';
 import { badUserInput } from '../core/inputs';
+import { OsPushVendor, PushClickAction, PushDistributionStrategy, PushMessageType, VivoClassification, VivoPushMode } from './enums';
 
 type Types = SchemaTypes;
 type PushBody = ParamsIn<Endpoints['POST /push/notify']>;
 
 const MAX_AUDIENCE_ITEMS = 500;
-
-const PushDistributionStrategy = builder.enumType('PushDistributionStrategy', {
-  description: 'Which channels a push uses.',
-  values: {
-    COMBINED: {
-      value: 'combined',
-      description: "The service's own channel first, the vendor channel if the device is offline (the default).",
-    },
-    NATIVEPUSH_ONLY: { value: 'nativepush_only', description: "The service's own channel only." },
-    OSPUSH_ONLY: { value: 'ospush_only', description: 'The vendor channel only.' },
-  },
-});
-
-const OsPushVendor = builder.enumType('OsPushVendor', {
-  description: 'A vendor push channel, in the order vendors are tried.',
-  values: {
-    UPS: { value: 'ups', description: 'The domestic vendors: Xiaomi, Huawei, Meizu, OPPO, VIVO.' },
-    FCM: { value: 'fcm', description: 'Firebase Cloud Messaging.' },
-    HUAWEI: { value: 'huawei', description: 'Huawei.' },
-    XIAOMI: { value: 'xiaomi', description: 'Xiaomi.' },
-    OPPO: { value: 'oppo', description: 'OPPO.' },
-    VIVO: { value: 'vivo', description: 'VIVO.' },
-    MEIZU: { value: 'meizu', description: 'Meizu.' },
-  },
-});
-
-const PushMessageType = builder.enumType('PushMessageType', {
-  description: 'Kind of push message.',
-  values: {
-    TEXT: { value: 'text', description: 'Text (the default).' },
-    IMAGE: { value: 'image', description: 'With an image: attachmentUrl ends in jpg, jpeg or png; the image is under 1 MB.' },
-    CMD: { value: 'cmd', description: 'Pass-through command for the app.' },
-  },
-});
-
-const PushClickAction = builder.enumType('PushClickAction', {
-  description: 'What tapping the notification does.',
-  values: {
-    INTENT: { value: 'intent', description: 'Open a specific page: intent is required.' },
-    OPEN_APP: { value: 'open_app', description: 'Open the app home.' },
-  },
-});
-
-const VivoPushMode = builder.enumType('VivoPushMode', {
-  description: 'VIVO push mode.',
-  values: {
-    FORMAL: { value: 0, description: 'Formal push (the default).' },
-    TEST: { value: 1, description: 'Test push.' },
-  },
-});
-
-const VivoClassification = builder.enumType('VivoClassification', {
-  description: 'VIVO message classification.',
-  values: {
-    OPERATIONAL: { value: 0, description: 'Operational message (the default).' },
-    SYSTEM: { value: 1, description: 'System message.' },
-  },
-});
 
 const PushAudienceInput = builder.inputType('PushAudienceInput', {
   description: `Who receives a push: exactly one of the fields. A device matching any listed item is a target; each list has 1-${MAX_AUDIENCE_ITEMS} items.`,

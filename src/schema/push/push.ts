@@ -8,9 +8,12 @@ import { PUSH_CHANNELS, type PushCertificate, type PushTaskStats } from '../../r
 import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { PushChannel, PushEnvironment, PushProvider } from './enums';
-import { withRetryKey } from '../../rest/graphql-error';
+import { withRetryKey } from '../core/upstream-errors';
 import { defineLoader } from '../core/loader';
 import { pushBodyOf, SendPushInput } from './input';
+
+/** Tasks per POST /push/task/detail (the cost estimate counts calls by it). */
+export const PUSH_TASK_BATCH_SIZE = 1000;
 
 /** Task statistics by task ID; null for a task the service does not know (it leaves those out). */
 const pushTaskLoader = defineLoader(
@@ -21,7 +24,7 @@ const pushTaskLoader = defineLoader(
         const byId = new Map(reply.data.map((stats) => [String(stats.task_id), stats]));
         return ids.map((id) => byId.get(String(id)) ?? null);
       },
-      { cacheKeyFn: String },
+      { cacheKeyFn: String, maxBatchSize: PUSH_TASK_BATCH_SIZE },
     ),
 );
 

@@ -2,25 +2,21 @@
 // (remove, kick, device token bind/unbind).
 import type { Device } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf, listConnection, pageArgs } from '../core/connection';
+import { connectionOf, wholeListField } from '../core/connection';
 import { nonBlank } from '../core/inputs';
 import { Platform } from './enums';
 import { UserRef } from '../core/refs';
-import { publicOnlineOf } from './peers';
-import { PUBLIC, restFor } from './user';
+import { PUBLIC, publicOnlineOf } from './peers';
+import { restFor } from './profile';
 import { UserPayloadRef, byActingUser, orUndefined } from './writes';
 import { mutation } from '../core/mutation';
 import { recordField } from '../core/record-field';
-import { cacheId, cacheIdDescription } from '../core/cache-id';
+import { cacheIdField } from '../core/cache-id';
 
 const DeviceRef = builder.objectRef<Device>('Device').implement({
   description: 'A device the user has logged in on.',
   fields: (t) => ({
-    id: t.string({
-      nullable: false,
-      description: cacheIdDescription('user ID and device number'),
-      resolve: (d) => cacheId(d.user_id, d.device_sn),
-    }),
+    id: cacheIdField(t, 'user ID and device number', (d) => [d.user_id, d.device_sn]),
     deviceSn: t.exposeInt('device_sn', { nullable: false, description: "Device number, within the user's devices." }),
     // The spec's int32 codes as the enum's values; graphql-js reports an unknown code on this field.
     platform: t.field({ type: Platform, description: 'Platform of the device.', resolve: (d) => d.platform as 1 | 2 | 3 | 4 | 5 | 6 }),
@@ -33,13 +29,13 @@ const DeviceConnectionRef = connectionOf('Device', DeviceRef, 'device');
 const DEVICE_PAGE = 50;
 
 builder.objectFields(UserRef, (t) => ({
-  devices: t.field({
+  devices: wholeListField(t, {
     type: DeviceConnectionRef,
-    description: "The user's devices. The service answers all of them at once; the gateway pages them.",
-    extensions: reaches('GET /user/device/list'),
-    args: pageArgs(DEVICE_PAGE),
+    description: "The user's devices.",
+    endpoint: 'GET /user/device/list',
+    defaultFirst: DEVICE_PAGE,
     // The reply's cursor cannot be passed back (the endpoint takes no parameters): one page is all there is.
-    resolve: async (u, args, ctx) => listConnection((await restFor(u, ctx).call('GET /user/device/list', {})).data, args, DEVICE_PAGE),
+    read: async (u, ctx) => (await restFor(u, ctx).call('GET /user/device/list', {})).data,
   }),
   online: t.boolean({
     description: `Whether the user is online. ${PUBLIC}`,

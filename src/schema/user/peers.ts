@@ -7,16 +7,20 @@
 // - without that credential, a caller who may not read the peer gets null without an error.
 // Private fields (email, mobile, privateInfo, settings, ...) never take this path.
 import DataLoader from 'dataloader';
-import { GraphQLError } from 'graphql';
 import type { GatewayContext } from '../../context';
-import { upstreamCodeOf } from '../../rest/graphql-error';
 import type { Int64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { remembered } from '../../peers/service-credential';
 import { defineLoader } from '../core/loader';
+import { errorCodeOf, upstreamCodeOf } from '../core/upstream-errors';
 import type { UserParent } from '../core/refs';
-import { profileOf, restFor } from './user';
+import { restFor, userIdOf } from './profile';
+
+/** What the public fields' descriptions say about who may read them. */
+export const PUBLIC =
+  'Public: any signed-in user of the app reads it for any user when the gateway holds a service credential (IM_ADMIN_TOKEN); ' +
+  "without one, null for users the caller may not read. Other users' values may be up to 5 s old.";
 
 /** The service's code for an invalid parameter or header (upstream notes). */
 const INVALID_PARAMETER = 10002;
@@ -52,7 +56,7 @@ const peerProfiles = peerLoader('profile', readProfile);
 const peerOnline = peerLoader('online', readOnline);
 
 /** A refusal of the caller's own access to another user (a user token with a user_id header). */
-export const isForbidden = (err: unknown) => err instanceof GraphQLError && err.extensions.code === 'FORBIDDEN';
+export const isForbidden = (err: unknown) => errorCodeOf(err) === 'FORBIDDEN';
 
 async function readPublic<T>(
   u: UserParent,
@@ -85,7 +89,7 @@ async function readPublic<T>(
  */
 export async function provenCaller(ctx: GatewayContext): Promise<Int64 | null> {
   try {
-    return (await profileOf({}, ctx)).user_id;
+    return await userIdOf({}, ctx);
   } catch (err) {
     if (ctx.caller.userId === undefined && upstreamCodeOf(err) === INVALID_PARAMETER) return null;
     throw err;
@@ -98,7 +102,7 @@ export const publicProfileOf = (u: UserParent, ctx: GatewayContext) => readPubli
 /** Whether the user is online; public like the profile's public fields. */
 export const publicOnlineOf = (u: UserParent, ctx: GatewayContext) => readPublic(u, ctx, readOnline, peerOnline);
 
-const isNotFound = (err: unknown) => err instanceof GraphQLError && err.extensions.code === 'NOT_FOUND';
+const isNotFound = (err: unknown) => errorCodeOf(err) === 'NOT_FOUND';
 
 /**
  * Whether a user exists, by its public profile (so the cache and the credential serve it too).

@@ -6,7 +6,7 @@ import { builder, reaches } from '../core/builder';
 import { AuthMode } from './enums';
 import { inRange } from '../core/inputs';
 import { type UserParent, UserRef } from '../core/refs';
-import { profileOf, restFor } from './user';
+import { restFor, userIdOf } from './profile';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { actingUser, byActingUser, type UserChange, changed, orUndefined } from './writes';
 
@@ -201,10 +201,7 @@ function hour(input: SettingsInput, key: 'noPushStartHour' | 'noPushEndHour' | '
  * The body's user_id must be the acting user's: the user_id header names it when present;
  * otherwise (a user token) one GET /user/profile learns it, an extra call made only then.
  */
-async function actingUserId(ctx: GatewayContext) {
-  const acting = actingUser(ctx);
-  return acting.id ?? (await profileOf(acting, ctx)).user_id;
-}
+const actingUserId = (ctx: GatewayContext) => userIdOf(actingUser(ctx), ctx);
 
 mutation('updateSettings', {
   description:

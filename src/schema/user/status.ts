@@ -16,7 +16,7 @@ import { defineLoader } from '../core/loader';
 import { type UserParent, UserRef } from '../core/refs';
 import { UserStatus } from './enums';
 import { isForbidden, provenCaller } from './peers';
-import { profileOf } from './user';
+import { userIdOf } from './profile';
 import { MAX_USERS_PAGE, readUsersPage, scanUsers, type UsersPageRead } from './user-list';
 
 /** How far a scan reads: users beyond the first MAX_STATUS_PAGES * MAX_USERS_PAGE of the list answer null. */
@@ -81,7 +81,7 @@ export function forgetUserStatuses(ctx: GatewayContext): void {
 async function statusOf(u: UserParent, ctx: GatewayContext): Promise<number | null> {
   // The caller's own profile proves its token before the credential serves it.
   if (ctx.peers?.callerIsService === false) await provenCaller(ctx);
-  const id = u.id ?? (await profileOf({}, ctx)).user_id;
+  const id = await userIdOf(u, ctx);
   try {
     return await statusLoader(ctx).load(id);
   } catch (err) {

@@ -1,34 +1,17 @@
 // The User type, the reads of one user, and the profile setters. Fields are lazy: each resolves
 // through the request's REST client, and the profile GET is made once however many of its fields
 // are chosen. Settings, devices and push preferences add their User fields in their own files.
-import type { GatewayContext } from '../../context';
-import type { UserProfile } from '../../rest/records';
-import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
-import { NodeRef, type UserParent, UserRef } from '../core/refs';
-import { publicProfileOf, userExists } from './peers';
+import { NodeRef, UserRef } from '../core/refs';
+import { PUBLIC, publicProfileOf, userExists } from './peers';
+import { profileOf, userIdOf } from './profile';
 import { orUndefined, UserPayloadRef, byActingUser } from './writes';
 import { mutation } from '../core/mutation';
 import { recordField } from '../core/record-field';
 
-/** The REST client acting as the user: the caller itself, or (admin token) the user by ID. */
-export function restFor(user: UserParent, ctx: GatewayContext): RequestClient {
-  return user.id === undefined ? ctx.rest : ctx.restAs(user.id);
-}
-
-/** The profile of the user: the acting user's own, or (admin token) another user's. */
-export async function profileOf(user: UserParent, ctx: GatewayContext): Promise<UserProfile> {
-  return (await restFor(user, ctx).call('GET /user/profile', {})).data;
-}
-
 const fromProfile = recordField(profileOf);
 const fromPublicProfile = recordField(publicProfileOf);
-
-/** What the public fields' descriptions say about who may read them. */
-export const PUBLIC =
-  'Public: any signed-in user of the app reads it for any user when the gateway holds a service credential (IM_ADMIN_TOKEN); ' +
-  "without one, null for users the caller may not read. Other users' values may be up to 5 s old.";
 
 UserRef.implement({
   description: 'A user of the IM service.',
@@ -38,7 +21,7 @@ UserRef.implement({
       type: 'ID',
       nullable: false,
       description: 'User ID.',
-      resolve: async (u, _a, ctx) => u.id ?? (await profileOf(u, ctx)).user_id,
+      resolve: (u, _a, ctx) => userIdOf(u, ctx),
     }),
     username: t.string({
       description: 'User name (unique; usable as login name).',

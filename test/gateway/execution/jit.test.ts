@@ -19,8 +19,8 @@ describe('compiled execution', () => {
     emu = await startEmulator();
     token = (await emu.user('jit-user')).token;
     const config = (on: string) => ({ ...loadConfig({ PORT: '1', GRAPHQL_JIT: on, GRAPHQL_JIT_AFTER: '1' }), port: 0 });
-    jit = createGateway({ config: config('true'), imBaseUrl: emu.url });
-    plain = createGateway({ config: config('false'), imBaseUrl: emu.url });
+    jit = createGateway(config('true'), { imBaseUrl: emu.url });
+    plain = createGateway(config('false'), { imBaseUrl: emu.url });
     jitUrl = await jit.start();
     plainUrl = await plain.start();
   });

@@ -98,7 +98,7 @@ describe('download route over a scripted service', () => {
   let url: string;
   beforeAll(async () => {
     upstream = await startScriptedServer(() => undefined);
-    gateway = createGateway({ config: { ...loadConfig({ PORT: '1', IM_RETRIES: '0' }), port: 0 }, imBaseUrl: upstream.url });
+    gateway = createGateway({ ...loadConfig({ PORT: '1', IM_RETRIES: '0' }), port: 0 }, { imBaseUrl: upstream.url });
     url = await gateway.start();
   });
   afterAll(async () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { gatewayVia, useStack } from '../../helpers/stack';
 import { gqlUpload } from '../../helpers/multipart-upload';
 import { close, listen, startProxy } from '../../helpers/proxy';
+import { until } from '../../helpers/wait';
 
 const stack = useStack();
 
@@ -152,7 +153,7 @@ describe('multipart requests', () => {
       );
       req.write(randomBytes(256 * 1024));
       // Once the storage has bytes of the file, the client vanishes.
-      while (received < 64 * 1024) await new Promise((resolve) => setTimeout(resolve, 10));
+      await until('the storage has 64 KiB of the file', () => received >= 64 * 1024);
       req.destroy();
       expect(await uploadOutcome).toBe('aborted');
       // The gateway carries on.

@@ -57,7 +57,7 @@ async function startGateway(env: Record<string, string>): Promise<Gateway> {
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await waitForLine(child, /GraphQL\s+http/, 60_000);
+  await waitForLine(child, /GraphQL\s+http/);
   return { child, origin: `http://127.0.0.1:${port}`, stderr: () => stderr, exited };
 }
 
@@ -70,7 +70,7 @@ function heldQuery(origin: string): Promise<{ status: number; body: unknown }> {
   }).then(async (res) => ({ status: res.status, body: await res.json() }));
 }
 
-const heldCallArrived = () => until('the held REST call reaches the upstream', () => held.length > 0, 30_000);
+const heldCallArrived = () => until('the held REST call reaches the upstream', () => held.length > 0);
 
 /** A GET on a keep-alive agent of one socket: its status, Connection header and whether the socket was reused. */
 function get(agent: Agent, url: string): Promise<{ status: number; connection: string | undefined; reused: boolean }> {
@@ -93,7 +93,7 @@ describe('SIGTERM', () => {
       const before = await get(agent, `${gateway.origin}/ready`);
       expect(before).toMatchObject({ status: 200, connection: 'keep-alive' });
       const feeds: Feed<UnreadData>[] = [sseFeed<UnreadData>(gateway.origin, IDENTITY, UNREAD), client.feed<UnreadData>(UNREAD)];
-      for (const feed of feeds) expect((await feed.next(30_000)).data).toEqual({ unreadCounts: [] });
+      for (const feed of feeds) expect((await feed.next()).data).toEqual({ unreadCounts: [] });
       const answer = heldQuery(gateway.origin);
       await heldCallArrived();
 
@@ -139,7 +139,7 @@ describe('SIGTERM', () => {
     const gateway = await startGateway({ SHUTDOWN_TIMEOUT_MS: '600000' });
     void heldQuery(gateway.origin).catch(() => undefined);
     await heldCallArrived();
-    const stopping = waitForLine(gateway.child, /SIGTERM: stopping/, 30_000);
+    const stopping = waitForLine(gateway.child, /SIGTERM: stopping/);
     gateway.child.kill('SIGTERM');
     await stopping;
     gateway.child.kill('SIGINT');
@@ -154,11 +154,11 @@ describe('stopping with Redis', () => {
     const prefix = `im-gateway-test:${randomBytes(6).toString('hex')}:`;
     const redis = new Redis('redis://127.0.0.1:6379');
     const config = { ...loadConfig({ PORT: '1', REDIS_URL: 'redis://127.0.0.1:6379', POLL_INTERVAL_MS: '200' }), port: 0 };
-    const gateway = createGateway({ config, imBaseUrl: upstream.url, redisPrefix: prefix });
+    const gateway = createGateway(config, { imBaseUrl: upstream.url, redisPrefix: prefix });
     const client = wsClient(await gateway.start(), IDENTITY);
     try {
       const feed = client.feed<UnreadData>(UNREAD);
-      expect((await feed.next(30_000)).data).toEqual({ unreadCounts: [] });
+      expect((await feed.next()).data).toEqual({ unreadCounts: [] });
       expect(await redis.keys(`${prefix}lease:*`)).toHaveLength(1);
       expect(await gateway.stop(60_000)).toEqual({ cut: [] });
       expect(await feed.ending).toEqual({ complete: true });

@@ -9,6 +9,7 @@ import { gatewayVia, startStack, type Stack } from '../../helpers/stack';
 import { sseFeed } from '../../helpers/subscriptions/clients';
 import { UNREAD } from '../../helpers/subscriptions/operations';
 import { identity } from '../../helpers/users';
+import { EVENT_DEADLINE_MS } from '../../helpers/wait';
 
 /** The value of the sample of `name` whose labels are exactly `labels` (undefined: none). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -108,7 +109,9 @@ describe('GET /metrics', () => {
     } finally {
       await feed.close();
     }
-    await vi.waitFor(async () => expect(sample(await scrape(stack.url), 'im_gateway_subscribers')).toBe(0));
+    await vi.waitFor(async () => expect(sample(await scrape(stack.url), 'im_gateway_subscribers')).toBe(0), {
+      timeout: EVENT_DEADLINE_MS,
+    });
     expect(sample(await scrape(stack.url), 'im_gateway_subscription_topics')).toBe(0);
   });
 
@@ -193,7 +196,7 @@ describe('upstream trouble', () => {
   it('logs one line for an unreachable service, suppresses the next failures, and counts every attempt and retry', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     // Port 9 (discard) is closed: every attempt fails to connect.
-    const gateway = createGateway({ config: { ...loadConfig({ PORT: '1', IM_RETRIES: '2' }), port: 0 }, imBaseUrl: 'http://127.0.0.1:9' });
+    const gateway = createGateway({ ...loadConfig({ PORT: '1', IM_RETRIES: '2' }), port: 0 }, { imBaseUrl: 'http://127.0.0.1:9' });
     const url = await gateway.start();
     try {
       const headers = { 'content-type': 'application/json', 'access-token': 'secret-token-4711', user_id: '2000000000123' };

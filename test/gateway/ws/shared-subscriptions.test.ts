@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../helpers/stack';
 import { wsClient } from '../../helpers/subscriptions/clients';
 import { sendText, UNREAD, type UnreadData } from '../../helpers/subscriptions/operations';
-import { sleep } from '../../helpers/wait';
+import { baselineSet, openSubscriptions } from '../../helpers/subscriptions/polls';
+import { sleep, until } from '../../helpers/wait';
 import { identity } from '../../helpers/users';
 
 const INTERVAL = 100;
@@ -40,7 +41,7 @@ describe('subscribers of one operation and identity', () => {
       const late = clients[3]!.feed<UnreadData>(UNREAD);
       expect(count(await late.next())).toBe(2);
       expect(stack.emu.calls('POST /group/info/batch').length).toBe(1);
-      await sleep(3 * INTERVAL);
+      await sleep(3 * INTERVAL); // anything sent twice would have come by now
       for (const feed of [...feeds, late]) expect(feed.pending).toBe(0);
     } finally {
       await Promise.all(clients.map((c) => c.dispose()));
@@ -53,12 +54,13 @@ describe('subscribers of one operation and identity', () => {
     const [a, b, c] = Array.from({ length: 3 }, () => wsClient(stack.url, identity(stack.emu, me)));
     try {
       const early = [a!, b!].map((client) => client.feed<MessagesData>(MESSAGES, { with: String(peer.id) }));
-      await sleep(3 * INTERVAL); // polled once: the baseline
+      await baselineSet(stack.emu, peer);
       const first = await sendText(stack.emu, peer, me, 'one');
       for (const feed of early) expect((await feed.next()).data?.conversationMessages).toEqual({ id: first, content: 'one' });
 
       const late = c!.feed<MessagesData>(MESSAGES, { with: String(peer.id) });
-      await sleep(2 * INTERVAL);
+      // It gets only what comes after it joined: send once it has.
+      await until('the late subscriber joined', async () => (await openSubscriptions(stack.url)) === 3);
       const second = await sendText(stack.emu, peer, me, 'two');
       for (const feed of [...early, late]) expect((await feed.next()).data?.conversationMessages).toEqual({ id: second, content: 'two' });
 

@@ -3,6 +3,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { GqlReply } from '../stack';
+import { EVENT_DEADLINE_MS } from '../wait';
 
 export type Ending = { complete: true } | { error: unknown };
 
@@ -31,7 +32,7 @@ export class Feed<T = Record<string, unknown>> {
   }
 
   /** The next result not taken yet; fails after `ms`, or when the subscription ends first. */
-  async next(ms = 5_000): Promise<GqlReply<T>> {
+  async next(ms = EVENT_DEADLINE_MS): Promise<GqlReply<T>> {
     const deadline = Date.now() + ms;
     while (this.taken >= this.results.length) {
       if (this.ended) throw new Error(`subscription ended: ${JSON.stringify(this.ended, errorText)}`);

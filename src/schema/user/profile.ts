@@ -1,0 +1,24 @@
+// What every file reading a user shares: the REST client acting as the user, and its profile
+// (GET /user/profile), on which the user's own ID and the public reads (peers.ts) rest. A leaf of
+// the user domain: it imports none of its siblings, so user.ts, peers.ts and the others can all
+// import it.
+import type { GatewayContext } from '../../context';
+import type { Int64 } from '../../rest/json';
+import type { UserProfile } from '../../rest/records';
+import type { RequestClient } from '../../rest/request-client';
+import type { UserParent } from '../core/refs';
+
+/** The REST client acting as the user: the caller itself for `me`, or (admin token) the user by ID. */
+export function restFor(user: UserParent, ctx: GatewayContext): RequestClient {
+  return user.id === undefined ? ctx.rest : ctx.restAs(user.id);
+}
+
+/** The profile of the user: the acting user's own, or (admin token) another user's. */
+export async function profileOf(user: UserParent, ctx: GatewayContext): Promise<UserProfile> {
+  return (await restFor(user, ctx).call('GET /user/profile', {})).data;
+}
+
+/** The user's ID: the parent's, or for the acting user one profile read (memoized per request). */
+export async function userIdOf(user: UserParent, ctx: GatewayContext): Promise<Int64> {
+  return user.id ?? (await profileOf(user, ctx)).user_id;
+}
