@@ -89,7 +89,15 @@ export async function startGatewayProcess(
   const entry = fromSource ? ['--import', 'tsx', join(repo, 'src/main.ts')] : [join(repo, 'dist/main.js')];
   const gateway = spawn(process.execPath, [...nodeArgs, ...extra, ...entry], {
     cwd: repo,
-    env: { ...process.env, PORT: String(port), IM_BASE_URL: setup.url, IM_APP_ID: setup.appId, NODE_ENV: 'production' },
+    // Production serves metrics on a port of their own, 9464 by default: one per machine, so a free one here.
+    env: {
+      ...process.env,
+      PORT: String(port),
+      METRICS_PORT: String(await freePort()),
+      IM_BASE_URL: setup.url,
+      IM_APP_ID: setup.appId,
+      NODE_ENV: 'production',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(gateway);

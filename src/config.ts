@@ -42,8 +42,19 @@ export interface Config {
   /** Serve Prometheus metrics at GET /metrics. */
   metrics: boolean;
   /**
+   * Serve them on a listener of their own at this port (and metricsHost), never on the public one.
+   * Default: 9464 when NODE_ENV=production; otherwise unset, and metrics are on the public port.
+   */
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /** Answer `__schema` and `__type`: on unless NODE_ENV=production; GraphiQL needs it. */
+  introspection: boolean;
+  /** On SIGTERM, how long requests in flight may take before what remains is cut. */
+  shutdownTimeoutMs: number;
+  /**
    * Serve GraphiQL to browsers at GET /graphql. Default: on with the in-process emulator, off
-   * against a real service and whenever NODE_ENV=production; GRAPHIQL=true/false decides alone.
+   * against a real service, whenever NODE_ENV=production and with INTROSPECTION=false (which it needs);
+   * GRAPHIQL=true/false decides alone.
    */
   graphiql: boolean;
   /** /ready answers 503 when this many REST calls in a row failed (5xx or unreachable)... */
@@ -140,7 +151,20 @@ function text(env: Env, name: string): string | undefined {
 /** FAST_PATH chose a second request pipeline; since one pipeline serves every request, it is ignored. */
 const OBSOLETE = ['FAST_PATH'];
 
+/** The Prometheus exporters' usual port (OpenTelemetry's among them). */
+const PRODUCTION_METRICS_PORT = 9464;
+
+/** GraphiQL reads the schema by introspection: one on and the other off, both explicit, is a contradiction. */
+function introspectionAndGraphiql(env: Env, production: boolean, imBaseUrl: string | undefined) {
+  const asked = env.INTROSPECTION?.trim() ? flag(env, 'INTROSPECTION', true) : undefined;
+  const graphiql = flag(env, 'GRAPHIQL', !imBaseUrl && !production && asked !== false);
+  if (graphiql && asked === false)
+    throw new ConfigError('INTROSPECTION=false cannot hold with GRAPHIQL on (GraphiQL reads the schema by introspection)');
+  return { graphiql, introspection: asked ?? (graphiql || !production) };
+}
+
 export function loadConfig(env: Env = process.env): Config {
+  const production = env.NODE_ENV === 'production';
   const port = int(env, 'PORT', 4000, 1, 65535);
   const emulatorPort = int(env, 'EMULATOR_PORT', 4001, 1, 65535);
   const imBaseUrl = url(env, 'IM_BASE_URL', ['http:', 'https:']);
@@ -154,6 +178,8 @@ export function loadConfig(env: Env = process.env): Config {
   for (const host of uploadHosts) {
     if (!/^[a-z0-9.-]+(:\d{1,5})?$/i.test(host)) throw new ConfigError(`UPLOAD_HOSTS: ${JSON.stringify(host)} is not host[:port]`);
   }
+  const metricsPort = env.METRICS_PORT?.trim() ? int(env, 'METRICS_PORT', 0, 1, 65535) : production ? PRODUCTION_METRICS_PORT : undefined;
+  if (metricsPort === port) throw new ConfigError(`METRICS_PORT and PORT must differ (both ${port}): metrics stay off the public port`);
   const corsOrigins = (env.CORS_ORIGINS ?? '')
     .split(',')
     .map((o) => o.trim())
@@ -186,7 +212,10 @@ export function loadConfig(env: Env = process.env): Config {
     maxWsPayloadBytes: int(env, 'MAX_WS_PAYLOAD_BYTES', 1024 * 1024, 1024, 1024 ** 3),
     maxWsInitBytes: int(env, 'MAX_WS_INIT_BYTES', 16 * 1024, 256, 1024 ** 3),
     metrics: flag(env, 'METRICS', true),
-    graphiql: flag(env, 'GRAPHIQL', !imBaseUrl && env.NODE_ENV !== 'production'),
+    metricsPort,
+    metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
+    ...introspectionAndGraphiql(env, production, imBaseUrl),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 100, 3_600_000),
     readyFailedCalls: int(env, 'READY_FAILED_CALLS', 20, 1, 10_000),
     readyWindowMs: int(env, 'READY_WINDOW_MS', 60_000, 1_000, 3_600_000),
     corsOrigins,

@@ -5,6 +5,16 @@ import { createEmulator } from './emulator';
 import { seedDemo } from './emulator/seed';
 import { createGateway } from './gateway/create-gateway';
 
+/** How long stopping may overrun SHUTDOWN_TIMEOUT_MS (closing Redis, the emulator) before the process just exits. */
+const STOP_MARGIN_MS = 5_000;
+
+/** `2 × POST /graphql, 1 × GET /files/…` */
+function tally(requests: string[]): string {
+  const counts = new Map<string, number>();
+  for (const r of requests) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return [...counts].map(([r, n]) => `${n} × ${r}`).join(', ');
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   for (const name of config.obsolete) console.warn(`${name} is obsolete and ignored (see CHANGELOG.md)`);
@@ -38,20 +48,35 @@ async function main(): Promise<void> {
 
   const gateway = createGateway({ ...config, imAdminToken }, { imBaseUrl, graphiqlHeaders });
   const url = await gateway.start();
-  stops.unshift(() => gateway.stop());
   console.log(`GraphQL       ${url}/graphql   (${config.graphiql ? 'GraphiQL in a browser; ' : ''}WebSocket on the same path)`);
+  if (gateway.metricsUrl) console.log(`Metrics       ${gateway.metricsUrl}`);
   if (config.imBaseUrl) console.log(`IM service    ${config.imBaseUrl}`);
 
   let stopping = false;
   const shutdown = (signal: string) => {
-    if (stopping) return;
+    // A second signal: whoever sent it will not wait for the drain.
+    if (stopping) {
+      console.error(`${signal} while stopping: exiting at once`);
+      process.exit(1);
+    }
     stopping = true;
-    console.log(`${signal}: stopping`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    console.log(`${signal}: stopping (draining for up to ${config.shutdownTimeoutMs} ms)`);
+    // Should stopping itself hang past the drain (Redis not answering, say), the process ends anyway.
+    const force = setTimeout(() => {
+      console.error(`still stopping ${STOP_MARGIN_MS} ms after SHUTDOWN_TIMEOUT_MS: exiting`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs + STOP_MARGIN_MS);
     force.unref();
     void (async () => {
+      const { cut } = await gateway.stop(config.shutdownTimeoutMs).catch((err: unknown) => {
+        console.error('stop failed:', err);
+        return { cut: ['(unknown: the drain failed)'] };
+      });
+      if (cut.length > 0) {
+        console.error(`SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms) passed: cut ${cut.length} request(s) in flight: ${tally(cut)}`);
+      }
       for (const stop of stops) await stop().catch((err: unknown) => console.error('stop failed:', err));
-      process.exit(0);
+      process.exit(cut.length > 0 ? 1 : 0);
     })();
   };
   process.on('SIGINT', () => shutdown('SIGINT'));

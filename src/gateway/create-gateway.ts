@@ -1,5 +1,6 @@
 // createGateway(config) → { start, stop }: graphql-yoga at /graphql (GraphiQL included),
-// graphql-ws on the same port and path, /health, /ready and /metrics; the subscriptions' pollers.
+// graphql-ws on the same port and path, /health, /ready and /metrics (or metrics on a listener of
+// their own); the subscriptions' pollers; stop() drains (lifecycle/drain.ts).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
@@ -27,6 +28,9 @@ import { useCsrfPrevention } from './http/csrf';
 import { createDownloadRoute } from './http/downloads';
 import { requestLookup } from './http/event-source';
 import { useCompiledExecution } from './execution/jit';
+import { useIntrospectionRefusal } from './execution/introspection';
+import { createDrain, type DrainOutcome } from './lifecycle/drain';
+import { listenForMetrics } from './observability/metrics-listener';
 import { createGatewayMetrics } from './observability/metrics';
 import { createReadiness } from './observability/readiness';
 import { useStreamingMultipart } from './http/multipart';
@@ -47,8 +51,14 @@ export interface GatewayOptions {
 export interface Gateway {
   /** Listens; resolves to the gateway's origin (http://host:port). */
   start(): Promise<string>;
-  stop(): Promise<void>;
+  /**
+   * Drains: /ready answers 503, subscriptions complete, pollers stop, and requests in flight have
+   * until `timeoutMs` (default 0: none, for tests) to finish; what remains then is cut and named.
+   */
+  stop(timeoutMs?: number): Promise<DrainOutcome>;
   readonly rest: RestClient;
+  /** Where metrics are served when they have a listener of their own (after start). */
+  readonly metricsUrl: string | undefined;
 }
 
 /** graphql-js wraps a scalar's refusal once or twice (type, then variable) before reporting it. */
@@ -73,7 +83,10 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     const { executions, members } = shared.stats();
     return { ...stats, subscribers: stats.subscribers - executions + members };
   };
-  const metrics = config.metrics ? createGatewayMetrics({ subscriptions: subscriptionStats }) : undefined;
+  const metrics = config.metrics
+    ? createGatewayMetrics({ subscriptions: subscriptionStats, public: config.metricsPort === undefined })
+    : undefined;
+  const drain = createDrain();
   const logTrouble = upstreamLog();
   const readiness = createReadiness({ failedCalls: config.readyFailedCalls, windowMs: config.readyWindowMs });
   const client = createRestClient({
@@ -136,9 +149,11 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       useDocumentLimits(config),
       useCostLimit({ maxCost: config.maxCost, mode: config.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
       useResultCaps(config),
+      ...(config.introspection ? [] : [useIntrospectionRefusal()]),
       useReadinessCheck({
         endpoint: '/ready',
         check: () => {
+          if (drain.draining) throw new Error('the gateway is shutting down');
           const problem = readiness.problem();
           if (problem) throw new Error(problem);
           return true;
@@ -152,20 +167,26 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
 
   let server: Server | undefined;
   let ws: ReturnType<typeof mountWebSocket> | undefined;
+  let metricsListener: Awaited<ReturnType<typeof listenForMetrics>> | undefined;
 
   return {
     rest,
+    get metricsUrl() {
+      return metricsListener?.url;
+    },
     async start() {
       await subscriptions.start();
       const downloads = createDownloadRoute(rest);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer(
-        createFront({
-          maxBodyBytes: config.maxBodyBytes,
-          routes: [graphiql, downloads],
-          // yoga's Node listener answers or logs its own failures: its promise never rejects.
-          serve: (req, res) => void yoga(req, res),
-        }),
+        drain.track(
+          createFront({
+            maxBodyBytes: config.maxBodyBytes,
+            routes: [graphiql, downloads],
+            // yoga's Node listener answers or logs its own failures: its promise never rejects.
+            serve: (req, res) => void yoga(req, res),
+          }),
+        ),
       );
       ws = mountWebSocket(server, yoga, {
         verify: subscriptions.verify,
@@ -178,21 +199,30 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         server!.once('error', reject);
         server!.listen(config.port, config.host, () => resolve());
       });
+      if (metrics && config.metricsPort !== undefined) {
+        metricsListener = await listenForMetrics(metrics.scrape, config.metricsPort, config.metricsHost);
+      }
       const { port } = server.address() as AddressInfo;
       return `http://${config.host}:${port}`;
     },
-    async stop() {
-      // Every subscription completes (its clients are told) and every poller stops, before the sockets close.
+    async stop(timeoutMs = 0) {
+      const deadline = Date.now() + timeoutMs;
+      if (server) drain.begin(server);
+      // Every subscription completes (its clients are told, and resume elsewhere) and every poller
+      // stops, releasing its lease; then the requests in flight get what time is left.
       await subscriptions.close();
       await ws?.close();
-      if (server) {
-        const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
-        server.closeAllConnections();
-        await closing;
-      }
-      await rest.close();
+      const outcome = server ? await drain.settle(server, deadline) : { cut: [] };
+      await metricsListener?.close();
+      // The REST calls of cut requests may still be held: the pool then closes on its own timer
+      // (IM_CALL_TIMEOUT_MS) rather than hold the stop.
+      const closing = rest.close();
+      if (outcome.cut.length === 0) await closing;
+      else closing.catch(() => {});
       server = undefined;
       ws = undefined;
+      metricsListener = undefined;
+      return outcome;
     },
   };
 }

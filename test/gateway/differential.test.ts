@@ -44,7 +44,8 @@ beforeAll(async () => {
   const env = { PORT: '1', NODE_ENV: 'production', IM_APP_ID: emu.appId, CORS_ORIGINS: `${ALLOWED_ORIGIN},https://other.example` };
   const config = loadConfig(env);
   const start = async (jit: boolean) => {
-    const gateway = createGateway({ ...config, port: 0, jit, jitAfterRuns: 1 }, { imBaseUrl: emu.url });
+    // Production's metrics listener on a free port each (its default, 9464, is one for the machine).
+    const gateway = createGateway({ ...config, port: 0, metricsPort: 0, jit, jitAfterRuns: 1 }, { imBaseUrl: emu.url });
     return [gateway, Number(new URL(await gateway.start()).port)] as const;
   };
   const [[compiled, compiledPort], [graphqlJs, graphqlJsPort]] = [await start(true), await start(false)];

@@ -8,11 +8,13 @@ import { waitForLine } from '../helpers/wait-for-line';
 
 let child: ChildProcess;
 let origin: string;
+let metricsPort: number;
 let output = '';
 
 beforeAll(async () => {
   execFileSync('npm', ['run', '--silent', 'bundle', '--', '--log-level=warning'], { stdio: 'inherit', timeout: 60_000 });
   const [port, emulatorPort] = [await freePort(), await freePort()];
+  metricsPort = await freePort();
   origin = `http://127.0.0.1:${port}`;
   child = spawn(process.execPath, ['dist/main.js'], {
     env: {
@@ -22,6 +24,8 @@ beforeAll(async () => {
       IM_BASE_URL: '',
       IM_ADMIN_TOKEN: '',
       NODE_ENV: 'production',
+      // Production's default (9464) may be taken on a shared machine.
+      METRICS_PORT: String(metricsPort),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -35,7 +39,7 @@ afterAll(() => {
 });
 
 describe('node dist/main.js', () => {
-  it('answers /health and GraphQL, with GraphiQL off in production', async () => {
+  it('answers /health and GraphQL, with GraphiQL and introspection off in production', async () => {
     expect((await fetch(`${origin}/health`)).status).toBe(200);
     const res = await fetch(`${origin}/graphql`, {
       method: 'POST',
@@ -43,9 +47,25 @@ describe('node dist/main.js', () => {
       body: '{"query":"{ __typename }"}',
     });
     expect(await res.json()).toEqual({ data: { __typename: 'Query' } });
+    const schema = await fetch(`${origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{ __schema { queryType { name } } }"}',
+    });
+    expect(await schema.json()).toMatchObject({ errors: [{ extensions: { code: 'INTROSPECTION_DISABLED' } }] });
     const page = await fetch(`${origin}/graphql`, { headers: { accept: 'text/html' } });
     expect(page.headers.get('content-type') ?? '').not.toContain('text/html');
     await page.arrayBuffer();
+  });
+
+  it('serves metrics on their own port, not on the public one', async () => {
+    const publicPort = await fetch(`${origin}/metrics`);
+    expect(publicPort.status).toBe(404);
+    await publicPort.arrayBuffer();
+    const own = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain('im_gateway_subscribers');
+    expect(output).toContain(`Metrics       http://127.0.0.1:${metricsPort}/metrics`);
   });
 
   it('stops within a few seconds of SIGTERM, exit code 0', async () => {

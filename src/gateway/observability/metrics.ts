@@ -1,5 +1,6 @@
-// The gateway's Prometheus metrics, served at GET /metrics: GraphQL operations (operation-metrics.ts), REST calls to the IM service (from the client's onCall hook), subscriptions (from the
-// hub's counts) and the Node process. Every gateway has a registry of its own (tests run several
+// The gateway's Prometheus metrics, served at GET /metrics (on the public port, or on a listener of
+// their own: metrics-listener.ts): GraphQL operations (operation-metrics.ts), REST calls to the IM
+// service (from the client's onCall hook), subscriptions (from the hub's counts) and the Node process. Every gateway has a registry of its own (tests run several
 // in one process); labels hold only bounded values: no query text, no variables, no IDs.
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
@@ -14,8 +15,10 @@ import { useOperationMetrics } from './operation-metrics';
 const actualCalls = (context: unknown): number | undefined => (context as Partial<GatewayContext> | undefined)?.restCalls?.used;
 
 interface GatewayMetrics {
-  /** The yoga plugin: operation metrics and the /metrics route. */
+  /** The yoga plugin: operation metrics, and the /metrics route when the public port serves it. */
   readonly plugin: Plugin;
+  /** The registry's text and content type, for a listener of its own. */
+  scrape(): Promise<{ text: string; contentType: string }>;
   /** The REST client's onCall hook. */
   restCall(info: CallInfo): void;
   /** An operation estimated over MAX_COST (refused, or run in measure mode). */
@@ -25,6 +28,8 @@ interface GatewayMetrics {
 interface GatewayMetricsOptions {
   /** Read at each scrape. */
   subscriptions: () => SubscriptionStats;
+  /** Serve GET /metrics on the public port (false: a listener of its own serves scrape()). */
+  public: boolean;
 }
 
 /** '2xx', '4xx', ... for an answer; the failure's kind when there was none (or it was a business error). */
@@ -67,7 +72,7 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
   // A new registry holding the shared process metrics; this gateway's own are added to it below.
   const registry = Registry.merge([processMetrics()]);
 
-  const plugin = useOperationMetrics(registry, '/metrics', { estimated: estimatedCalls, actual: actualCalls });
+  const plugin = useOperationMetrics(registry, options.public ? '/metrics' : undefined, { estimated: estimatedCalls, actual: actualCalls });
   const overCost = new SeriesCounter(
     'im_gateway_cost_over_limit_total',
     'Operations estimated over MAX_COST, by COST_MODE (enforce: refused; measure: run)',
@@ -118,6 +123,7 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
 
   return {
     plugin,
+    scrape: async () => ({ text: await registry.metrics(), contentType: registry.contentType }),
     overCost(_estimate, mode) {
       overCost.of(mode, () => ({ mode })).value++;
     },

@@ -39,7 +39,8 @@ interface CallCounts {
 /** Buckets of REST calls per operation: from none to MAX_COST's range. */
 const CALL_BUCKETS: readonly number[] = [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000];
 
-export function useOperationMetrics(registry: Registry, path: string, calls?: CallCounts): Plugin {
+/** `path`: where the public port serves the registry; undefined when a listener of its own does. */
+export function useOperationMetrics(registry: Registry, path: string | undefined, calls?: CallCounts): Plugin {
   const operations = new SeriesCounter('graphql_envelop_request', 'GraphQL operations executed', registry);
   const durations = new SeriesHistogram('graphql_envelop_request_duration', 'Time spent executing GraphQL operations (seconds)', registry);
   const errors = new SeriesCounter('graphql_envelop_error_result', 'Errors in GraphQL results, by the phase that produced them', registry);

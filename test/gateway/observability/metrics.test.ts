@@ -5,7 +5,7 @@ import { loadConfig } from '../../../src/config';
 import { createGateway } from '../../../src/gateway/create-gateway';
 import { upstreamLog } from '../../../src/gateway/observability/upstream-log';
 import type { CallInfo } from '../../../src/rest/client';
-import { startStack, type Stack } from '../../helpers/stack';
+import { gatewayVia, startStack, type Stack } from '../../helpers/stack';
 import { sseFeed } from '../../helpers/subscriptions/clients';
 import { UNREAD } from '../../helpers/subscriptions/operations';
 import { identity } from '../../helpers/users';
@@ -150,6 +150,40 @@ describe('METRICS=false', () => {
     } finally {
       await quiet.stop();
     }
+  });
+});
+
+describe('METRICS_PORT', () => {
+  it('serves metrics on a listener of its own, and none on the public port', async () => {
+    // No IM service: the operation is counted all the same (with its failed REST call).
+    const { gateway, url } = await gatewayVia('http://127.0.0.1:9', { IM_RETRIES: '0' }, { metricsPort: 0 });
+    try {
+      const counted = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"query Counted { me { id } }"}',
+      });
+      await counted.arrayBuffer();
+      const publicPort = await fetch(`${url}/metrics`);
+      expect(publicPort.status).toBe(404);
+      await publicPort.arrayBuffer();
+      expect(gateway.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      const text = await scrape(gateway.metricsUrl!.replace(/\/metrics$/, ''));
+      expect(sample(text, 'graphql_envelop_request', { operationName: 'Counted', operationType: 'query' })).toBe(1);
+      const elsewhere = await fetch(gateway.metricsUrl!.replace(/metrics$/, 'graphql'));
+      expect(elsewhere.status).toBe(404);
+      await elsewhere.arrayBuffer();
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('is 9464 by default in production only, on 127.0.0.1, and never the public port', () => {
+    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ metricsPort: 9464, metricsHost: '127.0.0.1' });
+    expect(loadConfig({}).metricsPort).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9100', METRICS_HOST: '0.0.0.0' })).toMatchObject({ metricsPort: 9100, metricsHost: '0.0.0.0' });
+    expect(() => loadConfig({ PORT: '4000', METRICS_PORT: '4000' })).toThrow(/METRICS_PORT and PORT must differ/);
+    expect(() => loadConfig({ METRICS_PORT: 'x' })).toThrow(/METRICS_PORT must be an integer/);
   });
 });
 
