@@ -109,7 +109,7 @@ export function createContext(
   // The caller is made only for a client not made yet (a list of members asks once per member).
   function clientFor(key: string, callerFor: () => Caller): RequestClient {
     let known = bound.get(key);
-    if (!known) bound.set(key, (known = bindClient(client, callerFor(), { onWrite: invalidate, budget })));
+    if (!known) bound.set(key, (known = bindClient(client, callerFor(), { onWrite: forget, budget })));
     return known;
   }
 

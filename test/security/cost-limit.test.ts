@@ -216,6 +216,20 @@ describe('MAX_REST_CALLS', () => {
     expect(stack.emu.calls()).toHaveLength(2);
   });
 
+  it('counts the writes of one mutation against the same budget (a write does not renew it)', async () => {
+    stack.emu.mark();
+    const reply = await post(
+      stack,
+      user,
+      'mutation { a: setNickname(input: { nickName: "a" }) { ok } b: setNickname(input: { nickName: "b" }) { ok } c: setNickname(input: { nickName: "c" }) { ok } }',
+    );
+    expect(reply.body.data?.a).toEqual({ ok: true });
+    expect(reply.body.data?.b).toEqual({ ok: true });
+    expect(reply.body.data?.c).toBeNull();
+    expect(codes(reply)).toEqual(['UPSTREAM_BUDGET_EXCEEDED']);
+    expect(stack.emu.calls()).toHaveLength(2);
+  });
+
   it('gives each request a budget of its own', async () => {
     const reply = await post(stack, user, '{ me { nickName online } }');
     expect(reply.body.errors).toBeUndefined();

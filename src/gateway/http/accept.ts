@@ -33,10 +33,21 @@ const matches = (asked: string, offered: string) => {
   return (askedMain === '*' || askedMain === main) && (askedSub === '*' || askedSub === sub);
 };
 
+/** Verdicts by Accept header and kind: clients send a handful of distinct headers. */
+const verdicts = new Map<string, boolean>();
+const VERDICTS_KEPT = 256;
+
 /** Whether an answer of this kind can be written for this Accept header. */
 export function canWrite(accept: string | null, kind: 'single' | 'stream'): boolean {
-  const offered = kind === 'stream' ? STREAM_TYPES : SINGLE_RESULT_TYPES;
-  return askedTypes(accept).some((asked) => offered.some((type) => matches(asked, type)));
+  const key = `${kind} ${accept ?? ''}`;
+  let verdict = verdicts.get(key);
+  if (verdict === undefined) {
+    const offered = kind === 'stream' ? STREAM_TYPES : SINGLE_RESULT_TYPES;
+    verdict = askedTypes(accept).some((asked) => offered.some((type) => matches(asked, type)));
+    if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
+    verdicts.set(key, verdict);
+  }
+  return verdict;
 }
 
 function notAcceptable(kind: 'single' | 'stream') {
