@@ -189,10 +189,12 @@ describe('streaming a 20 MB file', () => {
     console.log(
       `gateway memory, peak live growth: 20 MB upload ${JSON.stringify(up)}; 20 MB download through the route ${JSON.stringify(down)}`,
     );
-    // Buffering the file would grow arrayBuffers by at least its 20 MB (yoga's own parser: ~42 MB).
+    // Buffering the file would grow arrayBuffers by at least its 20 MB (yoga's own parser: ~42 MB),
+    // and RSS with them. RSS also moves with the allocator and V8's spaces (0.9 to 12.1 MB across
+    // runs of this same code while arrayBuffers stayed under 2 MB): below the file's size is the point.
     for (const growth of [up, down]) {
       expect(growth.arrayBuffersMB).toBeLessThan(6);
-      expect(growth.rssMB).toBeLessThan(10);
+      expect(growth.rssMB).toBeLessThan(16);
     }
   });
 });
