@@ -31,6 +31,13 @@ export async function pollsObserved(
 }
 
 /**
+ * The most polls one poller makes in `ms`: one per interval, plus two for the window's edges (a
+ * poll started just before the window is counted when it arrives, and uneven latencies under load
+ * shorten the measured span by up to an interval). A second poller doubles the count.
+ */
+export const maxPolls = (ms: number, intervalMs: number): number => ms / intervalMs + 2;
+
+/**
  * Waits until a window of `intervals` poll intervals passes with no call `counted` picks: the
  * pollers stopped. A poller that keeps going never leaves such a window, and the wait fails.
  */
