@@ -42,7 +42,7 @@ const HOST = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=%]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?
 const PLACEHOLDER_HOST = 'localhost';
 
 const isMultipart = (type: string | undefined) => type !== undefined && /^multipart\/form-data\b/i.test(type);
-const isJson = (type: string | undefined) => type !== undefined && /^application\/(graphql-response\+)?json\b/i.test(type);
+const isJson = (type: string | undefined) => type !== undefined && /^application\/(graphql\+|graphql-response\+)?json\b/i.test(type);
 /** A body yoga's JSON parser reads (its own test: the first listed type, as written). */
 const YOGA_JSON = /^application\/(graphql\+)?json(;|$)/;
 
