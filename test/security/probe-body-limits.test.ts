@@ -41,7 +41,9 @@ function send(contentType: string, parts: (string | number)[], chunked = false):
     };
     if (!chunked) headers['content-length'] = String(length);
     // Multipart is a "simple" request: CSRF prevention wants a custom header (README).
-    if (contentType.startsWith('multipart/')) headers['x-graphql-yoga-csrf'] = 'upload';
+    if (contentType.startsWith('multipart/') || contentType.startsWith('application/x-www-form-urlencoded')) {
+      headers['x-graphql-yoga-csrf'] = 'upload';
+    }
     const req = request(`${stack.url}/graphql`, { method: 'POST', headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
@@ -99,6 +101,20 @@ describe('JSON bodies', () => {
       });
     },
   );
+
+  it('refuses a form body whose variables field holds 60,000 members (percent-encoded JSON) before parsing it', async () => {
+    const variables = `{${Array.from({ length: 60_000 }, (_, i) => `"v${i}":0`).join(',')}}`;
+    const form = new URLSearchParams({ query: '{ __typename }', variables }).toString();
+    const reply = await send('application/x-www-form-urlencoded', [form]);
+    expect(reply.status).toBe(400);
+    expect(reply.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST', limit: 10_000 } });
+  });
+
+  it('answers a form body with a few variables', async () => {
+    const form = new URLSearchParams({ query: '{ __typename }', variables: '{"a":1}' }).toString();
+    const reply = await send('application/x-www-form-urlencoded', [form]);
+    expect(reply).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
+  });
 
   it('still answers a body just under the limit', async () => {
     const reply = await json({ query: '{ __typename }', variables: { big: 'a'.repeat(2 * MiB - 100) } });

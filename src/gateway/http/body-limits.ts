@@ -28,7 +28,8 @@ export const MAX_JSON_MEMBERS = 10_000;
 /** Multipart part headers and boundaries: generous for the handful of parts a request has. */
 const PART_FRAMING_BYTES = 64 * 1024;
 
-const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '');
+/** Whether a Content-Type names a multipart body (uploads): those stream on, within their own cap. */
+export const isMultipart = (type: string | null | undefined): boolean => type != null && /^multipart\/form-data\b/i.test(type);
 
 /**
  * Whether a JSON body has more than `max` object members (colons outside strings). Read as bytes:
@@ -100,7 +101,7 @@ export function useMultipartBodyLimit(limits: MultipartLimits): Plugin {
   const what = 'the multipart request body';
   return {
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
-      if (!isMultipart(request)) return;
+      if (!isMultipart(request.headers.get('content-type'))) return;
       const length = request.headers.get('content-length');
       if (length !== null) {
         if (!/^\d+$/.test(length)) throw badContentLength();

@@ -6,14 +6,14 @@
 //   and never reaches the URL;
 // - the body of every request that is not multipart: read here, within MAX_BODY_BYTES (413, from
 //   the Content-Length before a byte is read, or where a chunked body passes the limit), and a JSON
-//   body scanned for its object members (400 over MAX_JSON_MEMBERS) before anything parses it.
+//   body (or a form's JSON fields) scanned for its object members (400 over MAX_JSON_MEMBERS) before anything parses it.
 //   Multipart bodies (uploads) stream on: body-limits.ts caps them as they flow.
 // A refusal is not written here: it is recorded on the request and raised by `useFrontRefusals`
 // inside yoga, so that every answer (CORS headers, content type, status rules) is yoga's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { badContentLength, bodyTooLarge, MAX_JSON_MEMBERS, membersOver, tooManyMembers } from './body-limits';
+import { badContentLength, bodyTooLarge, isMultipart, MAX_JSON_MEMBERS, membersOver, tooManyMembers } from './body-limits';
 
 /** A request as the front hands it on: its body already read (or left streaming), maybe a refusal. */
 export type FrontRequest = IncomingMessage & {
@@ -41,8 +41,18 @@ const HOST = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=%]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?
 /** What yoga sees in place of a malformed Host, so that its URL is well formed; the refusal is the answer. */
 const PLACEHOLDER_HOST = 'localhost';
 
-const isMultipart = (type: string | undefined) => type !== undefined && /^multipart\/form-data\b/i.test(type);
 const isJson = (type: string | undefined) => type !== undefined && /^application\/(graphql\+|graphql-response\+)?json\b/i.test(type);
+const isForm = (type: string | undefined) => type !== undefined && /^application\/x-www-form-urlencoded\b/i.test(type);
+/** The fields of a form body that yoga parses as JSON. */
+const FORM_JSON_FIELDS = ['variables', 'extensions'] as const;
+
+/** Whether a body holds more JSON object members than allowed: a JSON body, or a form's JSON fields. */
+function jsonMembersOver(type: string | undefined, body: Buffer): boolean {
+  if (isJson(type)) return membersOver(body, MAX_JSON_MEMBERS);
+  if (!isForm(type)) return false;
+  const form = new URLSearchParams(body.toString('utf8'));
+  return FORM_JSON_FIELDS.some((field) => form.getAll(field).some((value) => membersOver(Buffer.from(value), MAX_JSON_MEMBERS)));
+}
 /** A body yoga's JSON parser reads (its own test: the first listed type, as written). */
 const YOGA_JSON = /^application\/(graphql\+)?json(;|$)/;
 
@@ -91,7 +101,7 @@ export function createFront({ maxBodyBytes, routes, serve }: FrontOptions): (req
       if (done) return;
       done = true;
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      if (isJson(req.headers['content-type']) && membersOver(body, MAX_JSON_MEMBERS)) return refuse(req, res, tooManyMembers());
+      if (jsonMembersOver(req.headers['content-type'], body)) return refuse(req, res, tooManyMembers());
       req.body = parsedJson(req, body) ?? Readable.from([body]);
       serve(req, res);
     });
