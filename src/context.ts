@@ -38,6 +38,12 @@ export interface GatewayContext {
   invalidate(): void;
   /** The gateway's shared pollers, for subscription fields. */
   readonly subscriptions: SubscriptionHub;
+  /**
+   * Where a WebSocket connection asks its conversationEvents subscriptions to resume, by `with`:
+   * `connectionParams.resumeAfter`, as the client sent it (read and checked by the field). A
+   * client re-sends it on each reconnect, so that graphql-ws's own retry loses no message.
+   */
+  readonly resumeAfter?: unknown;
   /** Reads of other users' public profile with the service credential; undefined when it does not serve this caller. */
   readonly peers?: PeerAccess & {
     /** REST calls as that user with the service token (reads of public fields only). */
@@ -92,6 +98,7 @@ export function createContext(
   settings: GatewaySettings,
   subscriptions: SubscriptionHub,
   service?: { credential: ServiceCredential | undefined; defaultAppId: string },
+  connection?: { resumeAfter?: unknown },
 ): GatewayContext {
   const bound = new Map<string, RequestClient>();
   const loaders = new Map<unknown, unknown>();
@@ -138,5 +145,6 @@ export function createContext(
     loaders,
     invalidate,
     subscriptions,
+    ...(connection?.resumeAfter === undefined ? {} : { resumeAfter: connection.resumeAfter }),
   };
 }

@@ -127,7 +127,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     cors: corsFor(config.corsOrigins),
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : request ? requestLookup(request) : headersLookup(new Headers());
-      return createContext(rest, callerFrom(lookup), settings, subscriptions, service);
+      return createContext(rest, callerFrom(lookup), settings, subscriptions, service, connectionParams);
     },
     // Served ahead of yoga by createGraphiQLPage (rendered once, not per request).
     graphiql: false,

@@ -197,10 +197,11 @@ export function sharedSubscriptions(): SharedSubscriptions {
 
 /**
  * Which subscribers may share an execution: the same identity running the same operation with
- * the same variables (key undefined: not shared), and whether its field replays its state.
+ * the same variables and resume positions (key undefined: not shared), and whether its field replays its state.
  */
 function shareOf(args: ExecutionArgs): { key: string | undefined; replay: boolean } {
-  const caller = (args.contextValue as { caller?: Caller } | undefined)?.caller;
+  const context = args.contextValue as { caller?: Caller; resumeAfter?: unknown } | undefined;
+  const caller = context?.caller;
   const text = args.document.loc?.source.body;
   const operation = getOperationAST(args.document, args.operationName);
   const field = operation?.selectionSet.selections[0];
@@ -208,7 +209,9 @@ function shareOf(args: ExecutionArgs): { key: string | undefined; replay: boolea
     return { key: undefined, replay: false };
   const definition = args.schema.getSubscriptionType()?.getFields()[field.name.value];
   const identity = [caller.appId, caller.token, caller.userId, caller.groupId].map((part) => part ?? null);
-  const key = `${JSON.stringify([...identity, args.operationName ?? null, args.variableValues ?? null])}\n${text}`;
+  // A connection that resumes (connectionParams.resumeAfter) starts elsewhere than one that does not.
+  const resume = context?.resumeAfter ?? null;
+  const key = `${JSON.stringify([...identity, args.operationName ?? null, args.variableValues ?? null, resume])}\n${text}`;
   return { key, replay: definition?.extensions.replaysLatest === true };
 }
 

@@ -16,7 +16,8 @@ function badInput(message: string): Error {
 
 const DECIMAL = /^\d{1,19}$/;
 
-function parseId(value: unknown): Int64 {
+/** An ID as a client sends it (a decimal string, or a safe integer) → Int64; a ScalarInputError otherwise. */
+export function parseId(value: unknown): Int64 {
   const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
   if (typeof text !== 'string' || !DECIMAL.test(text) || BigInt(text) > INT64_MAX) {
     throw badInput(`ID must be a non-negative int64 decimal such as "1552747048460091409", got ${JSON.stringify(value)}`);

@@ -8,6 +8,7 @@ import { DEEP_EVERY, WATCHED } from '../../subscriptions/conversation-events';
 import { builder, reaches } from '../core/builder';
 import { MessageRef } from './message';
 import { valueOf } from './subscriptions';
+import { resumePosition } from './resume-position';
 
 /** Which messages recalls and reads are seen for, and how late. */
 const WATCHING =
@@ -82,13 +83,16 @@ builder.subscriptionField('conversationEvents', (t) =>
       'Found by polling its newest page (GET /message/conversation; reading marks the messages DELIVERED). Without ' +
       '`after`, events from subscribing on; with `after` (the ID of the last message a client received, when it ' +
       `reconnects), first every message that came after it (at most 1000) and then the live events, each message exactly once. ` +
-      'Recalls and reads that happened while disconnected are not replayed.',
+      'Recalls and reads that happened while disconnected are not replayed. Over WebSocket, without `after`, the ' +
+      'position in `connectionParams.resumeAfter` (`{ "<with>": "<message ID>" }`) is used: graphql-ws re-sends the ' +
+      'original variables when it reconnects by itself but asks for connectionParams anew (README: resuming).',
     extensions: reaches('GET /message/conversation'),
     args: {
       with: t.arg({ type: 'ID', required: true, description: "The conversation: the other user's ID, or the group ID (opposite_id)." }),
       after: t.arg({ type: 'ID', required: false, description: 'Resume after this message: send the messages that came after it first.' }),
     },
-    subscribe: (_root, args, ctx) => ctx.subscriptions.conversationEvents(ctx.caller, args.with, args.after ?? undefined),
+    subscribe: (_root, args, ctx) =>
+      ctx.subscriptions.conversationEvents(ctx.caller, args.with, args.after ?? resumePosition(ctx.resumeAfter, args.with)),
     resolve: (event, _args, ctx) => valueOf(event, ctx),
   }),
 );
