@@ -85,6 +85,8 @@ export interface Config {
   maxResponseBytes: number;
   /** Operations per identity and window (src/gateway/rate-limit); undefined: no rate limit. */
   rateLimit: RateLimit | undefined;
+  /** Most operations in one batched HTTP request (a JSON array body); 1: batching off. */
+  maxBatch: number;
 }
 
 export interface RateLimit {
@@ -106,6 +108,9 @@ export const DEFAULT_MAX_REST_CALLS = 1000;
 export const DEFAULT_MAX_ERRORS = 100;
 /** 16 MB: a page of 1,000 members with their profiles is about 0.5 MB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** Apollo's BatchHttpLink sends up to 10 operations per request by default. */
+export const DEFAULT_MAX_BATCH = 10;
 
 type Env = Record<string, string | undefined>;
 
@@ -258,6 +263,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxErrors: int(env, 'MAX_ERRORS', DEFAULT_MAX_ERRORS, 2, 1_000_000),
     maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES, 1024, 1024 ** 3),
     rateLimit: rateLimit(env, 'RATE_LIMIT'),
+    maxBatch: int(env, 'MAX_BATCH', DEFAULT_MAX_BATCH, 1, 100),
   };
 }
 

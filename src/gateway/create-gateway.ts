@@ -20,6 +20,7 @@ import { useMultipartBodyLimit } from './http/body-limits';
 import { createFront, useFrontRefusals } from './http/front';
 import { useAcceptCheck } from './http/accept';
 import { useRequestParseErrors } from './http/parse-errors';
+import { useBatchLimit, yogaBatching } from './http/batch-limit';
 import { createRateLimiter } from './rate-limit/limiter';
 import { useRateLimit } from './rate-limit/use-rate-limit';
 import { useDocumentLimits } from './execution/document-limits';
@@ -136,6 +137,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     landingPage: false,
     // Replaced by the front's limit and useMultipartBodyLimit (a limit per kind of body).
     maxRequestBodySize: false,
+    batching: yogaBatching(config.maxBatch),
     cors: corsFor(config.corsOrigins),
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : request ? requestLookup(request) : headersLookup(new Headers());
@@ -157,6 +159,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: MULTIPART_FIELD_BYTES }),
       useMultipartBodyLimit({ maxUploadBytes: config.maxUploadBytes, maxFieldBytes: MULTIPART_FIELD_BYTES }),
       useRequestParseErrors(),
+      // A batch over MAX_BATCH is refused before the rate limit takes anything for it.
+      useBatchLimit(config.maxBatch),
       ...(limiter ? [useRateLimit(limiter)] : []),
       useAcceptCheck(),
       useDocumentLimits(config),
