@@ -83,6 +83,16 @@ export interface Config {
   maxErrors: number;
   /** Largest answer (JSON bytes, estimated) before it is replaced by a RESPONSE_TOO_LARGE error. */
   maxResponseBytes: number;
+  /** Operations per identity and window (src/gateway/rate-limit); undefined: no rate limit. */
+  rateLimit: RateLimit | undefined;
+  /** Most operations in one batched HTTP request (a JSON array body); 1: batching off. */
+  maxBatch: number;
+}
+
+export interface RateLimit {
+  /** Operations a caller may send at once, and per window on average. */
+  limit: number;
+  windowMs: number;
 }
 
 export type CostMode = 'enforce' | 'measure';
@@ -98,6 +108,9 @@ export const DEFAULT_MAX_REST_CALLS = 1000;
 export const DEFAULT_MAX_ERRORS = 100;
 /** 16 MB: a page of 1,000 members with their profiles is about 0.5 MB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** Apollo's BatchHttpLink sends up to 10 operations per request by default. */
+export const DEFAULT_MAX_BATCH = 10;
 
 type Env = Record<string, string | undefined>;
 
@@ -146,6 +159,26 @@ function text(env: Env, name: string): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (/\s/.test(raw)) throw new ConfigError(`${name} must not contain white space`);
   return raw;
+}
+
+const WINDOW_UNITS_MS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+const MAX_RATE_LIMIT = 1_000_000;
+const MAX_RATE_WINDOW_MS = 3_600_000;
+
+/** `RATE_LIMIT=<n>/<window>`: `100/1s`, `600/1m`, `5/500ms`; unset, empty or `off`: no limit. */
+function rateLimit(env: Env, name: string): RateLimit | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '' || raw.toLowerCase() === 'off') return undefined;
+  const match = /^(\d+)\s*\/\s*(\d*)\s*(ms|s|m|h)$/i.exec(raw);
+  const bad = (why: string) => new ConfigError(`${name} ${why} (got ${JSON.stringify(env[name])})`);
+  if (!match) throw bad('must be <n>/<window> such as 100/1s or 600/1m (window units: ms, s, m, h)');
+  const limit = Number(match[1]);
+  const windowMs = Number(match[2] || '1') * WINDOW_UNITS_MS[match[3]!.toLowerCase()]!;
+  if (limit < 1 || limit > MAX_RATE_LIMIT) throw bad(`must allow from 1 to ${MAX_RATE_LIMIT} operations per window`);
+  if (windowMs < 1 || windowMs > MAX_RATE_WINDOW_MS) throw bad('must have a window from 1ms to 1h');
+  // The bucket refills one operation every windowMs / limit: finer than a microsecond is no limit.
+  if (limit > windowMs * 1_000) throw bad(`must allow at most ${MAX_RATE_LIMIT} operations a second`);
+  return { limit, windowMs };
 }
 
 /** FAST_PATH chose a second request pipeline; since one pipeline serves every request, it is ignored. */
@@ -229,6 +262,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxRestCalls: int(env, 'MAX_REST_CALLS', DEFAULT_MAX_REST_CALLS, 1, 10_000_000),
     maxErrors: int(env, 'MAX_ERRORS', DEFAULT_MAX_ERRORS, 2, 1_000_000),
     maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES, 1024, 1024 ** 3),
+    rateLimit: rateLimit(env, 'RATE_LIMIT'),
+    maxBatch: int(env, 'MAX_BATCH', DEFAULT_MAX_BATCH, 1, 100),
   };
 }
 

@@ -20,6 +20,9 @@ import { useMultipartBodyLimit } from './http/body-limits';
 import { createFront, useFrontRefusals } from './http/front';
 import { useAcceptCheck } from './http/accept';
 import { useRequestParseErrors } from './http/parse-errors';
+import { useBatchLimit, yogaBatching } from './http/batch-limit';
+import { createRateLimiter } from './rate-limit/limiter';
+import { useRateLimit } from './rate-limit/use-rate-limit';
 import { useDocumentLimits } from './execution/document-limits';
 import { useCostLimit } from './execution/cost';
 import { useResultCaps } from './execution/result-caps';
@@ -114,6 +117,16 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
   });
 
+  const limiter =
+    config.rateLimit &&
+    createRateLimiter({
+      ...config.rateLimit,
+      defaultAppId: config.imAppId,
+      ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+      ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
+      ...(metrics ? { onRefused: metrics.rateLimited, onStoreFailure: metrics.rateLimitStoreFailure } : {}),
+    });
+
   // The service credential reads peers' public profiles for user-token callers (README: trust model).
   const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
   const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes, maxRestCalls: config.maxRestCalls };
@@ -124,6 +137,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     landingPage: false,
     // Replaced by the front's limit and useMultipartBodyLimit (a limit per kind of body).
     maxRequestBodySize: false,
+    batching: yogaBatching(config.maxBatch),
     cors: corsFor(config.corsOrigins),
     context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : request ? requestLookup(request) : headersLookup(new Headers());
@@ -145,6 +159,9 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: MULTIPART_FIELD_BYTES }),
       useMultipartBodyLimit({ maxUploadBytes: config.maxUploadBytes, maxFieldBytes: MULTIPART_FIELD_BYTES }),
       useRequestParseErrors(),
+      // A batch over MAX_BATCH is refused before the rate limit takes anything for it.
+      useBatchLimit(config.maxBatch),
+      ...(limiter ? [useRateLimit(limiter)] : []),
       useAcceptCheck(),
       useDocumentLimits(config),
       useCostLimit({ maxCost: config.maxCost, mode: config.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
@@ -176,6 +193,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     },
     async start() {
       await subscriptions.start();
+      await limiter?.start();
       const downloads = createDownloadRoute(rest);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer(
@@ -194,6 +212,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         maxInitBytes: config.maxWsInitBytes,
         shared,
         originAllowed: wsOriginAllowed(config.corsOrigins),
+        ...(limiter ? { admit: (caller, address) => limiter.admit({ caller, address }, 1, 'ws') } : {}),
       });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
@@ -214,6 +233,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       await ws?.close();
       const outcome = server ? await drain.settle(server, deadline) : { cut: [] };
       await metricsListener?.close();
+      await limiter?.close();
       // The REST calls of cut requests may still be held: the pool then closes on its own timer
       // (IM_CALL_TIMEOUT_MS) rather than hold the stop.
       const closing = rest.close();

@@ -23,6 +23,10 @@ interface GatewayMetrics {
   restCall(info: CallInfo): void;
   /** An operation estimated over MAX_COST (refused, or run in measure mode). */
   overCost(estimate: number, mode: string): void;
+  /** Operations refused by the rate limit (a batch's all together). */
+  rateLimited(transport: string, operations: number): void;
+  /** An operation let through because Redis could not answer the rate limit. */
+  rateLimitStoreFailure(): void;
 }
 
 interface GatewayMetricsOptions {
@@ -79,6 +83,18 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     registry,
   );
 
+  const rateLimited = new SeriesCounter(
+    'im_gateway_rate_limited_total',
+    'Operations refused by RATE_LIMIT, by transport (http: each operation of a batch counts; ws: each subscribe)',
+    registry,
+  );
+  const rateLimitFailures = new SeriesCounter(
+    'im_gateway_rate_limit_redis_failures_total',
+    'Operations let through because Redis did not answer the rate limit (it fails open)',
+    registry,
+  );
+  const storeFailures = rateLimitFailures.of('', () => ({}));
+
   // Per attempt: a retried call shows each attempt, and the retries counter says how many were retries.
   const restDuration = new SeriesHistogram(
     'im_gateway_rest_call_duration_seconds',
@@ -126,6 +142,12 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     scrape: async () => ({ text: await registry.metrics(), contentType: registry.contentType }),
     overCost(_estimate, mode) {
       overCost.of(mode, () => ({ mode })).value++;
+    },
+    rateLimited(transport, operations) {
+      rateLimited.of(transport, () => ({ transport })).value += operations;
+    },
+    rateLimitStoreFailure() {
+      storeFailures.value++;
     },
     restCall(info) {
       // The endpoint is the table key ('GET /group/info'): one of 113, never a path with values.

@@ -4,8 +4,8 @@
 // closes the socket with 4401 (4403 for a refused user), which graphql-ws clients do not retry.
 // GraphiQL sends no connectionParams but puts its headers in each operation's
 // `extensions.headers`: those, when present, name the operation's identity (as HTTP headers do).
-// An operation the gateway refuses (syntax, validation, a document limit) ends with an `error`
-// message for that operation alone: the socket and its other subscriptions live on.
+// An operation the gateway refuses (syntax, validation, a document limit, the rate limit) ends
+// with an `error` message for that operation alone: the socket and its other subscriptions live on.
 import type { IncomingMessage, Server } from 'node:http';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { CloseCode, type Context, type SubscribePayload } from 'graphql-ws';
@@ -34,6 +34,8 @@ interface WebSocketOptions {
   shared?: SharedSubscriptions;
   /** Whether a page of this origin may open a socket (refused: HTTP 403 before the upgrade). */
   originAllowed?: (origin: string | undefined, host: string | undefined) => boolean;
+  /** The rate limit: each operation (`subscribe` message) takes one; the refusal when over it. */
+  admit?: (caller: Caller, address: string | undefined) => Promise<GraphQLError | undefined>;
 }
 
 /**
@@ -78,15 +80,21 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
     if (ids?.size === 0) running.delete(ctx);
   };
 
+  // Each socket's client address, kept from the upgrade request (graphql-ws's copy is dropped at connect).
+  const addresses = new WeakMap<object, string | undefined>();
+
   /** The operation's execution args, or the errors that refuse it (thrown errors included). */
   const prepare = async (ctx: Context<Record<string, unknown> | undefined, Extra>, payload: SubscribePayload) => {
     const headers = payload.extensions?.headers;
+    const connectionParams = isRecord(headers) ? { ...ctx.connectionParams, ...headers } : ctx.connectionParams;
+    const refused = await options.admit?.(callerFrom(paramsLookup(connectionParams)), addresses.get(ctx.extra.socket));
+    if (refused) return [forSocket(refused)];
     const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
       ...ctx,
       req: ctx.extra.request,
       socket: ctx.extra.socket,
       params: payload,
-      connectionParams: isRecord(headers) ? { ...ctx.connectionParams, ...headers } : ctx.connectionParams,
+      connectionParams,
     });
     const args = {
       schema,
@@ -109,7 +117,8 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
         return (options.shared ? options.shared.subscribe(args, run) : run(args)) as never;
       },
       onConnect: async (ctx) => {
-        // graphql-ws keeps the upgrade request as long as the socket lives; nothing here reads it.
+        addresses.set(ctx.extra.socket, ctx.extra.request.socket.remoteAddress);
+        // graphql-ws keeps the upgrade request as long as the socket lives; nothing else here reads it.
         (ctx.extra as { request?: unknown }).request = undefined;
         const accept = () => {
           limitMessages(ctx.extra.socket, options.maxPayloadBytes);

@@ -1,0 +1,121 @@
+// Per-identity rate limits (RATE_LIMIT=<n>/<window>): every GraphQL operation an identity sends
+// (an HTTP request, each operation of a batch, each WebSocket `subscribe`) takes one from its
+// bucket (bucket.ts) before anything parses it; an empty bucket refuses it with RATE_LIMITED and
+// when to retry. The identity is the app and token; without a token, the client's address (the
+// app_id a tokenless client names does not give it a bucket of its own). Keys are digests, never
+// tokens. Buckets are shared through Redis when REDIS_URL is set, else kept in memory. If Redis
+// cannot answer, the operation is let through (and counted): a rate limit never fails a request.
+import { createHash } from 'node:crypto';
+import { GraphQLError } from 'graphql';
+import type { RateLimit } from '../../config';
+import type { Caller } from '../../rest/caller';
+import { memoryStore, type BucketStore } from './store';
+import { redisStore } from './redis-store';
+
+/** Who sends an operation: the caller it names and the address it comes from. */
+export interface Sender {
+  readonly caller: Caller;
+  readonly address: string | undefined;
+}
+
+export type Transport = 'http' | 'ws';
+
+interface RateLimiterOptions extends RateLimit {
+  /** The app of callers that name none. */
+  defaultAppId: string;
+  /** Set: buckets shared by every replica on this Redis. */
+  redisUrl?: string;
+  /** Prefix of the Redis keys. */
+  redisPrefix?: string;
+  /** Operations refused (a batch's all together). */
+  onRefused?: (transport: Transport, operations: number) => void;
+  /** An operation let through because Redis could not answer. */
+  onStoreFailure?: () => void;
+  /** Default Date.now (tests move their own clock). */
+  now?: () => number;
+  /** Default console.warn. */
+  log?: (line: string) => void;
+}
+
+export interface RateLimiter {
+  /** Connects to Redis when there is one (never fails: the limit is open until Redis answers). */
+  start(): Promise<void>;
+  /** Takes `cost` operations for the sender: the refusal to answer with, or undefined when allowed. */
+  admit(sender: Sender, cost: number, transport: Transport): Promise<GraphQLError | undefined>;
+  close(): Promise<void>;
+}
+
+/** The sender's bucket: a digest of app and token, or of the address for a caller without a token. */
+export function bucketKey({ caller, address }: Sender, defaultAppId: string): string {
+  const parts = caller.token ? ['token', caller.appId ?? defaultAppId, caller.token] : ['address', address ?? ''];
+  // JSON keeps the parts apart; 128 bits of the digest are plenty to tell identities apart.
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
+}
+
+/** `1s`, `500ms`, `10m`: the window as RATE_LIMIT would write it. */
+const windowText = (ms: number) =>
+  ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : ms % 1_000 === 0 ? `${ms / 1_000}s` : `${ms}ms`;
+
+/** The refusal: HTTP 429 with Retry-After (whole seconds, at least 1), and the same in extensions. */
+export function rateLimited(message: string, retryAfterMs: number, rate: RateLimit): GraphQLError {
+  const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1_000));
+  return new GraphQLError(`${message}; retry after ${retryAfter} s`, {
+    extensions: {
+      code: 'RATE_LIMITED',
+      retryAfter,
+      limit: rate.limit,
+      window: windowText(rate.windowMs),
+      http: { status: 429, headers: { 'retry-after': String(retryAfter) } },
+    },
+  });
+}
+
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const rate = { limit: options.limit, windowMs: options.windowMs };
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((line: string) => console.warn(line));
+  const per = `${rate.limit} operations per ${windowText(rate.windowMs)}`;
+  let store: BucketStore = memoryStore(rate);
+  // One warning per outage: set at the first failure, cleared by the first answer after it.
+  let outage = false;
+  const failed = (err: Error) => {
+    if (outage) return;
+    outage = true;
+    log(`rate limit: Redis does not answer (${err.message}): operations are let through until it does`);
+  };
+  const answered = () => {
+    if (!outage) return;
+    outage = false;
+    log('rate limit: Redis answers again: the limit holds');
+  };
+
+  return {
+    async start() {
+      if (options.redisUrl) store = await redisStore(options.redisUrl, options.redisPrefix ?? 'im-gateway:', rate, failed);
+    },
+    async admit(sender, cost, transport) {
+      if (cost > rate.limit) {
+        // No wait lets it through: the whole window is the honest answer, and the message says why.
+        options.onRefused?.(transport, cost);
+        return rateLimited(
+          `This request holds ${cost} operations, more than the rate limit of ${per} lets through at once`,
+          rate.windowMs,
+          rate,
+        );
+      }
+      let waitMs: number;
+      try {
+        waitMs = await store.take(bucketKey(sender, options.defaultAppId), cost, now());
+        answered();
+      } catch (err) {
+        failed(err as Error);
+        options.onStoreFailure?.();
+        return undefined;
+      }
+      if (waitMs === 0) return undefined;
+      options.onRefused?.(transport, cost);
+      return rateLimited(`Too many operations: the rate limit is ${per} for each identity`, waitMs, rate);
+    },
+    close: () => store.close(),
+  };
+}
