@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
 import type { TestUser } from '../helpers/emulator';
 import { EVENTS, type EventData, UNREAD, sendText } from '../helpers/subscriptions/operations';
+import { readStream } from '../helpers/subscriptions/clients';
 import { baselineSet, openSubscriptions, pollsStopped } from '../helpers/subscriptions/polls';
 import { identity } from '../helpers/users';
 import { EVENT_DEADLINE_MS, until } from '../helpers/wait';
@@ -35,29 +36,21 @@ async function openTopics(): Promise<number> {
 function rawSubscription(me: TestUser, query: string, variables: Record<string, unknown>, accept = APOLLO_ACCEPT) {
   const abort = new AbortController();
   const parts: unknown[] = [];
-  let text = '';
   const answer = fetch(`${stack.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept, ...identity(stack.emu, me) },
     body: JSON.stringify({ query, variables }),
     signal: abort.signal,
   });
-  const reading = (async () => {
-    const res = await answer;
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      text += decoder.decode(value, { stream: true });
+  void (async () => {
+    await readStream(await answer, (text) => {
       const chunks = text.split('\r\n--graphql');
       // Complete parts lie between two boundaries.
       for (const part of chunks.slice(1, -1)) parts.push(JSON.parse(part.slice(part.indexOf('\r\n\r\n') + 4)));
-      text = `\r\n--graphql${chunks.at(-1)!}`;
-      if (chunks.length === 1) text = chunks[0]!;
-    }
+      return chunks.length === 1 ? text : `\r\n--graphql${chunks.at(-1)!}`;
+    });
   })().catch(() => {});
-  return { answer, parts, reading, rest: () => text, hangUp: () => abort.abort() };
+  return { answer, parts, hangUp: () => abort.abort() };
 }
 
 describe('subscriptions over multipart HTTP (Apollo)', () => {
