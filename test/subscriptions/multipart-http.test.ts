@@ -18,7 +18,7 @@ const APOLLO_ACCEPT = 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0, 
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ POLL_INTERVAL_MS: String(INTERVAL), MULTIPART_HEARTBEAT_MS: String(HEARTBEAT) });
+  stack = await startStack({ POLL_INTERVAL_MS: String(INTERVAL), HTTP_HEARTBEAT_MS: String(HEARTBEAT) });
 });
 afterAll(() => stack.stop());
 
@@ -104,7 +104,7 @@ describe('subscriptions over multipart HTTP (Apollo)', () => {
       const id = await sendText(stack.emu, peer, me, 'framed');
       await until('the event part', () => sub.parts.some((p) => typeof p === 'object' && p !== null && 'payload' in p));
       const heartbeats = () => sub.parts.filter((p) => JSON.stringify(p) === '{}').length;
-      // A heartbeat opens the answer, then one each MULTIPART_HEARTBEAT_MS while nothing happens.
+      // A heartbeat opens the answer, then one each HTTP_HEARTBEAT_MS while nothing happens.
       expect(sub.parts[0]).toEqual({});
       await until('heartbeats keep coming', () => heartbeats() >= 5);
       expect(sub.parts.filter((p) => JSON.stringify(p) !== '{}')).toEqual([
@@ -141,7 +141,7 @@ describe('subscriptions over multipart HTTP (Apollo)', () => {
   it(
     'ends the answer with the closing boundary when the subscription ends (the gateway stops)',
     async () => {
-      const own = await startStack({ POLL_INTERVAL_MS: String(INTERVAL), MULTIPART_HEARTBEAT_MS: '60000' });
+      const own = await startStack({ POLL_INTERVAL_MS: String(INTERVAL), HTTP_HEARTBEAT_MS: '60000' });
       const me = await own.emu.user();
       const res = await fetch(`${own.url}/graphql`, {
         method: 'POST',

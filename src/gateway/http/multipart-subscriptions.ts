@@ -1,7 +1,7 @@
 // Subscriptions over multipart HTTP, Apollo's protocol (Apollo Client's HttpLink, Apollo iOS and
 // Kotlin): a POST whose Accept has `multipart/mixed;subscriptionSpec=1.0` gets one
 // `application/json` part per event, `{"payload": <result>}`; a `{}` heartbeat every
-// MULTIPART_HEARTBEAT_MS (and one at once, so that the client sees the answer start); a failure of
+// HTTP_HEARTBEAT_MS (and one at once, so that the client sees the answer start); a failure of
 // the transport as `{"payload": null, "errors": [...]}`; and the closing boundary when the
 // subscription ends. yoga 5 writes subscriptions as SSE only (its multipart writer is for queries,
 // without the payload envelope): this plugin picks the writer for such requests. The events are
