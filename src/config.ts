@@ -24,6 +24,8 @@ export interface Config {
   retries: number;
   connections: number;
   pollIntervalMs: number;
+  /** Heartbeat (`{}`) period of a subscription over multipart HTTP (Apollo's protocol: about 5 s). */
+  multipartHeartbeatMs: number;
   /** Hosts (host[:port]) an upload target may point at besides the IM service's own. */
   uploadHosts: string[];
   maxUploadBytes: number;
@@ -236,6 +238,7 @@ export function loadConfig(env: Env = process.env): Config {
     retries: int(env, 'IM_RETRIES', 2, 0, 10),
     connections: int(env, 'IM_CONNECTIONS', 64, 1, 10_000),
     pollIntervalMs: int(env, 'POLL_INTERVAL_MS', 2_000, 50, 3_600_000),
+    multipartHeartbeatMs: int(env, 'HTTP_HEARTBEAT_MS', 5_000, 10, 60_000),
     uploadHosts,
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024, 1, 10 * 1024 ** 3),
     maxDepth: int(env, 'MAX_QUERY_DEPTH', 12, 2, 100),

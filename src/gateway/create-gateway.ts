@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
@@ -19,6 +20,7 @@ import { createGraphiQLPage } from './http/graphiql-page';
 import { useMultipartBodyLimit } from './http/body-limits';
 import { createFront, useFrontRefusals } from './http/front';
 import { useAcceptCheck } from './http/accept';
+import { useMultipartSubscriptions } from './http/multipart-subscriptions';
 import { useRequestParseErrors } from './http/parse-errors';
 import { useBatchLimit, yogaBatching } from './http/batch-limit';
 import { createRateLimiter } from './rate-limit/limiter';
@@ -154,6 +156,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     },
     plugins: [
       useFrontRefusals(),
+      // @defer and @stream: deferred and streamed payloads over multipart or SSE (execution/incremental.ts).
+      useDeferStream(),
       useCsrfPrevention(),
       // File uploads reach resolvers as streams of the request body (yoga's own parser buffers them).
       useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: MULTIPART_FIELD_BYTES }),
@@ -163,6 +167,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       useBatchLimit(config.maxBatch),
       ...(limiter ? [useRateLimit(limiter)] : []),
       useAcceptCheck(),
+      useMultipartSubscriptions({ heartbeatMs: config.multipartHeartbeatMs }),
       useDocumentLimits(config),
       useCostLimit({ maxCost: config.maxCost, mode: config.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
       useResultCaps(config),

@@ -2,7 +2,8 @@
 // about half the CPU per query here (bench/RESULTS.md). Compiled once per parsed document and
 // operation name (envelop's graphql-jit plugin keyed its cache by the document alone, so a
 // document of several operations ran the first one compiled, whatever the request named). An
-// operation graphql-jit cannot compile runs on graphql-js, and subscriptions always do. So does
+// operation graphql-jit cannot compile runs on graphql-js, and subscriptions and documents with
+// @defer or @stream always do (graphql-jit has no incremental delivery). So does
 // an operation whose variables graphql-js refuses: graphql-jit words those refusals its own way
 // (dropping, for one, what our scalars say). Its field errors keep their locations
 // (`asGraphqlJsError` below) and its results list `errors` before
@@ -21,6 +22,7 @@ import {
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { makeExecute, type Plugin } from 'graphql-yoga';
+import { usesIncrementalDelivery } from './incremental';
 import { jitVariables } from './jit-variables';
 
 /** The document's fields by where they start ("line:column"), as graphql-jit's errors locate them. */
@@ -84,7 +86,9 @@ export function useCompiledExecution({ afterRuns }: CompiledExecutionOptions): P
     const name = args.operationName ?? '';
     let entry = byName.get(name);
     if (!entry) byName.set(name, (entry = { operation: getOperationAST(args.document, args.operationName), runs: 0, query: undefined }));
-    if (entry.runs < afterRuns && ++entry.runs === afterRuns && entry.operation && entry.operation.operation !== 'subscription') {
+    // Subscriptions and deferred or streamed answers (several payloads) run on graphql-js.
+    const compilable = entry.operation && entry.operation.operation !== 'subscription' && !usesIncrementalDelivery(args.document);
+    if (entry.runs < afterRuns && ++entry.runs === afterRuns && compilable) {
       const compiled = compileQuery(args.schema, args.document, args.operationName ?? undefined);
       if (isCompiledQuery(compiled)) entry.query = compiled;
     }

@@ -1,4 +1,5 @@
-// Caps on an answer, applied when execution is done (each event of a subscription alike), on
+// Caps on an answer, applied when execution is done (each event of a subscription alike, and the
+// payloads of a deferred or streamed answer together), on
 // every transport and request path: envelop's onExecuteDone, as jit.ts rewrites results (yoga's
 // onExecutionResult hooks run only for HTTP, not for graphql-ws).
 // - at most maxErrors errors: the first maxErrors - 1 are kept, and one TOO_MANY_ERRORS error
@@ -8,6 +9,7 @@
 //   size is estimated by a walk that stops at the limit (no second serialization of every answer).
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { mapPayloadErrors, type Payload } from '../../schema/core/payloads';
 
 interface ResultCaps {
   maxErrors: number;
@@ -41,57 +43,80 @@ function sizeWithin(value: unknown, budget: number): number {
   return size;
 }
 
-function capped(result: ExecutionResult, caps: ResultCaps): ExecutionResult | undefined {
-  const errors = result.errors;
-  // Errors are written with their messages, paths and extensions: counted in the size too.
-  if (
-    sizeWithin([result.data, result.extensions, errors?.slice(0, caps.maxErrors).map((e) => e.toJSON())], caps.maxResponseBytes) ===
-    Number.POSITIVE_INFINITY
-  ) {
-    return {
-      data: null,
-      errors: [
-        new GraphQLError(
-          `The answer is larger than ${caps.maxResponseBytes} bytes (MAX_RESPONSE_BYTES): select fewer fields or smaller pages`,
-          {
-            extensions: { code: 'RESPONSE_TOO_LARGE', limit: caps.maxResponseBytes },
-          },
-        ),
-      ],
-    };
-  }
-  if (!errors || errors.length <= caps.maxErrors) return undefined;
+const tooLarge = (caps: ResultCaps) =>
+  new GraphQLError(`The answer is larger than ${caps.maxResponseBytes} bytes (MAX_RESPONSE_BYTES): select fewer fields or smaller pages`, {
+    extensions: { code: 'RESPONSE_TOO_LARGE', limit: caps.maxResponseBytes },
+  });
+
+/** Bytes of a payload, estimated (Infinity past `budget`): errors are written with messages, paths and extensions. */
+function payloadSize(payload: Payload, caps: ResultCaps, budget: number): number {
+  const errorsOf = (errors: readonly GraphQLError[] | undefined) => errors?.slice(0, caps.maxErrors).map((e) => e.toJSON());
+  const parts = payload.incremental?.map((p) => [p.data, p.items, p.path, p.extensions, errorsOf(p.errors)]);
+  return sizeWithin([payload.data, payload.extensions, errorsOf(payload.errors), parts], budget);
+}
+
+/** A list of errors cut to maxErrors, the last one saying how many more there were; undefined when within. */
+function fewerErrors(errors: readonly GraphQLError[], caps: ResultCaps): GraphQLError[] | undefined {
+  if (errors.length <= caps.maxErrors) return undefined;
   const left = errors.length - (caps.maxErrors - 1);
   const summary = new GraphQLError(`${left} more errors left out of this answer (at most ${caps.maxErrors} are listed)`, {
     extensions: { code: 'TOO_MANY_ERRORS', count: left, total: errors.length, limit: caps.maxErrors },
   });
-  return { ...result, errors: [...errors.slice(0, caps.maxErrors - 1), summary] };
+  return [...errors.slice(0, caps.maxErrors - 1), summary];
+}
+
+/** One result or subscription event, capped; undefined when within the caps. */
+function capped(result: ExecutionResult, caps: ResultCaps): ExecutionResult | undefined {
+  if (payloadSize(result, caps, caps.maxResponseBytes) === Number.POSITIVE_INFINITY) return { data: null, errors: [tooLarge(caps)] };
+  const errors = result.errors && fewerErrors(result.errors, caps);
+  return errors ? { ...result, errors } : undefined;
+}
+
+/**
+ * The payloads of a deferred or streamed answer, capped: MAX_RESPONSE_BYTES bounds them all
+ * together, and the payload that would pass it ends the answer with RESPONSE_TOO_LARGE (the first
+ * payload loses its data, a later one is replaced); MAX_ERRORS bounds each list of errors (the
+ * payload's own and each deferred part's).
+ */
+async function* cappedPayloads(payloads: AsyncIterable<Payload>, caps: ResultCaps): AsyncGenerator<Payload> {
+  let left = caps.maxResponseBytes;
+  let first = true;
+  // Leaving the loop (done, too large, or the client gone) ends the execution too.
+  for await (const payload of payloads) {
+    const size = payloadSize(payload, caps, left);
+    if (size === Number.POSITIVE_INFINITY) {
+      yield first ? { data: null, errors: [tooLarge(caps)], hasNext: false } : { errors: [tooLarge(caps)], hasNext: false };
+      return;
+    }
+    left -= size;
+    first = false;
+    yield mapPayloadErrors(payload, (errors) => fewerErrors(errors, caps));
+  }
 }
 
 export function useResultCaps(caps: ResultCaps): Plugin {
-  const done = {
-    onExecuteDone({
-      result,
-      setResult,
-    }: {
-      result: ExecutionResult | AsyncIterable<ExecutionResult>;
-      setResult: (r: ExecutionResult) => void;
-    }) {
-      if (Symbol.asyncIterator in result) {
-        return {
-          onNext({ result: event, setResult: setEvent }: { result: ExecutionResult; setResult: (r: ExecutionResult) => void }) {
-            const replaced = capped(event, caps);
-            if (replaced) setEvent(replaced);
-          },
-        };
-      }
-      const replaced = capped(result, caps);
-      if (replaced) setResult(replaced);
-      return undefined;
-    },
+  const onEvent = ({ result: event, setResult: setEvent }: { result: ExecutionResult; setResult: (r: ExecutionResult) => void }) => {
+    const replaced = capped(event, caps);
+    if (replaced) setEvent(replaced);
   };
   return {
-    onExecute: () => done,
-    onSubscribe: () => ({ onSubscribeResult: done.onExecuteDone }),
+    onExecute: () => ({
+      onExecuteDone({ result, setResult }) {
+        if (Symbol.asyncIterator in result) {
+          // Incremental delivery: its payloads make one answer.
+          setResult(cappedPayloads(result, caps));
+          return;
+        }
+        onEvent({ result, setResult });
+      },
+    }),
+    // Each event of a subscription is an answer of its own.
+    onSubscribe: () => ({
+      onSubscribeResult({ result, setResult }) {
+        if (Symbol.asyncIterator in result) return { onNext: onEvent };
+        onEvent({ result, setResult });
+        return undefined;
+      },
+    }),
   };
 }

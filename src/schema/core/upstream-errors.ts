@@ -6,6 +6,7 @@
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import { classifyUpstreamError, GatewayError, UpstreamError } from '../../rest/errors';
+import { mapPayloadErrors } from './payloads';
 
 /**
  * A failed write whose retry a de-duplication key makes safe: when the answer was lost
@@ -91,15 +92,19 @@ export async function withRetryKey<T>(key: Record<string, string>, write: Promis
   }
 }
 
+const wordedErrors = (errors: readonly GraphQLError[]) =>
+  errors.some((e) => plainCause(e)) ? errors.map((e) => graphqlErrorOf(e) ?? e) : undefined;
+
+/** The result with its failures worded, those of deferred and streamed parts too; undefined when none is. */
 function worded(result: ExecutionResult): ExecutionResult | undefined {
-  if (!result.errors?.some((e) => plainCause(e))) return undefined;
-  return { ...result, errors: result.errors.map((e) => graphqlErrorOf(e) ?? e) };
+  const mapped = mapPayloadErrors(result, wordedErrors);
+  return mapped === result ? undefined : mapped;
 }
 
 /**
- * Words the failures of every result (queries, mutations, each subscription event) before yoga's
- * masking sees them: yoga logs every error its masking replaces, and a missing group is an
- * answer, not a crash. Listed after compiled execution, whose hook gives its errors their nodes.
+ * Words the failures of every result (queries, mutations, each subscription event, each deferred
+ * or streamed payload) before yoga's masking sees them: yoga logs every error its masking
+ * replaces, and a missing group is an answer, not a crash. Listed after compiled execution, whose hook gives its errors their nodes.
  */
 export function useUpstreamErrors(): Plugin {
   const onDone = (payload: { result: ExecutionResult; setResult: (r: ExecutionResult) => void }) => {

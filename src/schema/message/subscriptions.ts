@@ -1,7 +1,7 @@
 // Live updates. The IM service has no events, so each subscription polls it (src/subscriptions):
 // one poller per identity and poll, however many subscribers share it. Over WebSocket
-// (graphql-ws) or SSE; over SSE a browser's EventSource may put access-token and app_id in the
-// query string (gateway/http/event-source.ts). A failed poll arrives as a result with errors and the subscription goes
+// (graphql-ws), SSE or multipart HTTP (Apollo's protocol); over SSE a browser's EventSource may
+// put access-token and app_id in the query string (gateway/http/event-source.ts). A failed poll arrives as a result with errors and the subscription goes
 // on; a token the service rejects ends it with UNAUTHENTICATED.
 import type { GatewayContext } from '../../context';
 import type { SubscriptionEvent } from '../../subscriptions/hub';
@@ -22,7 +22,7 @@ export function valueOf<T>(event: SubscriptionEvent<T>, ctx: GatewayContext): T 
 
 builder.subscriptionType({
   description:
-    'Live updates, over WebSocket (graphql-ws) or SSE. The IM service has no events: the gateway polls it and sends what changed. ' +
+    "Live updates, over WebSocket (graphql-ws), SSE, or multipart HTTP (Apollo's subscription protocol). The IM service has no events: the gateway polls it and sends what changed. " +
     "Over SSE, a browser's EventSource (which cannot send headers) may pass `access-token` and `app_id` in the query string " +
     '(GET /graphql?query=...&access-token=...); no other request reads the identity from the URL.',
 });

@@ -3,7 +3,9 @@
 // - yoga's Node handler takes a body already read (`req.body`) instead of reading the socket: the
 //   front (src/gateway/http/front.ts) reads and checks every body before yoga sees it;
 // - yoga chooses its result writer by Accept as src/gateway/http/accept.ts reads it, which refuses
-//   an unwritable Accept before the operation runs.
+//   an unwritable Accept before the operation runs;
+// - yoga writes no subscription as multipart: Apollo's multipart subscriptions are written by
+//   src/gateway/http/multipart-subscriptions.ts (and accept.ts lets them through).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSchema, createYoga } from 'graphql-yoga';
@@ -89,5 +91,13 @@ describe('the graphql-yoga contract the pipeline relies on', () => {
     const res = await post('subscription { tick }', accept ? { accept } : {});
     await res.body?.cancel();
     expect(canWrite(accept || null, 'stream')).toBe(res.status !== 406);
+  });
+
+  it("yoga alone refuses Apollo's multipart subscription Accept (the gateway's own writer serves it)", async () => {
+    const accept = 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0';
+    const res = await post('subscription { tick }', { accept });
+    await res.body?.cancel();
+    expect(res.status).toBe(406);
+    expect(canWrite(accept, 'stream')).toBe(true);
   });
 });

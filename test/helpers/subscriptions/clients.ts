@@ -107,19 +107,25 @@ export function eventSourceFeed<T>(url: string): Feed<T> {
   return streamFeed<T>(url, { method: 'GET', headers: { accept: 'text/event-stream' } });
 }
 
+/** Reads a streamed body as text: `take` gets what arrived so far and answers what it did not use. */
+export async function readStream(res: Response, take: (text: string) => string): Promise<void> {
+  let text = '';
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    text = take(text + decoder.decode(value, { stream: true }));
+  }
+}
+
 function streamFeed<T>(url: string, init: RequestInit): Feed<T> {
   const abort = new AbortController();
   const feed = new Feed<T>(() => abort.abort());
   void (async () => {
     try {
       const res = await fetch(url, { ...init, signal: abort.signal });
-      let text = '';
-      const reader = res.body!.getReader();
-      const decoder = new TextDecoder();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        text += decoder.decode(value, { stream: true });
+      await readStream(res, (text) => {
         let at: number;
         while ((at = text.indexOf('\n\n')) >= 0) {
           const block = text.slice(0, at);
@@ -134,7 +140,8 @@ function streamFeed<T>(url: string, init: RequestInit): Feed<T> {
           if (event === 'next') feed.push(JSON.parse(field('data') ?? 'null') as GqlReply<T>);
           if (event === 'complete') feed.end({ complete: true });
         }
-      }
+        return text;
+      });
       feed.end({ error: new Error('stream closed without complete') });
     } catch (error) {
       feed.end({ error });
