@@ -37,6 +37,7 @@ import { useStreamingMultipart } from './http/multipart';
 import { upstreamLog } from './observability/upstream-log';
 import { sharedSubscriptions } from './ws/shared-subscriptions';
 import { mountWebSocket } from './ws/websocket';
+import { createPersisted } from './persisted/persisted';
 
 /** What a gateway needs besides its Config. */
 export interface GatewayOptions {
@@ -116,6 +117,11 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
 
   // The service credential reads peers' public profiles for user-token callers (README: trust model).
   const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
+  // Trusted documents and APQ (README: Persisted queries); the Redis store is connected at start.
+  const persisted = createPersisted(config, {
+    redisPrefix: options.redisPrefix ?? 'im-gateway:',
+    warn: (message) => console.warn(`persisted queries: ${message}`),
+  });
   const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes, maxRestCalls: config.maxRestCalls };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -145,6 +151,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: MULTIPART_FIELD_BYTES }),
       useMultipartBodyLimit({ maxUploadBytes: config.maxUploadBytes, maxFieldBytes: MULTIPART_FIELD_BYTES }),
       useRequestParseErrors(),
+      // Before yoga checks the parameters: a documentId or a hash alone becomes the document's text.
+      persisted.plugin,
       useAcceptCheck(),
       useDocumentLimits(config),
       useCostLimit({ maxCost: config.maxCost, mode: config.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
@@ -176,6 +184,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     },
     async start() {
       await subscriptions.start();
+      await persisted.start();
       const downloads = createDownloadRoute(rest);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer(
@@ -194,6 +203,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         maxInitBytes: config.maxWsInitBytes,
         shared,
         originAllowed: wsOriginAllowed(config.corsOrigins),
+        resolveParams: persisted.resolve,
       });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
@@ -214,6 +224,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       await ws?.close();
       const outcome = server ? await drain.settle(server, deadline) : { cut: [] };
       await metricsListener?.close();
+      await persisted.close();
       // The REST calls of cut requests may still be held: the pool then closes on its own timer
       // (IM_CALL_TIMEOUT_MS) rather than hold the stop.
       const closing = rest.close();

@@ -34,6 +34,11 @@ interface WebSocketOptions {
   shared?: SharedSubscriptions;
   /** Whether a page of this origin may open a socket (refused: HTTP 403 before the upgrade). */
   originAllowed?: (origin: string | undefined, host: string | undefined) => boolean;
+  /**
+   * The document an operation names (a documentId, an APQ hash; graphql-ws needs a `query`
+   * string, so an empty one stands for none), as HTTP requests resolve it; throws a coded refusal.
+   */
+  resolveParams?: (payload: SubscribePayload) => Promise<{ params: SubscribePayload }>;
 }
 
 /**
@@ -79,7 +84,8 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
   };
 
   /** The operation's execution args, or the errors that refuse it (thrown errors included). */
-  const prepare = async (ctx: Context<Record<string, unknown> | undefined, Extra>, payload: SubscribePayload) => {
+  const prepare = async (ctx: Context<Record<string, unknown> | undefined, Extra>, sent: SubscribePayload) => {
+    const payload = options.resolveParams ? (await options.resolveParams(sent)).params : sent;
     const headers = payload.extensions?.headers;
     const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
       ...ctx,
