@@ -1,5 +1,7 @@
 // GraphQL Code Generator (client preset): typed documents for the operations under examples/
-// and test/, from the printed schema. `npm run codegen`; a test fails when the output is stale.
+// and test/, from the printed schema, and the trusted documents' manifest
+// (src/generated/persisted-documents.json: `{ "sha256:<hex>": "<document>" }`, which the gateway
+// serves by documentId). `npm run codegen`; a test fails when the output is stale.
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
 const config: CodegenConfig = {
@@ -9,7 +11,7 @@ const config: CodegenConfig = {
   generates: {
     'src/generated/': {
       preset: 'client',
-      presetConfig: { fragmentMasking: false },
+      presetConfig: { fragmentMasking: false, persistedDocuments: true },
       config: {
         // The wire forms of our scalars: IDs are exact decimal strings, never numbers.
         scalars: { ID: 'string', DateTime: 'string', SafeInt: 'number' },

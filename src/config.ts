@@ -1,5 +1,6 @@
 // Every environment variable the gateway and the emulator read, parsed and validated in one
 // place. A bad value stops the start with one line naming the variable.
+import { readFileSync } from 'node:fs';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -85,6 +86,14 @@ export interface Config {
   maxErrors: number;
   /** Largest answer (JSON bytes, estimated) before it is replaced by a RESPONSE_TOO_LARGE error. */
   maxResponseBytes: number;
+  /** An app's own trusted documents (PERSISTED_DOCUMENTS): document text by hash (64 hex, lowercase). */
+  persistedDocuments: ReadonlyMap<string, string>;
+  /** Run only trusted documents: text queries and APQ registrations are refused. */
+  persistedOnly: boolean;
+  /** Most APQ documents kept in memory (without REDIS_URL): the least recently used go first. */
+  apqMaxEntries: number;
+  /** How long Redis keeps an APQ document after its last registration. */
+  apqTtlSeconds: number;
   /** Operations per identity and window (src/gateway/rate-limit); undefined: no rate limit. */
   rateLimit: RateLimit | undefined;
   /** Most operations in one batched HTTP request (a JSON array body); 1: batching off. */
@@ -161,6 +170,41 @@ function text(env: Env, name: string): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (/\s/.test(raw)) throw new ConfigError(`${name} must not contain white space`);
   return raw;
+}
+
+/**
+ * A persisted document's hash from its ID: a SHA-256 in hex, bare (Apollo's persisted query lists
+ * and APQ) or as `sha256:<hex>` (the GraphQL-over-HTTP appendix, codegen's client preset).
+ * Undefined when the ID is neither.
+ */
+export function persistedDocumentHash(id: unknown): string | undefined {
+  if (typeof id !== 'string') return undefined;
+  const match = /^(?:sha256:)?([0-9a-f]{64})$/i.exec(id);
+  return match?.[1]!.toLowerCase();
+}
+
+/** A manifest file (`{ "<documentId>": "<document>" }`), read and checked at start. */
+function manifestFile(env: Env, name: string): Map<string, string> {
+  const path = env[name]?.trim();
+  const documents = new Map<string, string>();
+  if (!path) return documents;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`${name}: ${path} is not a readable JSON file (${(err as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`${name}: ${path} must hold one JSON object, { "<documentId>": "<document>" }`);
+  }
+  for (const [id, document] of Object.entries(parsed)) {
+    const hash = persistedDocumentHash(id);
+    if (!hash) throw new ConfigError(`${name}: ${JSON.stringify(id)} is no documentId (a SHA-256 in hex, bare or as sha256:<hex>)`);
+    if (typeof document !== 'string' || !document.trim())
+      throw new ConfigError(`${name}: the document of ${id} must be a non-empty string`);
+    documents.set(hash, document);
+  }
+  return documents;
 }
 
 const WINDOW_UNITS_MS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
@@ -267,6 +311,10 @@ export function loadConfig(env: Env = process.env): Config {
     maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES, 1024, 1024 ** 3),
     rateLimit: rateLimit(env, 'RATE_LIMIT'),
     maxBatch: int(env, 'MAX_BATCH', DEFAULT_MAX_BATCH, 1, 100),
+    persistedDocuments: manifestFile(env, 'PERSISTED_DOCUMENTS'),
+    persistedOnly: flag(env, 'PERSISTED_ONLY', false),
+    apqMaxEntries: int(env, 'APQ_MAX_ENTRIES', 1_000, 1, 1_000_000),
+    apqTtlSeconds: int(env, 'APQ_TTL_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
   };
 }
 

@@ -42,6 +42,7 @@ import { useStreamingMultipart } from './http/multipart';
 import { upstreamLog } from './observability/upstream-log';
 import { sharedSubscriptions } from './ws/shared-subscriptions';
 import { mountWebSocket } from './ws/websocket';
+import { createPersisted } from './persisted/persisted';
 
 /** What a gateway needs besides its Config. */
 export interface GatewayOptions {
@@ -131,6 +132,11 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
 
   // The service credential reads peers' public profiles for user-token callers (README: trust model).
   const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
+  // Trusted documents and APQ (README: Persisted queries); the Redis store is connected at start.
+  const persisted = createPersisted(config, {
+    redisPrefix: options.redisPrefix ?? 'im-gateway:',
+    warn: (message) => console.warn(`persisted queries: ${message}`),
+  });
   const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes, maxRestCalls: config.maxRestCalls };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -163,6 +169,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: MULTIPART_FIELD_BYTES }),
       useMultipartBodyLimit({ maxUploadBytes: config.maxUploadBytes, maxFieldBytes: MULTIPART_FIELD_BYTES }),
       useRequestParseErrors(),
+      // Before yoga checks the parameters: a documentId or a hash alone becomes the document's text.
+      persisted.plugin,
       // A batch over MAX_BATCH is refused before the rate limit takes anything for it.
       useBatchLimit(config.maxBatch),
       ...(limiter ? [useRateLimit(limiter)] : []),
@@ -199,6 +207,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     async start() {
       await subscriptions.start();
       await limiter?.start();
+      await persisted.start();
       const downloads = createDownloadRoute(rest);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer(
@@ -218,6 +227,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         shared,
         originAllowed: wsOriginAllowed(config.corsOrigins),
         ...(limiter ? { admit: (caller, address) => limiter.admit({ caller, address }, 1, 'ws') } : {}),
+        resolveParams: persisted.resolve,
       });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
@@ -239,6 +249,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       const outcome = server ? await drain.settle(server, deadline) : { cut: [] };
       await metricsListener?.close();
       await limiter?.close();
+      await persisted.close();
       // The REST calls of cut requests may still be held: the pool then closes on its own timer
       // (IM_CALL_TIMEOUT_MS) rather than hold the stop.
       const closing = rest.close();

@@ -19,8 +19,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   subscriptions: ['rest'],
   context: ['rest', 'subscriptions', 'peers'],
   schema: ['rest', 'files', 'peers', 'subscriptions', 'context'],
-  gateway: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'config'],
-  main: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'gateway', 'config', 'emulator'],
+  // The gateway serves the trusted documents' manifest that codegen writes (data, no code).
+  gateway: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'config', 'generated'],
+  main: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'gateway', 'config', 'emulator', 'generated'],
 };
 
 /** The areas below src/schema: no GraphQL package, not even for a type. */

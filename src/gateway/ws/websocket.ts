@@ -36,6 +36,11 @@ interface WebSocketOptions {
   originAllowed?: (origin: string | undefined, host: string | undefined) => boolean;
   /** The rate limit: each operation (`subscribe` message) takes one; the refusal when over it. */
   admit?: (caller: Caller, address: string | undefined) => Promise<GraphQLError | undefined>;
+  /**
+   * The document an operation names (a documentId, an APQ hash; graphql-ws needs a `query`
+   * string, so an empty one stands for none), as HTTP requests resolve it; throws a coded refusal.
+   */
+  resolveParams?: (payload: SubscribePayload) => Promise<{ params: SubscribePayload }>;
 }
 
 /**
@@ -84,7 +89,8 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
   const addresses = new WeakMap<object, string | undefined>();
 
   /** The operation's execution args, or the errors that refuse it (thrown errors included). */
-  const prepare = async (ctx: Context<Record<string, unknown> | undefined, Extra>, payload: SubscribePayload) => {
+  const prepare = async (ctx: Context<Record<string, unknown> | undefined, Extra>, sent: SubscribePayload) => {
+    const payload = options.resolveParams ? (await options.resolveParams(sent)).params : sent;
     const headers = payload.extensions?.headers;
     const connectionParams = isRecord(headers) ? { ...ctx.connectionParams, ...headers } : ctx.connectionParams;
     const refused = await options.admit?.(callerFrom(paramsLookup(connectionParams)), addresses.get(ctx.extra.socket));
