@@ -23,6 +23,8 @@ export interface Config {
   callTimeoutMs: number;
   retries: number;
   connections: number;
+  /** Sockets of `connections` that subscription polls may use at once (the rest stay free for queries). */
+  pollConnections: number;
   pollIntervalMs: number;
   /** Hosts (host[:port]) an upload target may point at besides the IM service's own. */
   uploadHosts: string[];
@@ -83,6 +85,10 @@ export interface Config {
   maxErrors: number;
   /** Largest answer (JSON bytes, estimated) before it is replaced by a RESPONSE_TOO_LARGE error. */
   maxResponseBytes: number;
+  /** Most subscriptions open at once on one WebSocket. */
+  maxSubscriptionsPerSocket: number;
+  /** Most subscriptions open at once per identity, over every transport and (with Redis) every replica. */
+  maxSubscriptionsPerIdentity: number;
 }
 
 export type CostMode = 'enforce' | 'measure';
@@ -98,6 +104,14 @@ export const DEFAULT_MAX_REST_CALLS = 1000;
 export const DEFAULT_MAX_ERRORS = 100;
 /** 16 MB: a page of 1,000 members with their profiles is about 0.5 MB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/**
+ * A chat client's screens need a few subscriptions at once: unreadCounts, and conversationEvents
+ * for the conversations open or on screen (a home list of 20 rows, each live, is 21). 50 leaves
+ * room beyond that, and bounds what one socket costs to 50 polls an interval.
+ */
+export const DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET = 50;
+/** Four sockets' worth (tabs, devices sharing a token, a reconnect overlapping the old socket). */
+export const DEFAULT_MAX_SUBSCRIPTIONS_PER_IDENTITY = 200;
 
 type Env = Record<string, string | undefined>;
 
@@ -189,6 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError(`CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin such as https://app.example or *`);
     }
   }
+  const connections = int(env, 'IM_CONNECTIONS', 64, 1, 10_000);
   return {
     port,
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -201,7 +216,9 @@ export function loadConfig(env: Env = process.env): Config {
     connectTimeoutMs: int(env, 'IM_CONNECT_TIMEOUT_MS', 5_000, 1, 600_000),
     callTimeoutMs: int(env, 'IM_CALL_TIMEOUT_MS', 15_000, 1, 600_000),
     retries: int(env, 'IM_RETRIES', 2, 0, 10),
-    connections: int(env, 'IM_CONNECTIONS', 64, 1, 10_000),
+    connections,
+    // A quarter by default: a burst of polls never holds the sockets queries need.
+    pollConnections: int(env, 'IM_POLL_CONNECTIONS', Math.max(1, Math.floor(connections / 4)), 1, connections),
     pollIntervalMs: int(env, 'POLL_INTERVAL_MS', 2_000, 50, 3_600_000),
     uploadHosts,
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 100 * 1024 * 1024, 1, 10 * 1024 ** 3),
@@ -229,6 +246,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxRestCalls: int(env, 'MAX_REST_CALLS', DEFAULT_MAX_REST_CALLS, 1, 10_000_000),
     maxErrors: int(env, 'MAX_ERRORS', DEFAULT_MAX_ERRORS, 2, 1_000_000),
     maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES, 1024, 1024 ** 3),
+    maxSubscriptionsPerSocket: int(env, 'MAX_SUBSCRIPTIONS_PER_SOCKET', DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET, 1, 100_000),
+    maxSubscriptionsPerIdentity: int(env, 'MAX_SUBSCRIPTIONS_PER_IDENTITY', DEFAULT_MAX_SUBSCRIPTIONS_PER_IDENTITY, 1, 1_000_000),
   };
 }
 
