@@ -2,13 +2,13 @@
 // the run's own): the identity's subscriptions on both count against one limit; a replica that
 // dies without releasing its slots loses them when its lease expires; with Redis gone, a
 // subscription is admitted on the replica's own count (fail open), counted in /metrics.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
+import { identityHash } from '../../src/subscriptions/identity';
+import { redisSlotStore } from '../../src/subscriptions/slots-redis';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startRedisServer } from '../helpers/redis-server';
 import { sseFeed, wsClient } from '../helpers/subscriptions/clients';
@@ -16,7 +16,7 @@ import { admittedEventually, limitRefusal } from '../helpers/subscriptions/limit
 import { UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
 import { suiteEnv } from '../helpers/stack';
 import { identity } from '../helpers/users';
-import { waitForLine } from '../helpers/wait-for-line';
+import { sleep } from '../helpers/wait';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const PREFIX = `im-gateway-test:${randomBytes(6).toString('hex')}:`;
@@ -34,7 +34,6 @@ const env = (redisUrl: string) => ({
 let emu: TestEmulator;
 let redis: Redis;
 const gateways: Gateway[] = [];
-let children: ChildProcess[] = [];
 
 async function startGateway(redisUrl = REDIS_URL): Promise<string> {
   const gateway = createGateway(
@@ -45,26 +44,12 @@ async function startGateway(redisUrl = REDIS_URL): Promise<string> {
   return gateway.start();
 }
 
-/** A replica in a process of its own, to be killed without any cleanup; answers its origin. */
-async function startChild(): Promise<{ url: string; child: ChildProcess }> {
-  const script = fileURLToPath(new URL('../helpers/gateway-process.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, ...env(REDIS_URL), IM_BASE_URL: emu.url, REDIS_PREFIX: PREFIX, SUBSCRIPTION_LEASE_MS: String(LEASE_MS) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const out = await waitForLine(child, /READY \S+\n/);
-  return { url: /READY (\S+)/.exec(out)![1]!, child };
-}
-
 beforeAll(async () => {
   redis = new Redis(REDIS_URL);
   emu = await startEmulator();
 });
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
-  children = [];
   for (const gateway of gateways) await gateway.stop();
   await emu?.stop();
   const keys = await redis.keys(`${PREFIX}*`);
@@ -93,19 +78,23 @@ describe('MAX_SUBSCRIPTIONS_PER_IDENTITY with Redis', () => {
 
   it('frees the slots of a replica that died without releasing them once its lease expires', async () => {
     const main = await startGateway();
-    const { url, child } = await startChild();
     const me = await emu.user();
-    const onChild = wsClient(url, identity(emu, me));
+    // The other replica, as far as Redis sees one: its store, holding the identity's every slot.
+    const key = identityHash({ appId: emu.appId, token: me.token }, emu.appId);
+    const held = new Map([[key, LIMIT]]);
+    const other = await redisSlotStore({ url: REDIS_URL, prefix: PREFIX, limit: LIMIT, leaseMs: LEASE_MS, held: () => held });
     const onMain = wsClient(main, identity(emu, me));
     try {
-      for (let i = 0; i < LIMIT; i++) expect(await limitRefusal(onChild.feed(UNREAD))).toBeUndefined();
+      expect(await other.claim(key, LIMIT)).toBe(true);
+      // Alive, it renews its count past its lease: the slots stay taken.
+      await sleep(2 * LEASE_MS);
       expect(await limitRefusal(onMain.feed(UNREAD))).toMatchObject({ scope: 'identity' });
-      child.kill('SIGKILL');
-      // Nobody released them: they free when the dead replica's count expires (LEASE_MS).
+      // It dies: no release, no renewal. Its slots free when its count expires.
+      await other.close();
       const feed = await admittedEventually(() => onMain.feed<UnreadData>(UNREAD));
       expect(feed.results[0]?.data?.unreadCounts).toEqual([]);
     } finally {
-      await Promise.all([onChild.dispose(), onMain.dispose()]);
+      await onMain.dispose();
     }
   });
 
