@@ -24,6 +24,8 @@ export interface Config {
   callTimeoutMs: number;
   retries: number;
   connections: number;
+  /** Sockets of `connections` that subscription polls may use at once (the rest stay free for queries). */
+  pollConnections: number;
   pollIntervalMs: number;
   /** Heartbeat (`{}`) period of a subscription over multipart HTTP (Apollo's protocol: about 5 s). */
   multipartHeartbeatMs: number;
@@ -86,6 +88,10 @@ export interface Config {
   maxErrors: number;
   /** Largest answer (JSON bytes, estimated) before it is replaced by a RESPONSE_TOO_LARGE error. */
   maxResponseBytes: number;
+  /** Most subscriptions open at once on one WebSocket. */
+  maxSubscriptionsPerSocket: number;
+  /** Most subscriptions open at once per identity, over every transport and (with Redis) every replica. */
+  maxSubscriptionsPerIdentity: number;
   /** An app's own trusted documents (PERSISTED_DOCUMENTS): document text by hash (64 hex, lowercase). */
   persistedDocuments: ReadonlyMap<string, string>;
   /** Run only trusted documents: text queries and APQ registrations are refused. */
@@ -119,6 +125,14 @@ export const DEFAULT_MAX_REST_CALLS = 1000;
 export const DEFAULT_MAX_ERRORS = 100;
 /** 16 MB: a page of 1,000 members with their profiles is about 0.5 MB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/**
+ * A chat client's screens need a few subscriptions at once: unreadCounts, and conversationEvents
+ * for the conversations open or on screen (a home list of 20 rows, each live, is 21). 50 leaves
+ * room beyond that, and bounds what one socket costs to 50 polls an interval.
+ */
+export const DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET = 50;
+/** Four sockets' worth (tabs, devices sharing a token, a reconnect overlapping the old socket). */
+export const DEFAULT_MAX_SUBSCRIPTIONS_PER_IDENTITY = 200;
 
 /** Apollo's BatchHttpLink sends up to 10 operations per request by default. */
 export const DEFAULT_MAX_BATCH = 10;
@@ -268,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError(`CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin such as https://app.example or *`);
     }
   }
+  const connections = int(env, 'IM_CONNECTIONS', 64, 1, 10_000);
   return {
     port,
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -280,7 +295,9 @@ export function loadConfig(env: Env = process.env): Config {
     connectTimeoutMs: int(env, 'IM_CONNECT_TIMEOUT_MS', 5_000, 1, 600_000),
     callTimeoutMs: int(env, 'IM_CALL_TIMEOUT_MS', 15_000, 1, 600_000),
     retries: int(env, 'IM_RETRIES', 2, 0, 10),
-    connections: int(env, 'IM_CONNECTIONS', 64, 1, 10_000),
+    connections,
+    // A quarter by default: a burst of polls never holds the sockets queries need.
+    pollConnections: int(env, 'IM_POLL_CONNECTIONS', Math.max(1, Math.floor(connections / 4)), 1, connections),
     pollIntervalMs: int(env, 'POLL_INTERVAL_MS', 2_000, 50, 3_600_000),
     multipartHeartbeatMs: int(env, 'HTTP_HEARTBEAT_MS', 5_000, 10, 60_000),
     uploadHosts,
@@ -315,6 +332,8 @@ export function loadConfig(env: Env = process.env): Config {
     persistedOnly: flag(env, 'PERSISTED_ONLY', false),
     apqMaxEntries: int(env, 'APQ_MAX_ENTRIES', 1_000, 1, 1_000_000),
     apqTtlSeconds: int(env, 'APQ_TTL_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
+    maxSubscriptionsPerSocket: int(env, 'MAX_SUBSCRIPTIONS_PER_SOCKET', DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET, 1, 100_000),
+    maxSubscriptionsPerIdentity: int(env, 'MAX_SUBSCRIPTIONS_PER_IDENTITY', DEFAULT_MAX_SUBSCRIPTIONS_PER_IDENTITY, 1, 1_000_000),
   };
 }
 

@@ -13,8 +13,10 @@ import { serviceCredential } from '../peers/service-credential';
 import { ScalarInputError } from '../schema/core/scalars';
 import { graphqlErrorOf, useUpstreamErrors } from '../schema/core/upstream-errors';
 import { coalescing } from '../rest/coalesce';
+import { backgroundGate, inBackground } from '../rest/background';
 import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
+import { subscriptionSlots } from '../subscriptions/slots';
 import { graphiqlOptions } from './http/graphiql';
 import { createGraphiQLPage } from './http/graphiql-page';
 import { useMultipartBodyLimit } from './http/body-limits';
@@ -28,6 +30,7 @@ import { useRateLimit } from './rate-limit/use-rate-limit';
 import { useDocumentLimits } from './execution/document-limits';
 import { useCostLimit } from './execution/cost';
 import { useResultCaps } from './execution/result-caps';
+import { useSubscriptionLimits } from './execution/subscription-limits';
 import { corsFor, wsOriginAllowed } from './http/cors';
 import { useCsrfPrevention } from './http/csrf';
 import { createDownloadRoute } from './http/downloads';
@@ -41,6 +44,7 @@ import { createReadiness } from './observability/readiness';
 import { useStreamingMultipart } from './http/multipart';
 import { upstreamLog } from './observability/upstream-log';
 import { sharedSubscriptions } from './ws/shared-subscriptions';
+import { socketSlots } from './ws/socket-slots';
 import { mountWebSocket } from './ws/websocket';
 import { createPersisted } from './persisted/persisted';
 
@@ -52,6 +56,8 @@ export interface GatewayOptions {
   graphiqlHeaders?: Record<string, string>;
   /** Prefix of the Redis keys and channels when `redisUrl` is set (tests use one per run). */
   redisPrefix?: string;
+  /** How long a dead replica's subscription slots outlive it in Redis (tests shorten it). Default 60 s. */
+  subscriptionLeaseMs?: number;
 }
 
 export interface Gateway {
@@ -89,8 +95,23 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     const { executions, members } = shared.stats();
     return { ...stats, subscribers: stats.subscribers - executions + members };
   };
+  // Polls take at most pollConnections of the upstream sockets (rest/background.ts).
+  const pollGate = backgroundGate(config.pollConnections);
+  // At most so many subscriptions per identity, over every transport and replica.
+  const slots = subscriptionSlots({
+    limit: config.maxSubscriptionsPerIdentity,
+    defaultAppId: config.imAppId,
+    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
+    ...(options.subscriptionLeaseMs ? { leaseMs: options.subscriptionLeaseMs } : {}),
+  });
+  const wsSlots = socketSlots(config.maxSubscriptionsPerSocket, slots);
+  const limitStats = () => {
+    const { refused, failedOpen } = slots.stats();
+    return { refused: { socket: wsSlots.refused(), identity: refused }, failedOpen, pollsQueued: pollGate.stats().queued };
+  };
   const metrics = config.metrics
-    ? createGatewayMetrics({ subscriptions: subscriptionStats, public: config.metricsPort === undefined })
+    ? createGatewayMetrics({ subscriptions: subscriptionStats, limits: limitStats, public: config.metricsPort === undefined })
     : undefined;
   const drain = createDrain();
   const logTrouble = upstreamLog();
@@ -114,6 +135,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
 
   const subscriptions = createSubscriptionHub({
     rest,
+    pollRest: inBackground(rest, pollGate),
     intervalMs: config.pollIntervalMs,
     defaultAppId: config.imAppId,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
@@ -180,6 +202,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       useCostLimit({ maxCost: config.maxCost, mode: config.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
       useResultCaps(config),
       ...(config.introspection ? [] : [useIntrospectionRefusal()]),
+      // After the plugins that may refuse an operation: a refused one takes no slot.
+      useSubscriptionLimits(slots),
       useReadinessCheck({
         endpoint: '/ready',
         check: () => {
@@ -208,6 +232,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       await subscriptions.start();
       await limiter?.start();
       await persisted.start();
+      await slots.start();
       const downloads = createDownloadRoute(rest);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer(
@@ -225,6 +250,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         maxPayloadBytes: config.maxWsPayloadBytes,
         maxInitBytes: config.maxWsInitBytes,
         shared,
+        slots: wsSlots,
         originAllowed: wsOriginAllowed(config.corsOrigins),
         ...(limiter ? { admit: (caller, address) => limiter.admit({ caller, address }, 1, 'ws') } : {}),
         resolveParams: persisted.resolve,
@@ -246,6 +272,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       // stops, releasing its lease; then the requests in flight get what time is left.
       await subscriptions.close();
       await ws?.close();
+      await slots.close();
       const outcome = server ? await drain.settle(server, deadline) : { cut: [] };
       await metricsListener?.close();
       await limiter?.close();

@@ -10,11 +10,12 @@
 // replica takes the lease and resumes from its own position, announcing it; the others keep
 // polling for themselves until that announcement is in Redis.
 import { randomBytes } from 'node:crypto';
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { decodeEvent, decodeSnapshot, encode } from './events';
 import type { Fleet, PollSettings } from './fleet';
 import { defineLeaseScripts, type LeaseTimings, leaseTimings, type TopicKeys, topicKeys } from './lease';
 import { Poller } from './poller';
+import { connectRedis } from './redis-connection';
 import type { Topic } from './topic';
 import { warner } from './warn';
 
@@ -45,35 +46,11 @@ const warn = warner('subscriptions (Redis)');
 
 /** Connects (failing with a clear message when Redis cannot be reached) and answers the fleet. */
 export async function redisFleet(options: RedisFleetOptions): Promise<Fleet> {
-  // Loaded only in this mode: without REDIS_URL the gateway never needs the package.
-  const { Redis } = await import('ioredis');
-  // No offline queue and a command timeout: while Redis is away, commands fail at once rather
-  // than wait, and the fleet polls in process (a timeout also catches a silent partition).
-  const commandTimeout = Math.max(1_000, leaseTimings(options.intervalMs).leaseMs);
-  const connection: RedisOptions = {
-    lazyConnect: true,
-    maxRetriesPerRequest: 2,
-    connectTimeout: 5_000,
-    enableOfflineQueue: false,
-    commandTimeout,
-  };
-  const cmd = new Redis(options.url, { ...connection, connectionName: 'im-gateway' });
-  const sub = new Redis(options.url, { ...connection, connectionName: 'im-gateway-sub' });
-  let connecting = true;
-  let cause = '';
-  for (const client of [cmd, sub]) {
-    client.on('error', (err: Error) => (connecting ? (cause = err.message) : warn(err.message)));
-  }
-  try {
-    await Promise.all([cmd.connect(), sub.connect()]);
-    connecting = false;
-  } catch (err) {
-    cmd.disconnect();
-    sub.disconnect();
-    throw new Error(`cannot connect to Redis at ${new URL(options.url).host}: ${cause || (err as Error).message}`);
-  }
-  defineLeaseScripts(cmd);
-  return new RedisFleet(cmd, sub, options);
+  // A timeout also catches a silent partition: the fleet then polls in process.
+  const commandTimeoutMs = Math.max(1_000, leaseTimings(options.intervalMs).leaseMs);
+  const [cmd, sub] = await connectRedis(options.url, ['im-gateway', 'im-gateway-sub'], { commandTimeoutMs, warn });
+  defineLeaseScripts(cmd!);
+  return new RedisFleet(cmd!, sub!, options);
 }
 
 class RedisFleet implements Fleet {

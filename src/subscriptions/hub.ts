@@ -21,6 +21,8 @@ import { unreadSource } from './unread-source';
 
 interface SubscriptionHubOptions {
   rest: RestClient;
+  /** The REST client of polls (and their catch-up and resume reads): default `rest` (rest/background.ts gates it). */
+  pollRest?: RestClient;
   intervalMs: number;
   /** The app_id the REST client sends for callers that name none (part of their identity). */
   defaultAppId?: string;
@@ -70,7 +72,8 @@ const VERIFIED_MS = 60_000;
 const MAX_VERIFIED = 10_000;
 
 export function createSubscriptionHub(options: SubscriptionHubOptions): SubscriptionHub {
-  const settings = { rest: options.rest, intervalMs: options.intervalMs };
+  const pollRest = options.pollRest ?? options.rest;
+  const settings = { rest: pollRest, intervalMs: options.intervalMs };
   let fleet: Fleet | undefined = options.redisUrl ? undefined : memoryFleet(settings);
   let closed = false;
   const topics = new Map<string, Topic<unknown>>();
@@ -106,7 +109,7 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     const known = topics.get(key);
     // One key, one source: the names differ for every source and argument.
     if (known?.open) return known as Topic<P>;
-    const topic: Topic<P> = new Topic<P>(key, counted(source), caller, options.rest, () => release(topic));
+    const topic: Topic<P> = new Topic<P>(key, counted(source), caller, pollRest, () => release(topic));
     topics.set(key, topic);
     fleet.join(topic);
     return topic;
@@ -170,7 +173,7 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     conversationEvents: (caller, peer, after) =>
       resumeAfter(
         subscribe(conversationEventsSource(peer), caller, (events) => events, streamBuffer()),
-        pageReader(options.rest, caller, peer),
+        pageReader(pollRest, caller, peer),
         peer,
         after,
       ),

@@ -2,6 +2,7 @@
 // stands) and a channel (what it publishes). Every write by a holder is fenced by its lease token
 // in one script, so a replica that lost its lease (paused, partitioned) can never publish again.
 import type { Redis, Result } from 'ioredis';
+import { defineScripts } from './redis-connection';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -40,9 +41,10 @@ const SCRIPTS = {
 const KEYS_OF: Record<keyof typeof SCRIPTS, number> = { leasePublish: 2, leaseRenew: 2, leaseRelease: 1 };
 
 export function defineLeaseScripts(redis: Redis): void {
-  for (const [name, lua] of Object.entries(SCRIPTS) as [keyof typeof SCRIPTS, string][]) {
-    redis.defineCommand(name, { numberOfKeys: KEYS_OF[name], lua });
-  }
+  defineScripts(
+    redis,
+    Object.fromEntries(Object.entries(SCRIPTS).map(([name, lua]) => [name, { keys: KEYS_OF[name as keyof typeof SCRIPTS], lua }])),
+  );
 }
 
 export interface TopicKeys {

@@ -1,6 +1,6 @@
 // HTTP servers of a test's own on 127.0.0.1, and a proxy in front of the IM service, so that a
 // gateway reaches the service through it (and the service's upload targets are on another host).
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Listening {
@@ -15,24 +15,25 @@ export async function listen(handler: Parameters<typeof createServer>[1]): Promi
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
+/** Forwards one request to `target`; with `rewriteTo`, upload targets point at that origin instead. */
+export async function forward(target: string, req: IncomingMessage, res: ServerResponse, rewriteTo?: string): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection') as [string, string][]);
+  const upstream = await fetch(`${target}${req.url}`, {
+    method: req.method,
+    headers,
+    ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+  });
+  let text = await upstream.text();
+  if (rewriteTo && req.url?.startsWith('/file/upload/')) text = text.split(target).join(rewriteTo);
+  res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+  res.end(text);
+}
+
 /** Forwards every request to `target`; with `rewriteTo`, upload targets point at that origin instead. */
 export function startProxy(target: string, rewriteTo?: string): Promise<Listening> {
-  return listen(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection') as [string, string][],
-    );
-    const upstream = await fetch(`${target}${req.url}`, {
-      method: req.method,
-      headers,
-      ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-    });
-    let text = await upstream.text();
-    if (rewriteTo && req.url?.startsWith('/file/upload/')) text = text.split(target).join(rewriteTo);
-    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-    res.end(text);
-  });
+  return listen((req, res) => forward(target, req, res, rewriteTo));
 }
 
 export const close = (server: Server) =>

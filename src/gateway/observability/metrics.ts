@@ -29,9 +29,19 @@ interface GatewayMetrics {
   rateLimitStoreFailure(): void;
 }
 
+/** What the subscription limits and the poll gate amount to (counts since the start, and now). */
+export interface LimitStats {
+  refused: { socket: number; identity: number };
+  /** Admissions decided without Redis (it failed): fail open. */
+  failedOpen: number;
+  /** Poll calls waiting for their share of the upstream sockets. */
+  pollsQueued: number;
+}
+
 interface GatewayMetricsOptions {
   /** Read at each scrape. */
   subscriptions: () => SubscriptionStats;
+  limits?: () => LimitStats;
   /** Serve GET /metrics on the public port (false: a listener of its own serves scrape()). */
   public: boolean;
 }
@@ -68,6 +78,37 @@ function mirroredCounter(registry: Registry, name: string, help: string, read: (
       const now = read();
       if (now > reported) this.inc(now - reported);
       reported = now;
+    },
+  });
+}
+
+function limitMetrics(registry: Registry, limits: () => LimitStats): void {
+  const reported = { socket: 0, identity: 0 };
+  new Counter({
+    name: 'im_gateway_subscriptions_refused_total',
+    help: 'Subscriptions refused with SUBSCRIPTION_LIMIT, by the limit reached (socket: MAX_SUBSCRIPTIONS_PER_SOCKET; identity: MAX_SUBSCRIPTIONS_PER_IDENTITY)',
+    labelNames: ['limit'],
+    registers: [registry],
+    collect() {
+      const { refused } = limits();
+      for (const limit of ['socket', 'identity'] as const) {
+        this.inc({ limit }, refused[limit] - reported[limit]);
+        reported[limit] = refused[limit];
+      }
+    },
+  });
+  mirroredCounter(
+    registry,
+    'im_gateway_subscription_limit_fail_open_total',
+    "Subscriptions admitted without the fleet-wide count because Redis failed (only this replica's own count applied)",
+    () => limits().failedOpen,
+  );
+  new Gauge({
+    name: 'im_gateway_polls_queued',
+    help: 'Subscription poll calls waiting for their share of the upstream sockets (IM_POLL_CONNECTIONS)',
+    registers: [registry],
+    collect() {
+      this.set(limits().pollsQueued);
     },
   });
 }
@@ -136,6 +177,8 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     'Subscription poll rounds that failed',
     () => options.subscriptions().pollErrors,
   );
+
+  if (options.limits) limitMetrics(registry, options.limits);
 
   return {
     plugin,

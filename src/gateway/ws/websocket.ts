@@ -4,10 +4,11 @@
 // closes the socket with 4401 (4403 for a refused user), which graphql-ws clients do not retry.
 // GraphiQL sends no connectionParams but puts its headers in each operation's
 // `extensions.headers`: those, when present, name the operation's identity (as HTTP headers do).
-// An operation the gateway refuses (syntax, validation, a document limit, the rate limit) ends
-// with an `error` message for that operation alone: the socket and its other subscriptions live on.
+// An operation the gateway refuses (syntax, validation, a document limit, the rate limit, a
+// subscription limit: socket-slots.ts) ends with an `error` message for that operation alone: the
+// socket and its other subscriptions live on.
 import type { IncomingMessage, Server } from 'node:http';
-import { type ExecutionArgs, GraphQLError } from 'graphql';
+import { type ExecutionArgs, getOperationAST, GraphQLError } from 'graphql';
 import { CloseCode, type Context, type SubscribePayload } from 'graphql-ws';
 import { type Extra, useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
@@ -15,7 +16,10 @@ import { WebSocketServer } from 'ws';
 import { callerFrom, paramsLookup } from '../../context';
 import type { Verdict } from '../../subscriptions/hub';
 import type { Caller } from '../../rest/caller';
+import type { GatewayContext } from '../../context';
+import { SLOT_HELD } from '../execution/subscription-limits';
 import { limitMessages, quietClientFaults } from './ws-limits';
+import type { SocketSlots } from './socket-slots';
 import type { SharedSubscriptions } from './shared-subscriptions';
 
 interface EnvelopedRoot {
@@ -32,6 +36,8 @@ interface WebSocketOptions {
   maxInitBytes: number;
   /** Subscribers of the same operation for the same identity share one execution. */
   shared?: SharedSubscriptions;
+  /** The subscription limits: per socket, and the identity's slots. */
+  slots?: SocketSlots;
   /** Whether a page of this origin may open a socket (refused: HTTP 403 before the upgrade). */
   originAllowed?: (origin: string | undefined, host: string | undefined) => boolean;
   /** The rate limit: each operation (`subscribe` message) takes one; the refusal when over it. */
@@ -101,6 +107,8 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
       socket: ctx.extra.socket,
       params: payload,
       connectionParams,
+      // The slot is taken here (onSubscribe), for every operation, shared or not.
+      [SLOT_HELD]: true,
     });
     const args = {
       schema,
@@ -112,6 +120,10 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
     };
     const errors = validate(args.schema, args.document);
     if (errors.length) return errors.map(forSocket);
+    if (options.slots && getOperationAST(args.document, args.operationName)?.operation === 'subscription') {
+      const refusal = await options.slots.admit(ctx, payload, (args.contextValue as unknown as GatewayContext).caller);
+      if (refusal) return [refusal];
+    }
     return args;
   };
 
@@ -150,9 +162,18 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
         const ids = running.get(ctx) ?? new Set<string>();
         running.set(ctx, ids.add(id));
       },
-      onComplete: (ctx, id) => untrack(ctx, id),
-      onError: (ctx, id) => untrack(ctx, id),
-      onClose: (ctx) => untrack(ctx),
+      onComplete: (ctx, id, payload) => {
+        untrack(ctx, id);
+        options.slots?.release(ctx, payload);
+      },
+      onError: (ctx, id, payload) => {
+        untrack(ctx, id);
+        options.slots?.release(ctx, payload);
+      },
+      onClose: (ctx) => {
+        untrack(ctx);
+        options.slots?.releaseAll(ctx);
+      },
     },
     wss,
   );

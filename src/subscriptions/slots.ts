@@ -1,0 +1,125 @@
+// Subscription slots: at most `limit` subscriptions open at once per identity (identity.ts: app,
+// token, acting user and group), whatever transport carries them (WebSocket, SSE, multipart HTTP:
+// each calls acquire() before the subscription starts and releases its slot when it ends). Each
+// replica counts its own slots; with Redis the counts of the fleet are added up there
+// (slots-redis.ts), so the limit holds across replicas. Redis trouble fails open: the subscription
+// is admitted on this replica's own count, with a warning and a count for the metrics.
+import type { Caller } from '../rest/caller';
+import { identityHash } from './identity';
+import { warner } from './warn';
+
+/** A subscription admitted (release its slot once, when it ends), or refused at the limit. */
+export type Admission = { admitted: true; release(): void } | { admitted: false; limit: number };
+
+export interface SlotStats {
+  /** Slots held on this replica now. */
+  held: number;
+  /** Subscriptions refused at the per-identity limit, since the start. */
+  refused: number;
+  /** Admissions decided without the fleet's count (Redis unreachable or failing), since the start. */
+  failedOpen: number;
+}
+
+/** The fleet's count: whether an identity may hold `mine` slots on this replica (the others' added). */
+export interface SlotStore {
+  claim(key: string, mine: number): Promise<boolean>;
+  /** This replica now holds `mine` slots of the identity (0: none); kept alive until then. */
+  report(key: string, mine: number): void;
+  close(): Promise<void>;
+}
+
+export interface SubscriptionSlots {
+  /** Connects to Redis in multi-replica mode; nothing to do otherwise. */
+  start(): Promise<void>;
+  acquire(caller: Caller): Promise<Admission>;
+  readonly limit: number;
+  stats(): SlotStats;
+  close(): Promise<void>;
+}
+
+interface SubscriptionSlotsOptions {
+  /** Most subscriptions open at once per identity. */
+  limit: number;
+  /** The app_id callers that name none are counted under (as the REST client sends it). */
+  defaultAppId?: string;
+  /** Set: the fleet's count lives in this Redis. */
+  redisUrl?: string;
+  /** Prefix of the Redis keys. Default 'im-gateway:'. */
+  redisPrefix?: string;
+  /** How long a replica's count outlives it in Redis without renewal (a dead replica's slots free then). */
+  leaseMs?: number;
+}
+
+/** A replica that dies holds its slots for at most this long (renewed every third of it). */
+export const SLOT_LEASE_MS = 60_000;
+
+const warn = warner('subscription limits');
+
+export function subscriptionSlots(options: SubscriptionSlotsOptions): SubscriptionSlots {
+  /** Slots held here per identity, counting admissions under way. */
+  const held = new Map<string, number>();
+  const counts = { refused: 0, failedOpen: 0 };
+  let store: SlotStore | undefined;
+  let total = 0;
+
+  const drop = (key: string) => {
+    const mine = held.get(key)! - 1;
+    if (mine > 0) held.set(key, mine);
+    else held.delete(key);
+    total--;
+    store?.report(key, mine);
+  };
+
+  const refuse = (): Admission => {
+    counts.refused++;
+    return { admitted: false, limit: options.limit };
+  };
+
+  return {
+    limit: options.limit,
+    async start() {
+      if (store || !options.redisUrl) return;
+      const { redisSlotStore } = await import('./slots-redis');
+      store = await redisSlotStore({
+        url: options.redisUrl,
+        prefix: options.redisPrefix ?? 'im-gateway:',
+        limit: options.limit,
+        leaseMs: options.leaseMs ?? SLOT_LEASE_MS,
+        held: () => held,
+      });
+    },
+    async acquire(caller) {
+      const key = identityHash(caller, options.defaultAppId);
+      // This replica's own count bounds it even when the fleet's cannot be read.
+      const mine = (held.get(key) ?? 0) + 1;
+      if (mine > options.limit) return refuse();
+      held.set(key, mine);
+      total++;
+      let fits = true;
+      try {
+        if (store) fits = await store.claim(key, mine);
+      } catch (err) {
+        counts.failedOpen++;
+        warn(`the fleet's count could not be read, admitted on this replica's own: ${(err as Error).message}`);
+      }
+      if (!fits) {
+        drop(key);
+        return refuse();
+      }
+      let released = false;
+      return {
+        admitted: true,
+        release() {
+          if (released) return;
+          released = true;
+          drop(key);
+        },
+      };
+    },
+    stats: () => ({ held: total, ...counts }),
+    async close() {
+      await store?.close();
+      store = undefined;
+    },
+  };
+}
