@@ -83,6 +83,36 @@ export interface Config {
   maxErrors: number;
   /** Largest answer (JSON bytes, estimated) before it is replaced by a RESPONSE_TOO_LARGE error. */
   maxResponseBytes: number;
+  /** LOG_LEVEL: the least level written. */
+  logLevel: LogLevelName;
+  /** One `info` line per request (method, path, status, time, operation); off by default. */
+  logRequests: boolean;
+  tracing: TracingConfig;
+}
+
+export const LOG_LEVEL_NAMES = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
+
+export const SAMPLERS = [
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+  'always_on',
+  'always_off',
+  'traceidratio',
+] as const;
+
+/** OpenTelemetry's standard variables, as far as the gateway honours them (README: Operations). */
+export interface TracingConfig {
+  /** false with OTEL_SDK_DISABLED=true: no span, no `traceparent` forwarded. */
+  enabled: boolean;
+  /** Where spans are posted (OTLP/HTTP); undefined: none are exported, trace context still propagates. */
+  exportUrl: string | undefined;
+  protocol: 'http/json' | 'http/protobuf';
+  serviceName: string;
+  sampler: (typeof SAMPLERS)[number];
+  /** OTEL_TRACES_SAMPLER_ARG: the ratio of the traceidratio samplers. */
+  samplerRatio: number;
 }
 
 export type CostMode = 'enforce' | 'measure';
@@ -146,6 +176,37 @@ function text(env: Env, name: string): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (/\s/.test(raw)) throw new ConfigError(`${name} must not contain white space`);
   return raw;
+}
+
+function ratio(env: Env, name: string): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return 1;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 1)
+    throw new ConfigError(`${name} must be a number from 0 to 1 (got ${JSON.stringify(raw)})`);
+  return value;
+}
+
+/** The traces endpoint: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+function tracesUrl(env: Env): string | undefined {
+  const exporter = oneOf(env, 'OTEL_TRACES_EXPORTER', ['otlp', 'none'], 'otlp');
+  const traces = url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', ['http:', 'https:']);
+  const base = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
+  if (exporter === 'none') return undefined;
+  return traces ?? (base ? `${base}/v1/traces` : undefined);
+}
+
+export function loadTracingConfig(env: Env): TracingConfig {
+  const protocolVar = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  return {
+    enabled: !flag(env, 'OTEL_SDK_DISABLED', false),
+    exportUrl: tracesUrl(env),
+    // grpc is not offered: OTLP/HTTP only.
+    protocol: oneOf(env, protocolVar, ['http/protobuf', 'http/json'], 'http/protobuf'),
+    serviceName: text(env, 'OTEL_SERVICE_NAME') ?? 'im-graphql-gateway',
+    sampler: oneOf(env, 'OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on'),
+    samplerRatio: ratio(env, 'OTEL_TRACES_SAMPLER_ARG'),
+  };
 }
 
 /** FAST_PATH chose a second request pipeline; since one pipeline serves every request, it is ignored. */
@@ -229,6 +290,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxRestCalls: int(env, 'MAX_REST_CALLS', DEFAULT_MAX_REST_CALLS, 1, 10_000_000),
     maxErrors: int(env, 'MAX_ERRORS', DEFAULT_MAX_ERRORS, 2, 1_000_000),
     maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES, 1024, 1024 ** 3),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVEL_NAMES, 'info'),
+    logRequests: flag(env, 'LOG_REQUESTS', false),
+    tracing: loadTracingConfig(env),
   };
 }
 
@@ -239,5 +303,6 @@ export function loadEmulatorConfig(env: Env = process.env) {
     host: text(env, 'HOST') ?? '127.0.0.1',
     appId: text(env, 'IM_APP_ID') ?? 'im-demo',
     adminToken: text(env, 'IM_ADMIN_TOKEN'),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVEL_NAMES, 'info'),
   };
 }
