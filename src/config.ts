@@ -104,12 +104,42 @@ export interface Config {
   rateLimit: RateLimit | undefined;
   /** Most operations in one batched HTTP request (a JSON array body); 1: batching off. */
   maxBatch: number;
+  /** LOG_LEVEL: the least level written. */
+  logLevel: LogLevelName;
+  /** One `info` line per request (method, path, status, time, operation); off by default. */
+  logRequests: boolean;
+  tracing: TracingConfig;
 }
 
 export interface RateLimit {
   /** Operations a caller may send at once, and per window on average. */
   limit: number;
   windowMs: number;
+}
+
+export const LOG_LEVEL_NAMES = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
+
+export const SAMPLERS = [
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+  'always_on',
+  'always_off',
+  'traceidratio',
+] as const;
+
+/** OpenTelemetry's standard variables, as far as the gateway honours them (README: Operations). */
+export interface TracingConfig {
+  /** false with OTEL_SDK_DISABLED=true: no span, no `traceparent` forwarded. */
+  enabled: boolean;
+  /** Where spans are posted (OTLP/HTTP); undefined: none are exported, trace context still propagates. */
+  exportUrl: string | undefined;
+  protocol: 'http/json' | 'http/protobuf';
+  serviceName: string;
+  sampler: (typeof SAMPLERS)[number];
+  /** OTEL_TRACES_SAMPLER_ARG: the ratio of the traceidratio samplers. */
+  samplerRatio: number;
 }
 
 export type CostMode = 'enforce' | 'measure';
@@ -241,6 +271,37 @@ function rateLimit(env: Env, name: string): RateLimit | undefined {
   return { limit, windowMs };
 }
 
+function ratio(env: Env, name: string): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return 1;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 1)
+    throw new ConfigError(`${name} must be a number from 0 to 1 (got ${JSON.stringify(raw)})`);
+  return value;
+}
+
+/** The traces endpoint: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+function tracesUrl(env: Env): string | undefined {
+  const exporter = oneOf(env, 'OTEL_TRACES_EXPORTER', ['otlp', 'none'], 'otlp');
+  const traces = url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', ['http:', 'https:']);
+  const base = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
+  if (exporter === 'none') return undefined;
+  return traces ?? (base ? `${base}/v1/traces` : undefined);
+}
+
+export function loadTracingConfig(env: Env): TracingConfig {
+  const protocolVar = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  return {
+    enabled: !flag(env, 'OTEL_SDK_DISABLED', false),
+    exportUrl: tracesUrl(env),
+    // grpc is not offered: OTLP/HTTP only.
+    protocol: oneOf(env, protocolVar, ['http/protobuf', 'http/json'], 'http/protobuf'),
+    serviceName: text(env, 'OTEL_SERVICE_NAME') ?? 'im-graphql-gateway',
+    sampler: oneOf(env, 'OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on'),
+    samplerRatio: ratio(env, 'OTEL_TRACES_SAMPLER_ARG'),
+  };
+}
+
 /** FAST_PATH chose a second request pipeline; since one pipeline serves every request, it is ignored. */
 const OBSOLETE = ['FAST_PATH'];
 
@@ -334,6 +395,9 @@ export function loadConfig(env: Env = process.env): Config {
     apqTtlSeconds: int(env, 'APQ_TTL_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
     maxSubscriptionsPerSocket: int(env, 'MAX_SUBSCRIPTIONS_PER_SOCKET', DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET, 1, 100_000),
     maxSubscriptionsPerIdentity: int(env, 'MAX_SUBSCRIPTIONS_PER_IDENTITY', DEFAULT_MAX_SUBSCRIPTIONS_PER_IDENTITY, 1, 1_000_000),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVEL_NAMES, 'info'),
+    logRequests: flag(env, 'LOG_REQUESTS', false),
+    tracing: loadTracingConfig(env),
   };
 }
 
@@ -344,5 +408,6 @@ export function loadEmulatorConfig(env: Env = process.env) {
     host: text(env, 'HOST') ?? '127.0.0.1',
     appId: text(env, 'IM_APP_ID') ?? 'im-demo',
     adminToken: text(env, 'IM_ADMIN_TOKEN'),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVEL_NAMES, 'info'),
   };
 }

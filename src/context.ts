@@ -1,5 +1,6 @@
 // Per request: who is calling (from the HTTP headers or the WebSocket connectionParams), REST
 // clients bound to that caller, and the request's loaders. Nothing here is shared between requests.
+import type { Context } from '@opentelemetry/api';
 import { type PeerAccess, peerAccessFor, type ServiceCredential } from './peers/service-credential';
 import { callBudget, type CallBudget } from './rest/budget';
 import type { Caller } from './rest/caller';
@@ -17,6 +18,12 @@ interface GatewaySettings {
   readonly maxUploadBytes: number;
   /** REST calls one request (or subscription event) may make; unlimited when absent. */
   readonly maxRestCalls?: number;
+}
+
+/** What the request's observers share: the trace its REST calls belong to (its HTTP span's, then its operation's), and the operation's name. */
+export interface RequestTrace {
+  current: Context | undefined;
+  operation?: string;
 }
 
 export interface GatewayContext {
@@ -44,6 +51,8 @@ export interface GatewayContext {
    * client re-sends it on each reconnect, so that graphql-ws's own retry loses no message.
    */
   readonly resumeAfter?: unknown;
+  /** Where the tracing plugin puts the operation's span; empty when tracing is off. */
+  readonly trace: RequestTrace;
   /** Reads of other users' public profile with the service credential; undefined when it does not serve this caller. */
   readonly peers?: PeerAccess & {
     /** REST calls as that user with the service token (reads of public fields only). */
@@ -98,6 +107,7 @@ export function createContext(
   settings: GatewaySettings,
   subscriptions: SubscriptionHub,
   service?: { credential: ServiceCredential | undefined; defaultAppId: string },
+  trace: RequestTrace = { current: undefined },
   connection?: { resumeAfter?: unknown },
 ): GatewayContext {
   const bound = new Map<string, RequestClient>();
@@ -116,7 +126,7 @@ export function createContext(
   // The caller is made only for a client not made yet (a list of members asks once per member).
   function clientFor(key: string, callerFor: () => Caller): RequestClient {
     let known = bound.get(key);
-    if (!known) bound.set(key, (known = bindClient(client, callerFor(), { onWrite: forget, budget })));
+    if (!known) bound.set(key, (known = bindClient(client, callerFor(), { onWrite: forget, budget, trace: () => trace.current })));
     return known;
   }
 
@@ -146,5 +156,6 @@ export function createContext(
     invalidate,
     subscriptions,
     ...(connection?.resumeAfter === undefined ? {} : { resumeAfter: connection.resumeAfter }),
+    trace,
   };
 }

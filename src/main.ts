@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { createEmulator } from './emulator';
 import { seedDemo } from './emulator/seed';
 import { createGateway } from './gateway/create-gateway';
+import { createLogger, log, setLogger } from './log/logger';
 
 /** How long stopping may overrun SHUTDOWN_TIMEOUT_MS (closing Redis, the emulator) before the process just exits. */
 const STOP_MARGIN_MS = 5_000;
@@ -17,7 +18,8 @@ function tally(requests: string[]): string {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  for (const name of config.obsolete) console.warn(`${name} is obsolete and ignored (see CHANGELOG.md)`);
+  setLogger(createLogger({ level: config.logLevel }));
+  for (const name of config.obsolete) log().warn(`${name} is obsolete and ignored (see CHANGELOG.md)`);
   const stops: (() => Promise<void>)[] = [];
   let imBaseUrl = config.imBaseUrl;
   // The in-process emulator's admin token (given or generated) is the gateway's service credential.
@@ -35,12 +37,13 @@ async function main(): Promise<void> {
     });
     imBaseUrl = await emulator.start();
     stops.unshift(() => emulator.stop());
-    console.log(`IM emulator   ${imBaseUrl}   app_id ${config.imAppId}`);
-    if (!config.imAdminToken) console.log(`              admin token (generated): ${adminToken}`);
+    log().info({ url: imBaseUrl, app_id: config.imAppId }, `IM emulator   ${imBaseUrl}   app_id ${config.imAppId}`);
+    // Generated for this run and needed by whoever tries the emulator: shown in the message, not as a field.
+    if (!config.imAdminToken) log().info(`              admin token (generated): ${adminToken}`);
     if (config.emulatorSeed) {
       const demo = await seedDemo(imBaseUrl, config.imAppId, adminToken);
       graphiqlHeaders = { app_id: config.imAppId, 'access-token': demo.token };
-      console.log(
+      log().info(
         `              demo users: ${demo.users.map((u) => u.username).join(', ')} (password ${demo.password}); GraphiQL acts as ${demo.users[0]!.username}`,
       );
     }
@@ -48,34 +51,37 @@ async function main(): Promise<void> {
 
   const gateway = createGateway({ ...config, imAdminToken }, { imBaseUrl, graphiqlHeaders });
   const url = await gateway.start();
-  console.log(`GraphQL       ${url}/graphql   (${config.graphiql ? 'GraphiQL in a browser; ' : ''}WebSocket on the same path)`);
-  if (gateway.metricsUrl) console.log(`Metrics       ${gateway.metricsUrl}`);
-  if (config.imBaseUrl) console.log(`IM service    ${config.imBaseUrl}`);
+  log().info(
+    { url: `${url}/graphql` },
+    `GraphQL       ${url}/graphql   (${config.graphiql ? 'GraphiQL in a browser; ' : ''}WebSocket on the same path)`,
+  );
+  if (gateway.metricsUrl) log().info({ url: gateway.metricsUrl }, `Metrics       ${gateway.metricsUrl}`);
+  if (config.imBaseUrl) log().info({ url: config.imBaseUrl }, `IM service    ${config.imBaseUrl}`);
 
   let stopping = false;
   const shutdown = (signal: string) => {
     // A second signal: whoever sent it will not wait for the drain.
     if (stopping) {
-      console.error(`${signal} while stopping: exiting at once`);
+      log().error(`${signal} while stopping: exiting at once`);
       process.exit(1);
     }
     stopping = true;
-    console.log(`${signal}: stopping (draining for up to ${config.shutdownTimeoutMs} ms)`);
+    log().info(`${signal}: stopping (draining for up to ${config.shutdownTimeoutMs} ms)`);
     // Should stopping itself hang past the drain (Redis not answering, say), the process ends anyway.
     const force = setTimeout(() => {
-      console.error(`still stopping ${STOP_MARGIN_MS} ms after SHUTDOWN_TIMEOUT_MS: exiting`);
+      log().error(`still stopping ${STOP_MARGIN_MS} ms after SHUTDOWN_TIMEOUT_MS: exiting`);
       process.exit(1);
     }, config.shutdownTimeoutMs + STOP_MARGIN_MS);
     force.unref();
     void (async () => {
       const { cut } = await gateway.stop(config.shutdownTimeoutMs).catch((err: unknown) => {
-        console.error('stop failed:', err);
+        log().error({ err }, 'stop failed');
         return { cut: ['(unknown: the drain failed)'] };
       });
       if (cut.length > 0) {
-        console.error(`SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms) passed: cut ${cut.length} request(s) in flight: ${tally(cut)}`);
+        log().error(`SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms) passed: cut ${cut.length} request(s) in flight: ${tally(cut)}`);
       }
-      for (const stop of stops) await stop().catch((err: unknown) => console.error('stop failed:', err));
+      for (const stop of stops) await stop().catch((err: unknown) => log().error({ err }, 'stop failed'));
       process.exit(cut.length > 0 ? 1 : 0);
     })();
   };
@@ -85,11 +91,12 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   if (err instanceof ConfigError) {
-    console.error(`Configuration error: ${err.message}`);
+    // Before the logger is configured (LOG_LEVEL may be the bad value): one plain line.
+    process.stderr.write(`Configuration error: ${err.message}\n`);
   } else if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') {
-    console.error(`Cannot start: ${err.message} (set PORT or EMULATOR_PORT to a free port)`);
+    log().fatal(`Cannot start: ${err.message} (set PORT or EMULATOR_PORT to a free port)`);
   } else {
-    console.error('Cannot start:', err);
+    log().fatal({ err }, 'Cannot start');
   }
   process.exit(1);
 });

@@ -2,26 +2,29 @@
 // the raw REST interface.
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadEmulatorConfig } from '../config';
+import { createLogger, log, setLogger } from '../log/logger';
 import { createEmulator } from './index';
 import { seedDemo } from './seed';
 
 async function main(): Promise<void> {
   const config = loadEmulatorConfig();
+  setLogger(createLogger({ level: config.logLevel }));
   const adminToken = config.adminToken ?? randomBytes(18).toString('base64url');
   const emulator = createEmulator({ adminToken, appId: config.appId, host: config.host, port: config.port });
   const url = await emulator.start();
-  console.log(`IM emulator   ${url}   app_id ${config.appId}`);
-  console.log(`admin token   ${config.adminToken ? '(from IM_ADMIN_TOKEN)' : adminToken}`);
+  log().info({ url, app_id: config.appId }, `IM emulator   ${url}   app_id ${config.appId}`);
+  // Generated for this run and needed by whoever tries the emulator: shown in the message, not as a field.
+  log().info(`admin token   ${config.adminToken ? '(from IM_ADMIN_TOKEN)' : adminToken}`);
   if (process.argv.includes('--seed')) {
     const demo = await seedDemo(url, config.appId, adminToken);
-    console.log(`demo users    ${demo.users.map((u) => `${u.username} (id ${u.id})`).join(', ')}; password ${demo.password}`);
-    console.log(`demo group    ${demo.groupId}`);
+    log().info(`demo users    ${demo.users.map((u) => `${u.username} (id ${u.id})`).join(', ')}; password ${demo.password}`);
+    log().info(`demo group    ${demo.groupId}`);
   }
   const stop = () =>
     void emulator.stop().then(
       () => process.exit(0),
       (err: unknown) => {
-        console.error('emulator: stopping failed:', err);
+        log().error({ err }, 'emulator: stopping failed');
         process.exit(1);
       },
     );
@@ -30,6 +33,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
+  // Before the logger is configured (LOG_LEVEL may be the bad value): one plain line.
+  if (err instanceof ConfigError) process.stderr.write(`Configuration error: ${err.message}\n`);
+  else log().fatal({ err }, 'emulator: cannot start');
   process.exit(1);
 });

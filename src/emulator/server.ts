@@ -9,6 +9,7 @@ import { parseJson, stringifyJson } from '../rest/json';
 import type { EndpointDef } from '../rest/table';
 import { type Actor, resolveActor } from './auth/actor';
 import { Code, ImError, invalidParam } from './errors';
+import { log } from '../log/logger';
 import { BinaryReply, type Ctx, type EnvelopeExtras, type HandlerMap, type RawRoute } from './handler';
 import type { EmulatorOptions } from './options';
 import { State } from './state';
@@ -19,7 +20,7 @@ export interface RecordedCall {
   path: string;
   query: Record<string, string>;
   body: unknown;
-  headers: { app_id?: string; user_id?: string; group_id?: string; hasToken: boolean };
+  headers: { app_id?: string; user_id?: string; group_id?: string; traceparent?: string; hasToken: boolean };
 }
 
 interface EmulatorServerOptions {
@@ -109,6 +110,7 @@ export function createEmulatorServer(config: EmulatorServerOptions): EmulatorSer
           ...optional('app_id', appId),
           ...optional('user_id', headerValue(req, 'user_id')),
           ...optional('group_id', headerValue(req, 'group_id')),
+          ...optional('traceparent', headerValue(req, 'traceparent')),
           hasToken: header('access-token') !== undefined,
         },
       });
@@ -260,6 +262,6 @@ function answerError(res: ServerResponse, err: unknown): void {
     return;
   }
   // An emulator bug: answer like a failing service would, and keep the details on stderr.
-  console.error('emulator: unexpected error', err);
+  log().error({ err }, 'emulator: unexpected error');
   sendEnvelope(res, 500, { code: 500, data: null, message: 'internal error' });
 }

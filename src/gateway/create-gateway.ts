@@ -1,7 +1,7 @@
 // createGateway(config) → { start, stop }: graphql-yoga at /graphql (GraphiQL included),
 // graphql-ws on the same port and path, /health, /ready and /metrics (or metrics on a listener of
 // their own); the subscriptions' pollers; stop() drains (lifecycle/drain.ts).
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
@@ -34,6 +34,7 @@ import { useSubscriptionLimits } from './execution/subscription-limits';
 import { corsFor, wsOriginAllowed } from './http/cors';
 import { useCsrfPrevention } from './http/csrf';
 import { createDownloadRoute } from './http/downloads';
+import { DOWNLOAD_ROUTES } from '../files/download-paths';
 import { requestLookup } from './http/event-source';
 import { useCompiledExecution } from './execution/jit';
 import { useIntrospectionRefusal } from './execution/introspection';
@@ -43,6 +44,9 @@ import { createGatewayMetrics } from './observability/metrics';
 import { createReadiness } from './observability/readiness';
 import { useStreamingMultipart } from './http/multipart';
 import { upstreamLog } from './observability/upstream-log';
+import { observeRequests, traceOf } from './observability/requests';
+import { useOperationTracing } from './observability/tracing/operation-plugin';
+import { createTracing } from './observability/tracing/tracing';
 import { sharedSubscriptions } from './ws/shared-subscriptions';
 import { socketSlots } from './ws/socket-slots';
 import { mountWebSocket } from './ws/websocket';
@@ -115,6 +119,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     : undefined;
   const drain = createDrain();
   const logTrouble = upstreamLog();
+  const tracing = createTracing(config.tracing);
   const readiness = createReadiness({ failedCalls: config.readyFailedCalls, windowMs: config.readyWindowMs });
   const client = createRestClient({
     baseUrl: imBaseUrl,
@@ -124,6 +129,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     retries: config.retries,
     connections: config.connections,
     freezeReplies: config.freezeReplies,
+    ...(tracing ? { tracer: tracing.tracer } : {}),
     onCall: (info) => {
       logTrouble(info);
       readiness.record(info);
@@ -140,6 +146,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     defaultAppId: config.imAppId,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
     ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
+    ...(tracing ? { traceRound: tracing.traceRound } : {}),
   });
 
   const limiter =
@@ -169,9 +176,17 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     maxRequestBodySize: false,
     batching: yogaBatching(config.maxBatch),
     cors: corsFor(config.corsOrigins),
-    context: ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => {
+    context: ({
+      request,
+      req,
+      connectionParams,
+    }: {
+      request?: Request;
+      req?: IncomingMessage;
+      connectionParams?: Record<string, unknown>;
+    }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : request ? requestLookup(request) : headersLookup(new Headers());
-      return createContext(rest, callerFrom(lookup), settings, subscriptions, service, connectionParams);
+      return createContext(rest, callerFrom(lookup), settings, subscriptions, service, traceOf(req), connectionParams);
     },
     // Served ahead of yoga by createGraphiQLPage (rendered once, not per request).
     graphiql: false,
@@ -214,6 +229,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         },
       }),
       ...(metrics ? [metrics.plugin] : []),
+      ...(tracing || config.logRequests ? [useOperationTracing(tracing)] : []),
       ...(config.jit ? [useCompiledExecution({ afterRuns: config.jitAfterRuns })] : []),
       useUpstreamErrors(),
     ],
@@ -233,16 +249,23 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       await limiter?.start();
       await persisted.start();
       await slots.start();
-      const downloads = createDownloadRoute(rest);
+      const downloads = createDownloadRoute(rest, traceOf);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer(
         drain.track(
-          createFront({
-            maxBodyBytes: config.maxBodyBytes,
-            routes: [graphiql, downloads],
-            // yoga's Node listener answers or logs its own failures: its promise never rejects.
-            serve: (req, res) => void yoga(req, res),
-          }),
+          observeRequests(
+            createFront({
+              maxBodyBytes: config.maxBodyBytes,
+              routes: [graphiql, downloads],
+              // yoga's Node listener answers or logs its own failures: its promise never rejects.
+              serve: (req, res) => void yoga(req, res),
+            }),
+            {
+              tracing,
+              logRequests: config.logRequests,
+              routes: ['/graphql', '/health', '/ready', '/metrics', ...Object.keys(DOWNLOAD_ROUTES)],
+            },
+          ),
         ),
       );
       ws = mountWebSocket(server, yoga, {
@@ -282,6 +305,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       const closing = rest.close();
       if (outcome.cut.length === 0) await closing;
       else closing.catch(() => {});
+      await tracing?.shutdown();
       server = undefined;
       ws = undefined;
       metricsListener = undefined;

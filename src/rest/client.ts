@@ -3,6 +3,7 @@
 // and turns every failure into an UpstreamError. No endpoint has code of its own here.
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Context, Span, Tracer } from '@opentelemetry/api';
 import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header';
 import { BodyTooLarge, peek, readText } from './body';
@@ -16,6 +17,7 @@ import { encodeParams, type Placement, placement } from './placement';
 import { secretsOf } from './secrets';
 import type { DataOf, HttpMethod, ParamsIn } from './table';
 import { TextAttempt } from './text-attempt';
+import { endCallSpan, startCallSpan, traceHeaders } from './tracing';
 
 interface RestClientOptions {
   /** Origin of the IM service, optionally with a path prefix (e.g. http://127.0.0.1:4001). */
@@ -41,6 +43,8 @@ interface RestClientOptions {
   freezeReplies?: boolean;
   /** Called after every attempt, for metrics and logs. Holds no parameter values and no secrets. */
   onCall?: (info: CallInfo) => void;
+  /** Set: every attempt is a span of this tracer and sends its `traceparent` (rest/tracing.ts). */
+  tracer?: Tracer;
 }
 
 export interface CallInfo {
@@ -54,6 +58,11 @@ export interface CallInfo {
   attempt: number;
   /** Set when the attempt failed. */
   error?: UpstreamErrorKind;
+  /** The envelope's code of a failed attempt, when it had one. */
+  code?: number;
+  /** The attempt's span, when it is traced (for logs). */
+  traceId?: string;
+  spanId?: string;
 }
 
 /** Endpoints answering with a JSON envelope: what `call` accepts. */
@@ -75,6 +84,8 @@ export type Reply<K extends EndpointName> = { data: DataOf<Endpoints[K]> } & Par
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** The trace the call belongs to (the request's operation, a poll round); used when tracing is on. */
+  trace?: Context;
 }
 
 export interface Download {
@@ -159,8 +170,19 @@ export function createRestClient(options: RestClientOptions): RestClient {
     };
   }
 
-  function report(prepared: Prepared, attempt: number, started: number, status: number | undefined, error?: unknown) {
+  const { tracer } = options;
+
+  /** The attempt's span (when tracing) and the headers that carry it. */
+  function traced(prepared: Prepared, attempt: number, parent: Context | undefined) {
+    if (!tracer) return { span: undefined, headers: prepared.headers };
+    const span = startCallSpan(tracer, prepared.p.name, prepared.p.method, attempt, parent);
+    return { span, headers: traceHeaders(span, prepared.headers) };
+  }
+
+  function report(prepared: Prepared, attempt: number, started: number, status: number | undefined, error?: unknown, span?: Span) {
+    if (span) endCallSpan(span, status, error);
     if (!options.onCall) return;
+    const sc = span?.spanContext();
     const info: CallInfo = {
       endpoint: prepared.p.name,
       method: prepared.p.method,
@@ -168,7 +190,8 @@ export function createRestClient(options: RestClientOptions): RestClient {
       ms: performance.now() - started,
       attempt,
       ...(status !== undefined ? { status } : {}),
-      ...(error instanceof UpstreamError ? { error: error.kind } : {}),
+      ...(error instanceof UpstreamError ? { error: error.kind, ...(error.code !== undefined ? { code: error.code } : {}) } : {}),
+      ...(sc ? { traceId: sc.traceId, spanId: sc.spanId } : {}),
     };
     try {
       options.onCall(info);
@@ -256,19 +279,21 @@ export function createRestClient(options: RestClientOptions): RestClient {
    * deadline clock, and ended by the caller's signal if it has one: no AbortController, timer or
    * body stream is made per call (see text-attempt.ts).
    */
-  async function attemptCall(prepared: Prepared, attempt: number, signal: AbortSignal | undefined) {
+  async function attemptCall(prepared: Prepared, attempt: number, opts: CallOptions) {
+    const { signal } = opts;
     const started = performance.now();
     const handler = new TextAttempt(maxResponseBytes, clock, callTimeoutMs, signal);
+    const { span, headers } = traced(prepared, attempt, opts.trace);
     try {
-      pool.dispatch({ method: prepared.p.method, path: prepared.path, headers: prepared.headers, body: prepared.body ?? null }, handler);
+      pool.dispatch({ method: prepared.p.method, path: prepared.path, headers, body: prepared.body ?? null }, handler);
       const text = await handler.text;
       const status = handler.status ?? 0;
       const opened = openEnvelope({ endpoint: prepared.p.name, status, text, secrets: prepared.secrets });
-      report(prepared, attempt, started, status);
+      report(prepared, attempt, started, status, undefined, span);
       return opened;
     } catch (err) {
       const failed = failure(prepared, err, undefined, signal);
-      report(prepared, attempt, started, handler.status, failed);
+      report(prepared, attempt, started, handler.status, failed, span);
       throw failed;
     }
   }
@@ -281,7 +306,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
   ): Promise<Reply<K>> {
     const prepared = prepare(name, params, caller, 'json');
     const { signal } = opts;
-    const envelope = await withRetries(prepared, signal, (attempt) => attemptCall(prepared, attempt, signal));
+    const envelope = await withRetries(prepared, signal, (attempt) => attemptCall(prepared, attempt, opts));
     const reply: Record<string, unknown> = { data: envelope.data };
     for (const extra of prepared.p.extras) if (envelope[extra] !== undefined) reply[extra] = envelope[extra];
     return (options.freezeReplies ? deepFreeze(reply) : reply) as Reply<K>;
@@ -298,21 +323,22 @@ export function createRestClient(options: RestClientOptions): RestClient {
     return withRetries(prepared, signal, async (attempt) => {
       const started = performance.now();
       const bound = attemptSignal(signal);
+      const { span, headers } = traced(prepared, attempt, opts.trace);
       let status: number | undefined;
       try {
         // No redirect interceptor on the pool: a redirect comes back as it is, for the route to relay.
-        const res = await pool.request({ method: 'GET', path: prepared.path, headers: prepared.headers, signal: bound.signal });
+        const res = await pool.request({ method: 'GET', path: prepared.path, headers, signal: bound.signal });
         status = res.statusCode;
         bound.stopTimer();
         const body = await checkedDownloadBody(prepared, res.statusCode, res.headers, res.body);
-        report(prepared, attempt, started, status);
+        report(prepared, attempt, started, status, undefined, span);
         // The caller's signal must keep reaching the body until it is done with it.
         body.once('close', bound.release);
         return { status: res.statusCode, headers: res.headers, body };
       } catch (err) {
         const failed = failure(prepared, err, bound.signal, signal);
         bound.finish();
-        report(prepared, attempt, started, status, failed);
+        report(prepared, attempt, started, status, failed, span);
         throw failed;
       }
     });

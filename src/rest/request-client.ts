@@ -1,5 +1,6 @@
 // The REST client as one GraphQL request sees it: bound to that request's caller, and making each
 // distinct GET once however many resolvers ask for it. Never shared between requests.
+import type { Context } from '@opentelemetry/api';
 import type { CallBudget } from './budget';
 import type { Caller } from './caller';
 import type { CallName, CallOptions, Download, DownloadName, Reply, RestClient } from './client';
@@ -41,11 +42,18 @@ export interface BindOptions {
   onWrite?: () => void;
   /** The request's REST calls, shared by all its clients: each call sent takes one. */
   budget?: CallBudget;
+  /** The trace the request's calls belong to now (its operation's span), read at each call. */
+  trace?: () => Context | undefined;
 }
 
 export function bindClient(client: RestClient, caller: Caller, bind: BindOptions = {}): RequestClient {
   const memo = new Map<string, Promise<unknown>>();
-  const { onWrite, budget } = bind;
+  const { onWrite, budget, trace } = bind;
+  /** The call's options with the request's trace context, when it has one. */
+  const traced = (opts: CallOptions | undefined): CallOptions | undefined => {
+    const ctx = trace?.();
+    return ctx ? { ...opts, trace: ctx } : opts;
+  };
   /** `send` once the budget allows it; a refusal is a rejected promise, as a failed call is. */
   const budgeted = <T>(endpoint: string, send: () => Promise<T>): Promise<T> => {
     if (!budget) return send();
@@ -67,18 +75,18 @@ export function bindClient(client: RestClient, caller: Caller, bind: BindOptions
         onWrite?.();
       };
       forget();
-      const written = budgeted(name, () => client.call(name, params, caller, opts));
+      const written = budgeted(name, () => client.call(name, params, caller, traced(opts)));
       written.then(forget, forget);
       return written;
     }
     // Each call hands out something new: two uploads in one request must not share one target.
-    if (effect === 'issue') return budgeted(name, () => client.call(name, params, caller, opts));
+    if (effect === 'issue') return budgeted(name, () => client.call(name, params, caller, traced(opts)));
     const key = `${name} ${stableKey(params)}`;
     const known = memo.get(key);
     if (known) return known as Promise<Reply<K>>;
     // The first asker's signal governs the shared call; within one request all ask with the request's signal.
     // One promise per call: a failure is forgotten (a later asker tries again).
-    const pending: Promise<Reply<K>> = budgeted(name, () => client.call(name, params, caller, opts)).catch((err: unknown) => {
+    const pending: Promise<Reply<K>> = budgeted(name, () => client.call(name, params, caller, traced(opts))).catch((err: unknown) => {
       if (memo.get(key) === pending) memo.delete(key);
       throw err;
     });
@@ -90,6 +98,6 @@ export function bindClient(client: RestClient, caller: Caller, bind: BindOptions
     caller,
     clear: () => memo.clear(),
     call,
-    download: (name, params, opts) => budgeted(name, () => client.download(name, params, caller, opts)),
+    download: (name, params, opts) => budgeted(name, () => client.download(name, params, caller, traced(opts))),
   };
 }

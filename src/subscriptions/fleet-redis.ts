@@ -145,7 +145,8 @@ class RedisFleet implements Fleet {
   }
 
   private get pollSettings() {
-    return { rest: this.options.rest, intervalMs: this.options.intervalMs };
+    const { rest, intervalMs, traceRound } = this.options;
+    return { rest, intervalMs, ...(traceRound ? { traceRound } : {}) };
   }
 
   private startSetUp(entry: Entry, after: Promise<void>): void {

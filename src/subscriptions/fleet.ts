@@ -1,6 +1,7 @@
 // Where pollers run and how their output reaches the topics: in this process (fleet-memory.ts),
 // or shared by the replicas through Redis (fleet-redis.ts).
 import type { RestClient } from '../rest/client';
+import type { RoundTracer } from './poller';
 import type { Topic } from './topic';
 
 export interface Fleet {
@@ -15,4 +16,5 @@ export interface Fleet {
 export interface PollSettings {
   rest: RestClient;
   intervalMs: number;
+  traceRound?: RoundTracer;
 }

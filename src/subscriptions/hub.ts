@@ -14,6 +14,7 @@ import type { Fleet } from './fleet';
 import { memoryFleet } from './fleet-memory';
 import { pageReader } from './history-reader';
 import { identityHash } from './identity';
+import type { RoundTracer } from './poller';
 import { type DeliveredEvent, resumeAfter } from './resume';
 import type { Source } from './source';
 import { type Subscriber, Topic } from './topic';
@@ -30,6 +31,8 @@ interface SubscriptionHubOptions {
   redisUrl?: string;
   /** Prefix of the Redis keys and channels. Default 'im-gateway:'. */
   redisPrefix?: string;
+  /** Each poll round a trace of its own (the gateway's tracing). */
+  traceRound?: RoundTracer;
 }
 
 /** One event of a subscription: a value, or a failure (after which more may follow; the schema words it). */
@@ -73,7 +76,11 @@ const MAX_VERIFIED = 10_000;
 
 export function createSubscriptionHub(options: SubscriptionHubOptions): SubscriptionHub {
   const pollRest = options.pollRest ?? options.rest;
-  const settings = { rest: pollRest, intervalMs: options.intervalMs };
+  const settings = {
+    rest: pollRest,
+    intervalMs: options.intervalMs,
+    ...(options.traceRound ? { traceRound: options.traceRound } : {}),
+  };
   let fleet: Fleet | undefined = options.redisUrl ? undefined : memoryFleet(settings);
   let closed = false;
   const topics = new Map<string, Topic<unknown>>();

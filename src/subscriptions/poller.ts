@@ -17,11 +17,18 @@ interface Publication<P> {
   event?: TopicEvent<P>;
 }
 
+/**
+ * Makes one poll round a trace of its own (the gateway's tracing): its REST calls go through the
+ * client it hands back, and `end` closes the round's span.
+ */
+export type RoundTracer = (source: string, rest: RestClient) => { rest: RestClient; end(error?: unknown): void };
+
 interface PollerOptions<P> {
   source: Source<P>;
   caller: Caller;
   rest: RestClient;
   intervalMs: number;
+  traceRound?: RoundTracer;
   /** Where a previous poller of the same topic stopped (another replica's, or this topic's). */
   from?: Snapshot<P>;
   /**
@@ -107,8 +114,16 @@ export class Poller<P> {
 
   /** One round; answers whether to go on. Throws the round's upstream failure. */
   private async round(): Promise<boolean> {
-    const { source, rest, caller } = this.options;
-    const result = await source.poll(rest, caller, this.state, this.abort.signal);
+    const { source, rest, caller, traceRound } = this.options;
+    const traced = traceRound?.(source.name, rest);
+    let result: Awaited<ReturnType<Source<P>['poll']>>;
+    try {
+      result = await source.poll(traced?.rest ?? rest, caller, this.state, this.abort.signal);
+      traced?.end();
+    } catch (err) {
+      traced?.end(err);
+      throw err;
+    }
     if (this.stopped) return false;
     if (result.incomplete) {
       await this.send({ event: { type: 'end', error: GAP } });

@@ -1,5 +1,7 @@
 // Warnings about the subscription machinery (Redis unreachable, ...), at most one a minute per
 // text, so that an outage does not flood the log. Messages never hold a token (identity.ts).
+import { log } from '../log/logger';
+
 const QUIET_MS = 60_000;
 
 export function warner(label: string): (message: string) => void {
@@ -9,6 +11,6 @@ export function warner(label: string): (message: string) => void {
     if ((last.get(message) ?? -Infinity) > now - QUIET_MS) return;
     if (last.size > 100) last.clear();
     last.set(message, now);
-    console.warn(`${label}: ${message}`);
+    log().warn({ component: label }, `${label}: ${message}`);
   };
 }

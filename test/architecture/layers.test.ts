@@ -1,4 +1,5 @@
-// The layering rule (rest ← emulator, subscriptions ← context ← schema ← gateway ← main): every
+// The layering rule (rest ← emulator, subscriptions ← context ← schema ← gateway ← main; the logger
+// beside them, below all but config): every
 // relative import of src/ stays in its own area or reaches an area below it, never one above; and
 // nothing below src/schema knows GraphQL (its failures are plain values, worded at the edge).
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,21 +12,22 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sr
 /** What each area of src/ may import besides itself. */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   config: [],
+  log: ['config'],
   rest: [],
   generated: [],
   files: ['rest'],
   peers: ['rest'],
-  emulator: ['rest', 'config'],
-  subscriptions: ['rest'],
+  emulator: ['rest', 'config', 'log'],
+  subscriptions: ['rest', 'log'],
   context: ['rest', 'subscriptions', 'peers'],
   schema: ['rest', 'files', 'peers', 'subscriptions', 'context'],
   // The gateway serves the trusted documents' manifest that codegen writes (data, no code).
-  gateway: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'config', 'generated'],
-  main: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'gateway', 'config', 'emulator', 'generated'],
+  gateway: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'config', 'generated', 'log'],
+  main: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'gateway', 'config', 'emulator', 'generated', 'log'],
 };
 
 /** The areas below src/schema: no GraphQL package, not even for a type. */
-const BELOW_SCHEMA = ['rest', 'files', 'peers', 'subscriptions', 'context', 'config', 'emulator', 'generated'];
+const BELOW_SCHEMA = ['rest', 'files', 'peers', 'subscriptions', 'context', 'config', 'emulator', 'generated', 'log'];
 
 /** graphql, graphql-yoga, graphql-jit, @graphql-*, @pothos/*, ...: any package that speaks GraphQL. */
 const isGraphqlPackage = (specifier: string) =>

@@ -8,6 +8,7 @@
 import { type DocumentNode, type ExecutionArgs, getOperationAST, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { CostMode } from '../../config';
+import { log as logger } from '../../log/logger';
 import { type CostEstimate, estimateCost } from './cost-estimate';
 
 interface CostLimitOptions {
@@ -15,7 +16,7 @@ interface CostLimitOptions {
   mode: CostMode;
   /** Operations over the limit (refused, or run in `measure` mode). */
   onOverLimit?: (estimate: number, mode: CostMode) => void;
-  /** Where `measure` mode logs. Default console.warn. */
+  /** Where `measure` mode logs. Default: the process's logger, at `warn`. */
   log?: (line: string) => void;
 }
 
@@ -30,7 +31,7 @@ export const estimatedCalls = (context: unknown): number | undefined =>
   typeof context === 'object' && context !== null ? estimates.get(context) : undefined;
 
 export function useCostLimit(options: CostLimitOptions): Plugin {
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? ((line: string) => logger().warn(line));
   // Operations without variables have one estimate: found once per parsed document and name.
   const fixed = new WeakMap<DocumentNode, Map<string, CostEstimate>>();
   const estimateOf = (args: ExecutionArgs): CostEstimate => {

@@ -13,6 +13,8 @@ import { callerFrom } from '../../context';
 import type { RestClient } from '../../rest/client';
 import { classifyUpstreamError, type ErrorCode, UpstreamError } from '../../rest/errors';
 import { toGraphQLError } from '../../schema/core/upstream-errors';
+import type { Context } from '@opentelemetry/api';
+import type { RequestTrace } from '../../context';
 import { DOWNLOAD_ROUTES, type DownloadPath, type DownloadRoute } from '../../files/download-paths';
 
 // Headers of the file worth passing on; hop-by-hop ones (connection, transfer-encoding) are not.
@@ -77,16 +79,26 @@ function statusOf(err: UpstreamError): number {
  * A Node request handler for the download routes: answers true when the request was one of them
  * (and is being answered), false to let the next handler (yoga) have it.
  */
-export function createDownloadRoute(rest: RestClient): (req: IncomingMessage, res: ServerResponse) => boolean {
+/** The request's trace record (observability/requests.ts), when it is traced. */
+type TraceOf = (req: IncomingMessage) => RequestTrace | undefined;
+
+export function createDownloadRoute(rest: RestClient, traceOf?: TraceOf): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://gateway');
     if (!Object.hasOwn(DOWNLOAD_ROUTES, url.pathname)) return false;
-    void serve(rest, DOWNLOAD_ROUTES[url.pathname as DownloadPath], url, req, res);
+    void serve(rest, DOWNLOAD_ROUTES[url.pathname as DownloadPath], url, req, res, traceOf?.(req)?.current);
     return true;
   };
 }
 
-async function serve(rest: RestClient, route: DownloadRoute, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  rest: RestClient,
+  route: DownloadRoute,
+  url: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+  trace: Context | undefined,
+): Promise<void> {
   req.resume();
   if (req.method !== 'GET') {
     res.setHeader('allow', 'GET');
@@ -115,7 +127,7 @@ async function serve(rest: RestClient, route: DownloadRoute, url: URL, req: Inco
   try {
     // The values are URL text: the client normalizes them to the table's types and passes what it
     // cannot on unchanged, so the service's own 10002 names a bad one. Hence the cast from strings.
-    const file = await rest.download(route.endpoint, params as never, caller, { signal: abort.signal });
+    const file = await rest.download(route.endpoint, params as never, caller, { signal: abort.signal, ...(trace ? { trace } : {}) });
     const headers: Record<string, string | string[]> = { ...CONTAINED };
     for (const name of PASSED_HEADERS) {
       const value = file.headers[name];

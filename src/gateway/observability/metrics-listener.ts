@@ -2,6 +2,7 @@
 // production a replica's figures are for its scraper, not for anyone who can reach the gateway.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { log } from '../../log/logger';
 
 interface MetricsListener {
   /** http://host:port/metrics */
@@ -23,7 +24,7 @@ export async function listenForMetrics(
     scrape().then(
       ({ text, contentType }) => res.writeHead(200, { 'content-type': contentType }).end(req.method === 'HEAD' ? undefined : text),
       (err: unknown) => {
-        console.error('metrics scrape failed:', err);
+        log().error({ err }, 'metrics scrape failed');
         res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics scrape failed\n');
       },
     );

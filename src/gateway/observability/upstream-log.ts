@@ -1,14 +1,15 @@
-// One stderr line when the IM service is down, slow or failing (unreachable, timed out, 5xx), at
+// One `warn` line when the IM service is down, slow or failing (unreachable, timed out, 5xx), at
 // most one per endpoint per window, so that an outage does not flood the log: the next line tells
-// how many were left out. Business errors (envelope codes) are the callers' concern, not logged.
-// A line holds the endpoint's table key, never a path with values, a token or a stack.
+// how many were left out. Business errors (envelope codes) are the callers' concern: a `debug`
+// line each. A line holds the endpoint's table key, never a path with values, a token or a stack.
 import type { CallInfo } from '../../rest/client';
+import { log, type Logger, traceFields } from '../../log/logger';
 
 interface UpstreamLogOptions {
   /** Quiet time per endpoint after a line. Default 10 s. */
   windowMs?: number;
-  /** Where lines go. Default console.error (stderr). */
-  write?: (line: string) => void;
+  /** Where lines go. Default: the process's logger. */
+  logger?: Logger;
   now?: () => number;
 }
 
@@ -23,13 +24,26 @@ function trouble(info: CallInfo): string | undefined {
 /** An `onCall` hook for the REST client. */
 export function upstreamLog(options: UpstreamLogOptions = {}): (info: CallInfo) => void {
   const windowMs = options.windowMs ?? 10_000;
-  const write = options.write ?? ((line: string) => console.error(line));
+
   const now = options.now ?? Date.now;
   // Keyed by endpoint table key: at most one entry per endpoint (113).
   const quiet = new Map<string, { until: number; suppressed: number }>();
   return (info) => {
     const what = trouble(info);
-    if (!what) return;
+    const logger = options.logger ?? log();
+    const fields = {
+      endpoint: info.endpoint,
+      attempt: info.attempt,
+      ms: Math.round(info.ms),
+      ...(info.status !== undefined ? { status: info.status } : {}),
+      ...(info.error ? { error: info.error } : {}),
+      ...(info.code !== undefined ? { upstream_code: info.code } : {}),
+      ...traceFields(info),
+    };
+    if (!what) {
+      if (info.error) logger.debug(fields, 'IM call failed');
+      return;
+    }
     const at = now();
     const known = quiet.get(info.endpoint);
     if (known && at < known.until) {
@@ -37,7 +51,10 @@ export function upstreamLog(options: UpstreamLogOptions = {}): (info: CallInfo) 
       return;
     }
     const left = known?.suppressed ? `; ${known.suppressed} more since the last line` : '';
-    write(`IM service trouble: ${info.endpoint} ${what} after ${Math.round(info.ms)} ms (attempt ${info.attempt})${left}`);
+    logger.warn(
+      { ...fields, ...(known?.suppressed ? { suppressed: known.suppressed } : {}) },
+      `IM service trouble: ${info.endpoint} ${what} after ${fields.ms} ms (attempt ${info.attempt})${left}`,
+    );
     quiet.set(info.endpoint, { until: at + windowMs, suppressed: 0 });
   };
 }

@@ -7,6 +7,7 @@
 // state (`extensions.replaysLatest`, as unreadCounts does), as it would from its own execution.
 import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError } from 'graphql';
 import type { Caller } from '../../rest/caller';
+import { log } from '../../log/logger';
 
 type Subscribed = AsyncIterable<ExecutionResult> | ExecutionResult;
 
@@ -86,7 +87,7 @@ export function sharedSubscriptions(): SharedSubscriptions {
       this.end();
       // Nobody waits for the source to close; a failure to close it (its own cleanup throwing) is
       // logged rather than left an unhandled rejection, which would end the process.
-      this.source?.return?.().catch((err: unknown) => console.error('shared subscription: closing its source failed:', err));
+      this.source?.return?.().catch((err: unknown) => log().error({ err }, 'shared subscription: closing its source failed'));
     }
 
     private end(): void {

@@ -38,7 +38,8 @@ afterAll(() => upstream.close());
 interface Gateway {
   child: ChildProcess;
   origin: string;
-  stderr: () => string;
+  /** What it logged (JSON lines on stdout). */
+  log: () => string;
   exited: Promise<number | null>;
 }
 const started: ChildProcess[] = [];
@@ -54,11 +55,11 @@ async function startGateway(env: Record<string, string>): Promise<Gateway> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let log = '';
+  child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await waitForLine(child, /GraphQL\s+http/);
-  return { child, origin: `http://127.0.0.1:${port}`, stderr: () => stderr, exited };
+  return { child, origin: `http://127.0.0.1:${port}`, log: () => log, exited };
 }
 
 /** POSTs `{ me { id } }` as the held identity; resolves to the answer's status and body. */
@@ -112,7 +113,7 @@ describe('SIGTERM', () => {
       letGo();
       expect(await answer).toEqual({ status: 200, body: { data: { me: { id: '5' } } } });
       expect(await gateway.exited).toBe(0);
-      expect(gateway.stderr()).not.toContain('cut');
+      expect(gateway.log()).not.toContain('cut');
     } finally {
       agent.destroy();
       await client.dispose();
@@ -131,7 +132,7 @@ describe('SIGTERM', () => {
     expect(took).toBeGreaterThanOrEqual(timeoutMs);
     // The margin is generous for a busy machine; the drain's own log line proves it, not the backstop.
     expect(took).toBeLessThan(timeoutMs + 15_000);
-    expect(gateway.stderr()).toContain(`SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms) passed: cut 1 request(s) in flight: 1 × POST /graphql`);
+    expect(gateway.log()).toContain(`SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms) passed: cut 1 request(s) in flight: 1 × POST /graphql`);
     expect(await answer).toBeInstanceOf(Error);
   }, 120_000);
 
@@ -145,7 +146,7 @@ describe('SIGTERM', () => {
     gateway.child.kill('SIGINT');
     // Without the second signal it would wait ten minutes for the held call.
     expect(await gateway.exited).toBe(1);
-    expect(gateway.stderr()).toContain('SIGINT while stopping: exiting at once');
+    expect(gateway.log()).toContain('SIGINT while stopping: exiting at once');
   }, 120_000);
 });
 

@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { loadConfig } from '../../../src/config';
 import { createGateway } from '../../../src/gateway/create-gateway';
 import { upstreamLog } from '../../../src/gateway/observability/upstream-log';
+import { captureLog } from '../../helpers/log-capture';
+import { createLogger, setLogger } from '../../../src/log/logger';
 import type { CallInfo } from '../../../src/rest/client';
 import { gatewayVia, startStack, type Stack } from '../../helpers/stack';
 import { sseFeed } from '../../helpers/subscriptions/clients';
@@ -193,11 +195,16 @@ describe('METRICS_PORT', () => {
 describe('upstream trouble', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  const troubleLines = (spy: { mock: { calls: unknown[][] } }) =>
-    spy.mock.calls.map((args) => args.join(' ')).filter((line) => line.startsWith('IM service trouble'));
+  /** The trouble lines the process logger writes meanwhile. */
+  function captureProcessLog() {
+    const captured = captureLog();
+    setLogger(captured.logger);
+    return { ...captured, trouble: () => captured.entries.map((e) => e.msg).filter((msg) => msg.startsWith('IM service trouble')) };
+  }
+  afterEach(() => setLogger(createLogger()));
 
   it('logs one line for an unreachable service, suppresses the next failures, and counts every attempt and retry', async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const captured = captureProcessLog();
     // Port 9 (discard) is closed: every attempt fails to connect.
     const gateway = createGateway({ ...loadConfig({ PORT: '1', IM_RETRIES: '2' }), port: 0 }, { imBaseUrl: 'http://127.0.0.1:9' });
     const url = await gateway.start();
@@ -209,14 +216,14 @@ describe('upstream trouble', () => {
         expect(reply.errors?.[0]?.extensions?.code).toBe('UPSTREAM_UNAVAILABLE');
       };
       await query();
-      const lines = troubleLines(errors);
+      const lines = captured.trouble();
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^IM service trouble: GET \/user\/profile unreachable after \d+ ms \(attempt 1\)$/);
-      expect(lines[0]).not.toContain('secret-token-4711');
-      expect(lines[0]).not.toContain('2000000000123');
+      expect(captured.text()).not.toContain('secret-token-4711');
+      expect(captured.text()).not.toContain('2000000000123');
 
       await query();
-      expect(troubleLines(errors)).toHaveLength(1);
+      expect(captured.trouble()).toHaveLength(1);
 
       const text = await scrape(url);
       // Two calls of three attempts each (the first and two retries).
@@ -239,9 +246,14 @@ describe('upstream trouble', () => {
 
     function clocked() {
       const lines: string[] = [];
+      const captured = captureLog('info', (entry) => lines.push(entry.msg));
       let now = 1_000_000;
-      const log = upstreamLog({ windowMs: 10_000, write: (line) => lines.push(line), now: () => now });
-      return { lines, log, advance: (ms: number) => (now += ms) };
+      const log = upstreamLog({ windowMs: 10_000, logger: captured.logger, now: () => now });
+      return {
+        lines,
+        log,
+        advance: (ms: number) => (now += ms),
+      };
     }
 
     it('after the quiet window, logs again and tells how many lines it left out', () => {

@@ -1,0 +1,75 @@
+// Every HTTP request as the observers see it: its server span (when tracing) and, with
+// LOG_REQUESTS=true, one `info` line when it ends. The RequestTrace made here is the one the
+// request's GraphQL context gets (traceOf), so that the operation plugin and the REST calls hang
+// under the request's span. Nothing is added when neither is on.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { RequestTrace } from '../../context';
+import { log, traceFields } from '../../log/logger';
+import type { Tracing } from './tracing/tracing';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+interface ObserveOptions {
+  tracing: Tracing | undefined;
+  logRequests: boolean;
+  /** Paths named as they are in span names and log lines; any other is not (it may hold anything). */
+  routes: readonly string[];
+}
+
+const traces = new WeakMap<IncomingMessage, RequestTrace>();
+
+/** The request's trace record, when it is observed. */
+export function traceOf(req: IncomingMessage | undefined): RequestTrace | undefined {
+  return req ? traces.get(req) : undefined;
+}
+
+function endSpan(span: Span, status: number): void {
+  span.setAttribute('http.response.status_code', status);
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
+}
+
+export function observeRequests(handler: Handler, { tracing, logRequests, routes }: ObserveOptions): Handler {
+  if (!tracing && !logRequests) return handler;
+  const known = new Set(routes);
+  return (req, res) => {
+    const started = performance.now();
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query < 0 ? url : url.slice(0, query);
+    const route = known.has(path) ? path : undefined;
+    const method = req.method ?? 'GET';
+    const record: RequestTrace = { current: undefined };
+    let span: Span | undefined;
+    if (tracing) {
+      const parent = tracing.parentOf(req.headers);
+      span = tracing.tracer.startSpan(route ? `${method} ${route}` : method, { kind: SpanKind.SERVER }, parent);
+      if (span.isRecording()) {
+        span.setAttribute('http.request.method', method);
+        if (route) span.setAttribute('http.route', route);
+      }
+      record.current = trace.setSpan(parent, span);
+    }
+    traces.set(req, record);
+    res.once('close', () => {
+      const status = res.headersSent ? res.statusCode : 0;
+      if (span?.isRecording()) endSpan(span, status);
+      if (logRequests) {
+        const sc = span?.spanContext();
+        log().info(
+          {
+            method,
+            path: route ?? '(other)',
+            status,
+            ms: Math.round(performance.now() - started),
+            ...(record.operation ? { operation: record.operation } : {}),
+            ...traceFields({ traceId: sc?.traceId, spanId: sc?.spanId }),
+          },
+          'request',
+        );
+      }
+    });
+    handler(req, res);
+  };
+}

@@ -1,0 +1,90 @@
+// The gateway's tracing, from OpenTelemetry's standard variables (config.ts: TracingConfig):
+// - OTEL_SDK_DISABLED=true: none at all (no span, no `traceparent` sent on);
+// - no exporter set: the API's no-op tracer. Nothing is recorded, but the trace context goes on:
+//   an incoming `traceparent` is forwarded on every REST call, and a request without one gets a
+//   fresh trace id, so the IM service's logs can still be joined on it. Costs next to nothing;
+// - an exporter set: the SDK's tracer, sampled as OTEL_TRACES_SAMPLER says, spans batched to
+//   OTLP/HTTP (JSON or protobuf).
+// Context is passed explicitly (GatewayContext.trace, CallOptions.trace), not through
+// AsyncLocalStorage: the REST layer gets the span it hangs under with each call.
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  type Context,
+  defaultTextMapGetter,
+  ProxyTracerProvider,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Tracer,
+} from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, RandomIdGenerator, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { TracingConfig } from '../../../config';
+import { tracedClient } from '../../../rest/tracing';
+import type { RoundTracer } from '../../../subscriptions/poller';
+import { samplerOf } from './sampler';
+
+const TRACER_NAME = 'im-graphql-gateway';
+
+export interface Tracing {
+  readonly tracer: Tracer;
+  /** Spans are recorded and exported (an exporter is set). */
+  readonly exporting: boolean;
+  /** What a request's first span hangs under: the incoming trace context, or a new trace. */
+  parentOf(headers?: IncomingHttpHeaders): Context;
+  /** Each poll round a trace of its own (subscriptions/poller.ts). */
+  readonly traceRound: RoundTracer;
+  /** Sends what is still batched; resolves once done (or failed). */
+  shutdown(): Promise<void>;
+}
+
+const propagator = new W3CTraceContextPropagator();
+const ids = new RandomIdGenerator();
+
+export function createTracing(config: TracingConfig): Tracing | undefined {
+  if (!config.enabled) return undefined;
+  const exportUrl = config.exportUrl;
+  let provider: TracerProvider | undefined;
+  if (exportUrl !== undefined) {
+    const exporter = config.protocol === 'http/json' ? new JsonExporter({ url: exportUrl }) : new ProtobufExporter({ url: exportUrl });
+    provider = new TracerProvider({
+      resource: resourceFromAttributes({ 'service.name': config.serviceName }),
+      sampler: samplerOf(config),
+      spanProcessors: [new BatchSpanProcessor({ exporter })],
+    });
+  }
+  const tracer = provider ? provider.getTracer(TRACER_NAME) : new ProxyTracerProvider().getTracer(TRACER_NAME);
+
+  function parentOf(headers?: IncomingHttpHeaders): Context {
+    const ctx = headers?.traceparent ? propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter) : ROOT_CONTEXT;
+    // The SDK starts a trace by itself; the no-op tracer would start none, so the trace id is made here.
+    if (provider || trace.getSpanContext(ctx)) return ctx;
+    return trace.setSpanContext(ctx, { traceId: ids.generateTraceId(), spanId: ids.generateSpanId(), traceFlags: TraceFlags.NONE });
+  }
+
+  const traceRound: RoundTracer = (source, rest) => {
+    const span = tracer.startSpan(`poll ${source}`, { kind: SpanKind.INTERNAL, attributes: { 'im.poll.source': source } }, parentOf());
+    return {
+      rest: tracedClient(rest, trace.setSpan(ROOT_CONTEXT, span)),
+      end(error) {
+        if (error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      },
+    };
+  };
+
+  return {
+    tracer,
+    exporting: provider !== undefined,
+    parentOf,
+    traceRound,
+    shutdown: async () => {
+      await provider?.shutdown().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// A span per REST attempt (client kind), named after the endpoint's table key, and the W3C
+// `traceparent`/`tracestate` headers that carry its trace to the IM service. The tracer is handed
+// in (src/gateway/observability/tracing/): without one, no span is made and no header is added.
+import { type Context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import type { CallOptions, RestClient } from './client';
+import { UpstreamError } from './errors';
+
+/** Starts the span of one attempt, a child of the request's (or poll round's) context. */
+export function startCallSpan(tracer: Tracer, endpoint: string, method: string, attempt: number, parent: Context | undefined): Span {
+  const span = tracer.startSpan(endpoint, { kind: SpanKind.CLIENT }, parent);
+  if (span.isRecording()) {
+    span.setAttribute('http.request.method', method);
+    span.setAttribute('im.endpoint', endpoint);
+    // Semantic conventions count resends: 0 for the first attempt.
+    span.setAttribute('http.request.resend_count', attempt - 1);
+  }
+  return span;
+}
+
+/** The headers of an attempt: the call's own plus its span's trace context (none for an invalid one). */
+export function traceHeaders(span: Span, headers: Record<string, string>): Record<string, string> {
+  const sc = span.spanContext();
+  if (!trace.isSpanContextValid(sc)) return headers;
+  const out = { ...headers, traceparent: `00-${sc.traceId}-${sc.spanId}-0${(sc.traceFlags & 1).toString(16)}` };
+  const state = sc.traceState?.serialize();
+  return state ? { ...out, tracestate: state } : out;
+}
+
+/** Ends an attempt's span with the status that came back and, when it failed, the upstream code. */
+export function endCallSpan(span: Span, status: number | undefined, error?: unknown): void {
+  if (span.isRecording()) {
+    if (status !== undefined) span.setAttribute('http.response.status_code', status);
+    if (error instanceof UpstreamError) {
+      span.setAttribute('error.type', error.kind);
+      if (error.code !== undefined) span.setAttribute('im.upstream.code', error.code);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error.kind });
+    } else if (error !== undefined) {
+      span.setAttribute('error.type', error instanceof Error ? error.name : 'aborted');
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+  }
+  span.end();
+}
+
+/** A client whose every call is part of `ctx` (a poll round's span). */
+export function tracedClient(rest: RestClient, ctx: Context): RestClient {
+  const opts = (o: CallOptions | undefined): CallOptions => ({ ...o, trace: ctx });
+  return {
+    call: (name, params, caller, o) => rest.call(name, params, caller, opts(o)),
+    download: (name, params, caller, o) => rest.download(name, params, caller, opts(o)),
+    close: () => rest.close(),
+  };
+}
