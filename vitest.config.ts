@@ -8,6 +8,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // The deployment test has a command of its own (npm run test:deploy, vitest.deploy.config.ts).
+    exclude: ['test/deploy/**', 'node_modules/**'],
     // Tests wait for events, each within test/helpers/waiting.ts's deadline; these only end a test
     // or hook that hangs, with room for the slowest right ones on a machine whose cores are busy.
     testTimeout: 120_000,

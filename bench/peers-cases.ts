@@ -71,3 +71,20 @@ export function cases(setup: EmulatorSetup): Case[] {
     },
   ];
 }
+
+/**
+ * A page of 50 messages of history, the gateway alone (bench/peers.ts adds it): the answer that
+ * compression is for (9.8 KB of JSON), measured with and without it (BENCH_ACCEPT_ENCODING).
+ */
+export function historyCase(setup: EmulatorSetup): Case {
+  const query = `{ me { conversation(with: "${setup.historyWith}", last: ${setup.historySize}) { edges { cursor node { id content sentAt status from { id } } } pageInfo { startCursor hasPreviousPage } } } }`;
+  return {
+    label: `a page of ${setup.historySize} messages (1 REST call, ~9.8 KB)`,
+    requests: { gateway: graphql(query) },
+    check: (_peer, body) => {
+      const reply = JSON.parse(body) as { data?: { me?: { conversation?: { edges?: unknown[] } } }; errors?: unknown };
+      const edges = reply.data?.me?.conversation?.edges;
+      return edges?.length === setup.historySize ? undefined : `not ${setup.historySize} messages: ${body.slice(0, 300)}`;
+    },
+  };
+}

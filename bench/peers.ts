@@ -17,7 +17,8 @@
 // update-check stamp in a private cache directory): it sends nothing beyond 127.0.0.1.
 //
 //   npm run bench:peers      (BENCH_ROUNDS, BENCH_MEASURE_S, BENCH_WARMUP_S, BENCH_CONCURRENCY,
-//                             BENCH_PEERS=gateway,tailcall,rest; gateway env vars pass through)
+//                             BENCH_PEERS=gateway,tailcall,rest, BENCH_ACCEPT_ENCODING=gzip|br;
+//                             gateway env vars pass through, COMPRESSION among them)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,7 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/free-port';
 import { benchWorkspace, cpuMs, startBenchEmulator, startGatewayProcess, started } from './bench-processes';
-import { cases, type PeerName } from './peers-cases';
+import { cases, historyCase, type PeerName } from './peers-cases';
 import type { ToEmulator } from './query-emulator';
 import { printTable } from './print-table';
 import { requireWrk, wrk, wrkScript } from './wrk';
@@ -36,6 +37,8 @@ const MEASURE_S = env('BENCH_MEASURE_S', 5);
 const WARMUP_S = env('BENCH_WARMUP_S', 2);
 const CONCURRENCY = env('BENCH_CONCURRENCY', 32);
 const PEERS = (process.env.BENCH_PEERS ?? 'gateway,tailcall,rest').split(',');
+/** Sent by every request (`gzip`, `br`): what compression costs; unset, no coding is asked for. */
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
 const TIME_LIMIT_MS = 600_000;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -142,11 +145,17 @@ async function main() {
     peers.push({ name: 'tailcall', origin: `http://127.0.0.1:${port}`, pid: tailcall.pid! });
   }
 
-  const identity = { app_id: setup.appId, 'access-token': setup.adminToken, user_id: String(setup.ownerId) };
+  const identity = {
+    app_id: setup.appId,
+    'access-token': setup.adminToken,
+    user_id: String(setup.ownerId),
+    // The gateway codes answers of 1 KiB or more when asked (COMPRESSION=false: never).
+    ...(ACCEPT_ENCODING ? { 'accept-encoding': ACCEPT_ENCODING } : {}),
+  };
   const rows = new Map<string, Row>();
   // BENCH_CASES=1,3 runs those cases only (numbered from 1, in the order of the table).
   const chosen = (process.env.BENCH_CASES ?? '').split(',').filter(Boolean).map(Number);
-  const all = cases(setup).filter((_c, i) => chosen.length === 0 || chosen.includes(i + 1));
+  const all = [...cases(setup), historyCase(setup)].filter((_c, i) => chosen.length === 0 || chosen.includes(i + 1));
 
   // Each query alone first: its answer checked, its REST calls counted.
   for (const c of all) {

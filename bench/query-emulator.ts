@@ -19,6 +19,9 @@ export interface EmulatorSetup {
   /** A group of `midGroupSize` members (the owner and the first others), for members' profiles (bench/peers.ts). */
   midGroupId: number;
   midGroupSize: number;
+  /** A user who sent the owner `historySize` text messages (a page of history, bench/peers.ts). */
+  historyWith: number;
+  historySize: number;
 }
 
 export type ToEmulator = { type: 'mark' } | { type: 'stop' };
@@ -31,6 +34,7 @@ export type FromEmulator =
 const GROUPS = Number(process.env.BENCH_SMALL_GROUPS ?? 50);
 const BIG_GROUP = 100;
 const MID_GROUP = 20;
+const HISTORY = 50;
 
 function post(message: FromEmulator) {
   process.send!(message);
@@ -66,6 +70,11 @@ async function seed(): Promise<EmulatorSetup> {
     { name: 'bench mid group', type: 0, user_list: members.slice(0, MID_GROUP - 1) },
     ownerId,
   );
+  // A chat's screen: about 9.8 KB of JSON for 50 messages, as issue 22 measured one.
+  for (let i = 0; i < HISTORY; i++) {
+    const content = `message ${i}: shall we move the meeting to Thursday afternoon? the room on the third floor is free then`;
+    await rest('/message/send', { content_type: 0, content, attachment: '', targets: [ownerId], type: 1 }, members[0]);
+  }
   emulator.resetCalls();
   return {
     url,
@@ -77,6 +86,8 @@ async function seed(): Promise<EmulatorSetup> {
     bigGroupSize: BIG_GROUP,
     midGroupId: mid.group_id,
     midGroupSize: MID_GROUP,
+    historyWith: members[0]!,
+    historySize: HISTORY,
   };
 }
 

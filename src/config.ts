@@ -46,6 +46,8 @@ export interface Config {
   maxWsInitBytes: number;
   /** Serve Prometheus metrics at GET /metrics. */
   metrics: boolean;
+  /** Code answers of 1 KiB or more in br or gzip when the client accepts it. */
+  compression: boolean;
   /**
    * Serve them on a listener of their own at this port (and metricsHost), never on the public one.
    * Default: 9464 when NODE_ENV=production; otherwise unset, and metrics are on the public port.
@@ -370,6 +372,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxWsPayloadBytes: int(env, 'MAX_WS_PAYLOAD_BYTES', 1024 * 1024, 1024, 1024 ** 3),
     maxWsInitBytes: int(env, 'MAX_WS_INIT_BYTES', 16 * 1024, 256, 1024 ** 3),
     metrics: flag(env, 'METRICS', true),
+    compression: flag(env, 'COMPRESSION', true),
     metricsPort,
     metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
     ...introspectionAndGraphiql(env, production, imBaseUrl),

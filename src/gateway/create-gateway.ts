@@ -1,7 +1,7 @@
 // createGateway(config) → { start, stop }: graphql-yoga at /graphql (GraphiQL included),
 // graphql-ws on the same port and path, /health, /ready and /metrics (or metrics on a listener of
 // their own); the subscriptions' pollers; stop() drains (lifecycle/drain.ts).
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
@@ -21,6 +21,7 @@ import { graphiqlOptions } from './http/graphiql';
 import { createGraphiQLPage } from './http/graphiql-page';
 import { useMultipartBodyLimit } from './http/body-limits';
 import { createFront, useFrontRefusals } from './http/front';
+import { COMPRESSION, compressing } from './http/compression';
 import { useAcceptCheck } from './http/accept';
 import { useMultipartSubscriptions } from './http/multipart-subscriptions';
 import { useRequestParseErrors } from './http/parse-errors';
@@ -250,6 +251,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       await persisted.start();
       await slots.start();
       const downloads = createDownloadRoute(rest, traceOf);
+      const serveYoga = (req: IncomingMessage, res: ServerResponse) => void yoga(req, res);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer(
         drain.track(
@@ -258,7 +260,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
               maxBodyBytes: config.maxBodyBytes,
               routes: [graphiql, downloads],
               // yoga's Node listener answers or logs its own failures: its promise never rejects.
-              serve: (req, res) => void yoga(req, res),
+              serve: config.compression ? compressing(serveYoga, COMPRESSION) : serveYoga,
             }),
             {
               tracing,
