@@ -4,6 +4,7 @@ import { useExactIds } from './core/exact-ids';
 import { IDScalar } from './core/scalars';
 import './user/token';
 import './user/user';
+import './user/display-name';
 import './user/settings';
 import './user/device';
 import './push/preferences';

@@ -57,14 +57,18 @@ describe('example operations', () => {
     expect(token).toBeTruthy();
     const me = await run(stack, MeDocument, {}, { 'access-token': token! });
     expect(me.errors).toBeUndefined();
-    expect(me.data?.me).toMatchObject({ username: alice.name, nickName: 'Ally' });
-    expect(me.data?.me?.devices?.nodes.map((d) => d.deviceSn)).toEqual([1]);
+    expect(me.data?.me).toMatchObject({ username: alice.name, nickName: 'Ally', displayName: 'Ally' });
+    expect(me.data?.me?.devices?.edges.map((e) => e.node.deviceSn)).toEqual([1]);
   });
 
   it('SetNickname changes the profile and reads it back', async () => {
     const dave = await stack.emu.user();
     const reply = await run(stack, SetNicknameDocument, { nickName: 'Dave' }, as(dave));
-    expect(reply.data?.setNickname).toEqual({ ok: true, userErrors: [], user: { id: String(dave.id), nickName: 'Dave' } });
+    expect(reply.data?.setNickname).toEqual({
+      ok: true,
+      userErrors: [],
+      user: { id: String(dave.id), nickName: 'Dave', displayName: 'Dave' },
+    });
   });
 
   it('CreateGroup, then GroupScreen pages its members with names and roles', async () => {
@@ -79,9 +83,12 @@ describe('example operations', () => {
     expect(group.members?.pageInfo.hasNextPage).toBe(true);
     const rest = await run(stack, GroupScreenDocument, { id, first: 2, after: group.members!.pageInfo.endCursor }, as(bob));
     expect(rest.data?.group?.members?.pageInfo.hasNextPage).toBe(false);
-    const members = [...group.members!.nodes, ...rest.data!.group!.members!.nodes];
+    const members = [...group.members!.edges, ...rest.data!.group!.members!.edges].map((e) => e.node);
     expect(members.map((m) => m.userId).sort()).toEqual([alice.id, bob.id, carol.id].map(String).sort());
-    expect(members.find((m) => m.userId === String(alice.id))).toMatchObject({ role: 'OWNER', user: { nickName: 'Ally' } });
+    expect(members.find((m) => m.userId === String(alice.id))).toMatchObject({
+      role: 'OWNER',
+      user: { nickName: 'Ally', displayName: 'Ally' },
+    });
     expect(members.find((m) => m.userId === String(carol.id))?.role).toBe('MEMBER');
   });
 
@@ -104,7 +111,7 @@ describe('example operations', () => {
     expect(messageId).toMatch(/^\d{19}$/);
     const history = await run(stack, ConversationDocument, { with: String(alice.id) }, as(bob));
     expect(history.errors).toBeUndefined();
-    expect(history.data?.me?.conversation?.nodes.at(-1)).toMatchObject({
+    expect(history.data?.me?.conversation?.edges.at(-1)?.node).toMatchObject({
       id: messageId,
       content: 'hi bob',
       type: 'TEXT',
@@ -185,7 +192,7 @@ describe('example operations', () => {
       for (let after: string | null | undefined, page = 0; page < 20; page++) {
         const users = await run(stack, UsersDocument, { first: 50, after }, admin());
         expect(users.errors).toBeUndefined();
-        const found = users.data?.users?.nodes.find((u) => u.id === String(mallory.id));
+        const found = users.data?.users?.edges.map((e) => e.node).find((u) => u.id === String(mallory.id));
         if (found || !users.data?.users?.pageInfo.hasNextPage) return found?.status;
         after = users.data.users.pageInfo.endCursor;
       }

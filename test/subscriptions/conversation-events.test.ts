@@ -60,6 +60,39 @@ describe('conversationEvents', () => {
     }
   });
 
+  it('gives every event an id of its own, the same for each subscriber (its type and message), so client caches keep them apart', async () => {
+    const [me, peer] = await pair();
+    const ids = `subscription($with: ID!) { conversationEvents(with: $with) { __typename id messageId } }`;
+    type Ids = { conversationEvents: { __typename: string; id: string; messageId: string } };
+    const client = wsClient(stack.url, identity(stack.emu, me));
+    const other = wsClient(stack.url, identity(stack.emu, me));
+    try {
+      const feeds = [client.feed<Ids>(ids, { with: String(peer.id) }), other.feed<Ids>(ids, { with: String(peer.id) })];
+      await baselineSet(stack.emu, peer);
+      const next = () =>
+        Promise.all(
+          feeds.map(async (feed) => {
+            const result = await feed.next();
+            expect(result.errors).toBeUndefined();
+            return result.data!.conversationEvents;
+          }),
+        );
+      const mine = await sendText(stack.emu, me, peer, 'hello');
+      const received = await next();
+      // Each step waits for its event: a recall seen before the read would leave the read unseen.
+      await stack.emu.ok('GET', '/message/ack', { token: peer.token, query: { conversation_id: me.id } });
+      const read = await next();
+      await stack.emu.ok('POST', '/message/recall', { token: me.token, body: { conversation_id: peer.id, msg_id: BigInt(mine) } });
+      const recalled = await next();
+      for (const [i, events] of [received, read, recalled].entries()) {
+        const type = ['MessageReceived', 'MessageRead', 'MessageRecalled'][i]!;
+        expect(events).toEqual([0, 1].map(() => ({ __typename: type, id: `${type}:${mine}`, messageId: mine })));
+      }
+    } finally {
+      await Promise.all([client.dispose(), other.dispose()]);
+    }
+  });
+
   it('sends MessageRead and MessageRecalled for watched messages below the newest 20, re-read every few rounds only', async () => {
     const [me, peer] = await pair();
     const client = wsClient(stack.url, identity(stack.emu, me));

@@ -30,6 +30,13 @@ const ConversationEventRef = builder.interfaceRef<DeliveredEvent>('ConversationE
   description: 'Something that happened in a conversation: a message received, recalled or read.',
   resolveType: (e) => TYPE_OF[e.kind],
   fields: (t) => ({
+    id: t.string({
+      nullable: false,
+      description:
+        'Identity of the event for client caches: its type and the message it is about, joined by ":" ("MessageReceived:<message ID>"). ' +
+        'The same event always has the same id (a message is received, recalled and read once); not an ID of the service.',
+      resolve: (e) => `${TYPE_OF[e.kind]}:${String(messageIdOf(e))}`,
+    }),
     conversationId: t.field({
       type: 'ID',
       nullable: false,

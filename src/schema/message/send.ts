@@ -11,6 +11,7 @@ import { CONVERSATION_ID, ConversationPayloadRef } from './conversation';
 import { MessageType, TargetType } from './enums';
 import { withRetryKey } from '../core/upstream-errors';
 import { badUserInput } from '../core/inputs';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, idempotencyKey, transactionIdOf } from '../core/idempotency-key';
 import { MessageRef } from './message';
 
 /** Most targets one send may name. The service states no limit; this bounds one request's fan-out. */
@@ -51,11 +52,13 @@ const sendInput = (name: string, what: string) =>
       targetType: t.field({ type: TargetType, required: true, description: 'Whether targets are users or groups (type).' }),
       config: t.string({ required: false, description: 'Extension field used by the SDK layer.' }),
       ext: t.string({ required: false, description: 'Extension field.' }),
-      transactionId: t.id({
+      transactionId: t.string({
         required: false,
         description:
-          'De-duplication ID: the service does not execute a second request with the same value received within a short time. ' +
-          'Omit it and the gateway generates one (returned in the payload): reuse it to retry safely.',
+          `De-duplication key: any string of 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters (a UUID, say). The service does not execute a ` +
+          'second request with the same key received within a short time. Omit it and the gateway generates one (returned in the ' +
+          'payload): reuse it to retry safely. It reaches the service as an int64 transaction_id: a positive int64 decimal as ' +
+          'itself, any other key as the first 63 bits of its SHA-256.',
       }),
       fromUserId: t.id({
         required: false,
@@ -72,10 +75,10 @@ const SendNotificationInput = sendInput('SendNotificationInput', 'system notific
 type SendInput = typeof SendMessageInput.$inferInput;
 type AttachmentInput = typeof MessageAttachmentInput.$inferInput;
 
-/** A random positive 63-bit transaction_id (far beyond 2^53, so it travels as an exact bigint). */
-function newTransactionId(): Int64 {
+/** A random positive 63-bit key, as a decimal (far beyond 2^53; it maps to itself, so it travels as an exact bigint). */
+function newTransactionKey(): string {
   const id = randomBytes(8).readBigUInt64BE() & (2n ** 63n - 1n);
-  return toInt64(id === 0n ? 1n : id);
+  return String(id === 0n ? 1n : id);
 }
 
 function nonNegative(field: string, value: number | null | undefined): number | undefined {
@@ -98,8 +101,9 @@ function attachmentJson(a: AttachmentInput | null | undefined): string {
   return stringifyJson(Object.fromEntries(Object.entries(keys).filter(([, v]) => v !== undefined)));
 }
 
-/** Checks the input and builds the send-body; throws BAD_USER_INPUT before any REST call. */
+/** Checks the input and builds the send-body and its key as sent; throws BAD_USER_INPUT before any REST call. */
 function sendBody(input: SendInput) {
+  const key = idempotencyKey('input.transactionId', input.transactionId, newTransactionKey);
   if (input.targets.length === 0) throw badUserInput('input.targets', 'must name at least one target');
   if (input.targets.length > MAX_SEND_TARGETS) throw badUserInput('input.targets', `must name at most ${MAX_SEND_TARGETS} targets`);
   const content = input.content ?? '';
@@ -107,7 +111,7 @@ function sendBody(input: SendInput) {
   if (MEDIA_TYPES.has(input.type) && !input.attachment?.url) {
     throw badUserInput('input.attachment.url', 'is required for IMAGE, AUDIO, VIDEO and FILE messages');
   }
-  return {
+  const body = {
     content_type: input.type,
     content,
     attachment: attachmentJson(input.attachment),
@@ -116,12 +120,14 @@ function sendBody(input: SendInput) {
     from_user_id: input.fromUserId ?? undefined,
     config: input.config ?? undefined,
     ext: input.ext ?? undefined,
-    transaction_id: input.transactionId ?? newTransactionId(),
+    transaction_id: transactionIdOf(key),
   };
+  return { body, key };
 }
 
 interface Sent {
-  transactionId: Int64;
+  /** The key as the client sent it (or as the gateway made it up). */
+  transactionId: string;
 }
 
 interface SentMessage extends Sent {
@@ -130,12 +136,12 @@ interface SentMessage extends Sent {
   messageIds: Int64[] | null;
 }
 
-const TRANSACTION_ID = 'The transaction_id used (given or generated): send again with it to retry without a double send.';
+const TRANSACTION_ID = 'The transactionId used, as sent (or as generated): send again with it to retry without a double send.';
 
 const SendNotificationPayloadRef = payloadType<Sent>('SendNotificationPayload', {
   description: 'The result of sending a system notification.',
   fields: (t) => ({
-    transactionId: t.field({ type: 'ID', description: TRANSACTION_ID, resolve: fromResult((s) => s.transactionId) }),
+    transactionId: t.string({ description: TRANSACTION_ID, resolve: fromResult((s) => s.transactionId) }),
   }),
 });
 
@@ -159,7 +165,7 @@ async function sentMessage(s: SentMessage, ctx: GatewayContext) {
 const SendMessagePayloadRef = payloadType<SentMessage>('SendMessagePayload', {
   description: 'The result of sending a message.',
   fields: (t) => ({
-    transactionId: t.field({ type: 'ID', description: TRANSACTION_ID, resolve: fromResult((s) => s.transactionId) }),
+    transactionId: t.string({ description: TRANSACTION_ID, resolve: fromResult((s) => s.transactionId) }),
     messageIds: t.field({
       type: ['ID'],
       description: 'IDs of the new messages (msg_ids), exact; the service reports them only when there is exactly one target.',
@@ -182,9 +188,9 @@ mutation('sendMessage', {
   payload: SendMessagePayloadRef,
   input: SendMessageInput,
   resolve: async (input, ctx) => {
-    const body = sendBody(input);
-    const reply = await withRetryKey({ transactionId: String(body.transaction_id) }, ctx.rest.call('PUT /message/send', body));
-    return { input, transactionId: body.transaction_id, messageIds: reply.msg_ids ?? null };
+    const { body, key } = sendBody(input);
+    const reply = await withRetryKey({ transactionId: key }, ctx.rest.call('PUT /message/send', body));
+    return { input, transactionId: key, messageIds: reply.msg_ids ?? null };
   },
 });
 
@@ -194,9 +200,9 @@ mutation('sendNotification', {
   payload: SendNotificationPayloadRef,
   input: SendNotificationInput,
   resolve: async (input, ctx) => {
-    const body = sendBody(input);
-    await withRetryKey({ transactionId: String(body.transaction_id) }, ctx.rest.call('PUT /message/notify', body));
-    return { transactionId: body.transaction_id };
+    const { body, key } = sendBody(input);
+    await withRetryKey({ transactionId: key }, ctx.rest.call('PUT /message/notify', body));
+    return { transactionId: key };
   },
 });
 

@@ -8,6 +8,7 @@ import type { SubscriptionEvent } from '../../subscriptions/hub';
 import { builder, reaches } from '../core/builder';
 import { MessageRef } from './message';
 import { UnreadConversationRef } from '../core/refs';
+import { deprecatedFor, REMOVAL_2027_06 } from '../core/deprecation';
 
 /**
  * An event as the field's value. Each event is resolved like a new request: the nested fields
@@ -47,6 +48,7 @@ builder.subscriptionFields((t) => ({
     description:
       'Each new message of one conversation of the acting user, oldest first, as it appears (found by polling its newest ' +
       'page, GET /message/conversation: reading marks the messages DELIVERED). Messages sent before subscribing are not sent.',
+    deprecationReason: deprecatedFor('`conversationEvents` (its `MessageReceived` events, resumable with `after`)', REMOVAL_2027_06),
     extensions: reaches('GET /message/conversation'),
     args: {
       with: t.arg({ type: 'ID', required: true, description: "The conversation: the other user's ID, or the group ID (opposite_id)." }),

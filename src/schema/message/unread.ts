@@ -6,6 +6,7 @@ import { builder, reaches } from '../core/builder';
 import { groupOrNull, userOrNull } from './message';
 import { restFor } from '../user/profile';
 import { GroupRef, UnreadConversationRef, UserRef } from '../core/refs';
+import { deprecatedFor, REMOVAL_2027_06 } from '../core/deprecation';
 
 UnreadConversationRef.implement({
   description: 'A recent conversation of the acting user with messages not read yet.',
@@ -36,6 +37,7 @@ builder.objectField(UserRef, 'unreadConversations', (t) =>
   t.field({
     type: [UnreadConversationRef],
     description: "The user's recent conversations that hold unread messages, most recent first (GET /message/unread).",
+    deprecationReason: deprecatedFor('`conversations` (every recent conversation, read or not, with `unreadCount`)', REMOVAL_2027_06),
     extensions: reaches('GET /message/unread'),
     // The service lists read sessions too (num 0); this list keeps to those with news.
     resolve: async (user, _a, ctx) => (await restFor(user, ctx).call('GET /message/unread', {})).data.filter((e) => e.num > 0),

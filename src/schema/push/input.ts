@@ -7,6 +7,7 @@ import type { Int64 } from '../../rest/json';
 import type { ParamsIn } from '../../rest/table';
 import { builder, type SchemaTypes } from '../core/builder';
 import { badUserInput } from '../core/inputs';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency-key';
 import { OsPushVendor, PushClickAction, PushDistributionStrategy, PushMessageType, VivoClassification, VivoPushMode } from './enums';
 
 type Types = SchemaTypes;
@@ -28,7 +29,10 @@ const PushAudienceInput = builder.inputType('PushAudienceInput', {
 const PushSettingInput = builder.inputType('PushSettingInput', {
   description: 'Optional settings of a push.',
   fields: (t) => ({
-    requestId: t.string({ required: false, description: 'De-duplication ID: a push with an ID seen before is not pushed again.' }),
+    requestId: t.string({
+      required: false,
+      description: `De-duplication key (1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters, a UUID say): a push with a key seen before is not pushed again.`,
+    }),
     distributionStrategy: t.field({ type: PushDistributionStrategy, required: false, description: 'Channels to use (default COMBINED).' }),
     osPushSequence: t.field({ type: [OsPushVendor], required: false, description: 'Vendor order (default [UPS, FCM]).' }),
   }),

@@ -9,6 +9,7 @@ import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { PushChannel, PushEnvironment, PushProvider } from './enums';
 import { withRetryKey } from '../core/upstream-errors';
+import { idempotencyKey } from '../core/idempotency-key';
 import { defineLoader } from '../core/loader';
 import { pushBodyOf, SendPushInput } from './input';
 
@@ -161,7 +162,7 @@ mutation('sendPush', {
     const given = pushBodyOf(input);
     // Without a requestId of the client's, one of ours: a push whose answer was lost can then be
     // sent again with it (the error names it) and is not pushed twice.
-    const requestId = given.setting?.request_id || `gw-${randomUUID()}`;
+    const requestId = idempotencyKey('input.setting.requestId', input.setting?.requestId, () => `gw-${randomUUID()}`);
     const body = { ...given, setting: { ...given.setting, request_id: requestId } };
     return { taskId: (await withRetryKey({ requestId }, ctx.rest.call('POST /push/notify', body))).data.task_id, requestId };
   },
