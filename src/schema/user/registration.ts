@@ -1,6 +1,8 @@
 // Registration (no access-token needed). A registration answers the new user; the service's
 // answer, the new user's settings record, is there too.
+import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../../context';
+import { selectsBeyond } from '../core/selection';
 import type { UserSettings } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { nonBlank, nonEmptyList } from '../core/inputs';
@@ -43,10 +45,10 @@ interface Registered extends UserSettings {
 /**
  * The new user, readable by whoever registered it: a caller with a token reads it as before (an
  * admin token acts as it); a caller without one (a sign-up screen) reads it with a token issued
- * for the new credentials (POST /token/user), made only when `user` is selected.
+ * for the new credentials (POST /token/user), made only when a field of `user` besides its id is selected.
  */
-async function registeredUser(r: Registered, ctx: GatewayContext): Promise<UserParent> {
-  if (ctx.caller.token !== undefined) return { id: r.user_id };
+async function registeredUser(r: Registered, ctx: GatewayContext, info: GraphQLResolveInfo): Promise<UserParent> {
+  if (ctx.caller.token !== undefined || !selectsBeyond(info, ['id', '__typename'])) return { id: r.user_id };
   const { data } = await ctx.rest.call('POST /token/user', { name: r.credentials.username, password: r.credentials.password });
   return { id: r.user_id, as: ctx.restWithToken(r.user_id, data.token) };
 }
@@ -58,9 +60,9 @@ const RegisterUserPayloadRef = payloadType<Registered>('RegisterUserPayload', {
       type: UserRef,
       description:
         'The new user, its fields read lazily: as the caller when it sent a token (an admin token reads them), else with a token ' +
-        'issued for the new credentials (one POST /token/user when this field is selected).',
+        'issued for the new credentials (one POST /token/user when a field besides id is selected).',
       extensions: reaches('POST /token/user'),
-      resolve: fromResult((r, ctx) => registeredUser(r, ctx)),
+      resolve: (p, _a, ctx, info) => (p.result === null ? null : registeredUser(p.result, ctx, info)),
     }),
     settings: t.field({ type: UserSettingsRef, description: "The new user's settings (no extra call).", resolve: fromResult((s) => s) }),
   }),

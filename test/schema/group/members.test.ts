@@ -261,7 +261,7 @@ describe('kickGroupMembers, leaveGroup and transferGroup', () => {
     const groupId = await g.group(owner);
     const reply = await g.gql(owner, `mutation { leaveGroup(groupId: "${groupId}") { ok userErrors { field code message } } }`);
     expect(reply).toEqual({
-      data: { leaveGroup: { ok: false, userErrors: [{ field: null, code: 'OWNER_CANNOT_LEAVE', message: expect.any(String) }] } },
+      data: { leaveGroup: { ok: false, userErrors: [{ field: ['groupId'], code: 'OWNER_CANNOT_LEAVE', message: expect.any(String) }] } },
     });
     expect((await g.info(groupId)).owner_id).toBe(owner.id);
   });

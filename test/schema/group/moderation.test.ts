@@ -177,7 +177,9 @@ describe('the blacklist', () => {
       outsider,
       `mutation { applyToGroup(input: { groupId: "${groupId}" }) { ok result { success } userErrors { field code } } }`,
     );
-    expect(reply).toEqual({ data: { applyToGroup: { ok: false, result: null, userErrors: [{ field: null, code: 'BLOCKED' }] } } });
+    expect(reply).toEqual({
+      data: { applyToGroup: { ok: false, result: null, userErrors: [{ field: ['input', 'groupId'], code: 'BLOCKED' }] } },
+    });
     expect(g.endpoints()).toEqual(['POST /group/apply']);
   });
 
