@@ -35,6 +35,11 @@ export interface GatewayContext {
   readonly restCalls: CallBudget;
   /** REST calls acting as another user: the caller's token with that user_id header (admin). */
   restAs(userId: Int64): RequestClient;
+  /**
+   * REST calls with a token this request was issued (a login's), as that token's user: the
+   * caller's app_id, no user_id or group_id header. Shares the request's budget and memo rules.
+   */
+  restWithToken(userId: Int64, token: string): RequestClient;
   /** The request's DataLoaders, by definition (schema/core/loader.ts); emptied by `invalidate`. */
   readonly loaders: Map<unknown, unknown>;
   /**
@@ -152,6 +157,8 @@ export function createContext(
       const id = String(userId);
       return caller.userId === id ? rest : clientFor(id, () => ({ ...caller, userId: id }));
     },
+    restWithToken: (userId, token) =>
+      clientFor(`issued:${String(userId)}`, () => ({ ...(caller.appId === undefined ? {} : { appId: caller.appId }), token })),
     loaders,
     invalidate,
     subscriptions,

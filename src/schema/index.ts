@@ -21,6 +21,7 @@ import './group/requests';
 import './group/moderation';
 import './group/settings';
 import './group/update';
+import './group/viewer';
 import './file/upload-target';
 import './file/upload';
 import './file/download';

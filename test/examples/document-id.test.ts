@@ -77,7 +77,12 @@ const RUNS: Record<string, Run> = {
   ),
   MarkRead: asAlice(() => ({ conversationId: idOf(1) })),
   GroupScreen: asAlice(() => ({ id: String(demo.groupId) })),
-  CreateGroup: asAlice(() => ({ name: 'Made by documentId', userIds: [idOf(1)] })),
+  CreateGroup: asAlice(
+    () => ({ name: 'Made by documentId', userIds: [idOf(1)] }),
+    (data) => (found.groupId = (data.createGroup as { group: { id: string } }).group.id),
+  ),
+  GroupActions: asAlice(() => ({ id: found.groupId })),
+  KickMembers: asAlice(() => ({ groupId: found.groupId, userIds: [idOf(1)] })),
   UploadChatFile: {
     variables: () => ({ to: idOf(1) }),
     send: byUpload,

@@ -118,7 +118,7 @@ describe('example operations', () => {
       from: { id: String(alice.id), nickName: 'Ally' },
     });
     const read = await run(stack, MarkReadDocument, { conversationId: String(alice.id) }, as(bob));
-    expect(read.data?.markConversationRead).toEqual({ ok: true, userErrors: [] });
+    expect(read.data?.markConversationRead).toEqual({ ok: true, userErrors: [], conversation: { id: String(alice.id), unreadCount: 0 } });
     const home = await run(stack, ChatHomeDocument, {}, as(bob));
     // Read, the conversation stays on the home list with nothing unread.
     const row = home.data?.me?.conversations.edges.find((e) => e.node.id === String(alice.id));

@@ -10,5 +10,8 @@ export const cacheIdField = <P>(t: ObjectFieldBuilder<SchemaTypes, P>, parts: st
   t.string({
     nullable: false,
     description: `Identity for client caches: ${parts}, joined by ":". Not an ID of the service: read the parts from their own fields.`,
-    resolve: (parent) => ids(parent).map(String).join(':'),
+    resolve: (parent) => joinedId(ids(parent)),
   });
+
+/** The cache identity of parts (a Member's: group ID and user ID), as cacheIdField answers it. */
+export const joinedId = (ids: readonly Int64[]): string => ids.map(String).join(':');

@@ -11,6 +11,7 @@ import type {
   ObjectFieldBuilder,
   ObjectRef,
 } from '@pothos/core';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../../context';
 import type { EndpointName } from '../../rest/endpoints';
 import type { Int64 } from '../../rest/json';
@@ -28,26 +29,38 @@ export interface Outcome<T> {
 type PayloadRef<T> = ObjectRef<Types, Outcome<T>>;
 
 /**
- * Declares a `…Payload` type: `ok` (no userErrors, and `ok(result)` when given), `userErrors`,
- * and the `fields` the caller adds, which read the result through `fromResult`.
+ * Declares a `…Payload` type: `ok` (no userErrors, and `ok(result)` when given), `userErrors`
+ * (the refusals of the call, then `entryErrors(result)`: the refused entries of a batch), and the
+ * `fields` the caller adds, which read the result through `fromResult`.
  */
 export function payloadType<T>(
   name: `${string}Payload`,
-  o: { description: string; ok?: (result: T) => boolean; fields: (t: ObjectFieldBuilder<Types, Outcome<T>>) => FieldMap },
+  o: {
+    description: string;
+    ok?: (result: T) => boolean;
+    entryErrors?: (result: T) => UserErrorShape[];
+    fields: (t: ObjectFieldBuilder<Types, Outcome<T>>) => FieldMap;
+  },
 ): PayloadRef<T> {
+  const errorsOf = (p: Outcome<T>): UserErrorShape[] => [
+    ...p.userErrors,
+    ...(p.result !== null && o.entryErrors ? o.entryErrors(p.result) : []),
+  ];
   return builder.objectRef<Outcome<T>>(name).implement({
     description: o.description,
     fields: (t) => ({
       ok: t.boolean({
         nullable: false,
         description: 'Whether the service made the change: true when userErrors is empty and the service reported success.',
-        resolve: (p) => p.result !== null && p.userErrors.length === 0 && (o.ok?.(p.result) ?? true),
+        resolve: (p) => p.result !== null && errorsOf(p).length === 0 && (o.ok?.(p.result) ?? true),
       }),
       userErrors: t.field({
         type: [UserErrorRef],
         nullable: false,
-        description: 'Refusals of the service the client can act on (empty on success). Other failures are GraphQL errors.',
-        resolve: (p) => [...p.userErrors],
+        description:
+          'Refusals of the service the client can act on (empty on success), each with a code and the input field at fault; ' +
+          "a batch's refused entries are here too, their field ending with the entry's index. Other failures are GraphQL errors.",
+        resolve: errorsOf,
       }),
       ...o.fields(t),
     }),
@@ -72,7 +85,13 @@ interface Common<T> {
   refusals?: Refusals;
 }
 
-type Resolve<A, T> = (input: A, ctx: GatewayContext, refuse: Refuse) => Promise<T>;
+type Resolve<A, T> = (input: A, ctx: GatewayContext, refuse: Refuse, info: GraphQLResolveInfo) => Promise<T>;
+
+/** The argument naming the group, for refusals without a field of their own (the caller's rank or membership in it). */
+function groupFieldOf(given: unknown, idName: string | undefined): readonly string[] | null {
+  if (idName === 'groupId') return ['groupId'];
+  return typeof given === 'object' && given !== null && 'groupId' in given ? ['input', 'groupId'] : null;
+}
 
 /** `input` given as fields: the input type is named `<Mutation>Input`. */
 export function mutation<T, F extends InputFieldMap>(
@@ -119,16 +138,18 @@ export function mutation(
         : spec.id
           ? { [spec.id.name]: t.arg({ type: 'ID', required: true, description: spec.id.description }) }
           : {},
-      resolve: async (_root, args: Record<string, unknown>, ctx) => {
+      resolve: async (_root, args: Record<string, unknown>, ctx, info) => {
         const given = input ? args.input : spec.id ? args[spec.id.name] : undefined;
         const userErrors: UserErrorShape[] = [];
         const refuse: Refuse = (err, field) => {
           const refusal = refusalOf(err, spec.refusals);
           if (!refusal) throw err;
-          userErrors.push(field && refusal.field === null ? { ...refusal, field } : refusal);
+          // No field of its own: the group the mutation names is at fault (the caller's rank or membership in it).
+          const at = refusal.field ?? field ?? groupFieldOf(given, spec.id?.name);
+          userErrors.push({ ...refusal, field: at });
         };
         try {
-          return { result: await resolve(given, ctx, refuse), userErrors };
+          return { result: await resolve(given, ctx, refuse, info), userErrors };
         } catch (err) {
           refuse(err);
           return { result: null, userErrors };

@@ -2,11 +2,18 @@
 // domain file (user.ts, group.ts, message.ts), so each domain can reference the others' types.
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
+import type { RequestClient } from '../../rest/request-client';
 import { builder } from './builder';
 
 /** A user; without `id`, the acting user (whose ID is learnt from the profile). */
 export interface UserParent {
   id?: Int64;
+  /**
+   * The client its fields read with when it is not the request's: the identity of a token this
+   * request was just issued (a login's or registration's payload), whose user the request's own
+   * headers cannot read.
+   */
+  as?: RequestClient;
 }
 export const UserRef = builder.objectRef<UserParent>('User');
 

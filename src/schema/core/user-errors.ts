@@ -14,11 +14,15 @@ const CODES = {
   NO_LONGER_PENDING: 'The application or invitation has expired or was already handled.',
   INVALID_QR_CODE: 'The QR code is invalid or has expired.',
   UNAUTHENTICATED: 'The user name or password is wrong.',
+  NOT_GROUP_MEMBER: 'Only a member of the group may do this (the acting user is not one).',
+  NOT_GROUP_ADMIN: 'Only an admin or the owner of the group may do this.',
+  NOT_GROUP_OWNER: 'Only the owner of the group may do this.',
+  NOT_ALLOWED: 'The service does not allow this, for a reason without a finer code here: message gives its words.',
 } as const;
 
-type UserErrorCodeName = keyof typeof CODES;
+export type UserErrorCodeName = keyof typeof CODES;
 
-const UserErrorCode = builder.enumType('UserErrorCode', {
+export const UserErrorCode = builder.enumType('UserErrorCode', {
   description: 'Why the service refused a mutation, in a way the client can act on.',
   values: Object.fromEntries(Object.entries(CODES).map(([name, description]) => [name, { value: name, description }])) as {
     [K in UserErrorCodeName]: { value: K; description: string };
@@ -45,8 +49,9 @@ export const UserErrorRef = builder.objectRef<UserErrorShape>('UserError').imple
 });
 
 /**
- * Upstream codes that are refusals for every mutation (spec/upstream-notes.md). Permission,
- * not-found and invalid-parameter codes are not among them: they stay GraphQL errors.
+ * Upstream codes that are refusals for every mutation (spec/upstream-notes.md), the group rank
+ * rules (20011-20013) among them: a UI can act on those (the flags Group.viewerCan… say them
+ * before). Authentication, not-found and invalid-parameter codes are not: they stay GraphQL errors.
  */
 const REFUSALS: ReadonlyMap<number, UserErrorCodeName> = new Map<number, UserErrorCodeName>([
   [10004, 'NAME_TAKEN'],
@@ -54,6 +59,9 @@ const REFUSALS: ReadonlyMap<number, UserErrorCodeName> = new Map<number, UserErr
   [20004, 'OWNER_CANNOT_LEAVE'],
   [20005, 'NOT_A_MEMBER'],
   [20010, 'GROUP_FULL'],
+  [20011, 'NOT_GROUP_MEMBER'],
+  [20012, 'NOT_GROUP_ADMIN'],
+  [20013, 'NOT_GROUP_OWNER'],
   [20014, 'NO_LONGER_PENDING'],
   [20015, 'NO_LONGER_PENDING'],
   [20017, 'ALREADY_MEMBER'],
@@ -61,6 +69,24 @@ const REFUSALS: ReadonlyMap<number, UserErrorCodeName> = new Map<number, UserErr
   [20024, 'INVALID_QR_CODE'],
   [20025, 'INVALID_QR_CODE'],
 ]);
+
+/**
+ * A batch entry's refusal: the service answers only a reason text per entry (spec 4, operation
+ * result), so known phrases give the finer code; any other failure is NOT_ALLOWED with its words.
+ */
+const ENTRY_PHRASES: readonly (readonly [RegExp, UserErrorCodeName])[] = [
+  [/already a member/i, 'ALREADY_MEMBER'],
+  [/blacklist/i, 'BLOCKED'],
+  [/\bfull\b|capacity/i, 'GROUP_FULL'],
+  [/not a member/i, 'NOT_A_MEMBER'],
+  [/only the owner/i, 'NOT_GROUP_OWNER'],
+  [/only an admin/i, 'NOT_GROUP_ADMIN'],
+];
+
+export function entryRefusal(reason: string, field: readonly string[]): UserErrorShape {
+  const code = ENTRY_PHRASES.find(([phrase]) => phrase.test(reason))?.[1] ?? 'NOT_ALLOWED';
+  return { field, code, message: reason || CODES[code] };
+}
 
 /** A mutation's own reading of upstream codes: a code to add or re-read, and the input field it points at. */
 export type Refusals = Readonly<Record<number, { code?: UserErrorCodeName; field?: readonly string[] }>>;

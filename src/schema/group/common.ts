@@ -2,9 +2,11 @@
 // input checks and time conversions.
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
-import { builder, type SchemaTypes } from '../core/builder';
+import { builder, reaches, type SchemaTypes } from '../core/builder';
 import { fromResult, payloadType } from '../core/mutation';
+import { entryRefusal, UserErrorCode, type UserErrorShape } from '../core/user-errors';
 import { badUserInput } from '../core/inputs';
+import { joinedId } from '../core/cache-id';
 import { GroupRef, type UserParent, UserRef } from '../core/refs';
 
 type Types = SchemaTypes;
@@ -59,52 +61,124 @@ export const payloadGroupField = <T extends { groupId: Int64 | null }>(descripti
     resolve: fromResult((p: T) => (p.groupId === null ? null : { id: p.groupId })),
   }) as const;
 
-export interface GroupChange {
+/**
+ * Users a change removed from the group (kicked, blocked, or the acting user who left): the
+ * payload names them so a client drops them from its member lists. Member IDs are the cache IDs
+ * of Member (member.ts), here built the same way.
+ */
+export interface Removal {
+  /** The removed users; a promise when the ID is read only if selected (the acting user's own). */
+  removed?: () => Promise<readonly Int64[]> | readonly Int64[];
+}
+
+export interface GroupChange extends Removal {
   ok: boolean;
   groupId: Int64 | null;
+}
+
+type Fields = PothosSchemaTypes.ObjectFieldBuilder<Types, { result: (Removal & { groupId: Int64 | null }) | null }>;
+
+/** removedUserIds and removedMemberIds, shared by the group payloads. */
+function removalFields(t: Fields) {
+  const removed = async (p: { result: (Removal & { groupId: Int64 | null }) | null }) =>
+    p.result?.removed ? await p.result.removed() : [];
+  return {
+    removedUserIds: t.field({
+      type: ['ID'],
+      nullable: false,
+      description:
+        'Users this change removed from the group (kicked, blocked, or the acting user who left: its ID is read from its ' +
+        'profile); empty for other changes.',
+      extensions: reaches('GET /user/profile'),
+      resolve: removed,
+    }),
+    removedMemberIds: t.field({
+      type: ['String'],
+      nullable: false,
+      description: 'The Member IDs (Member.id) of those users in this group, for a normalized cache; empty for other changes.',
+      extensions: reaches('GET /user/profile'),
+      resolve: async (p) => {
+        const groupId = p.result?.groupId;
+        return groupId == null ? [] : (await removed(p)).map((userId) => joinedId([groupId, userId]));
+      },
+    }),
+  };
 }
 
 export const GroupPayloadRef = payloadType<GroupChange>('GroupPayload', {
   description: 'The outcome of a change to a group.',
   ok: (c) => c.ok,
-  fields: (t) => ({ group: t.field(payloadGroupField()) }),
+  fields: (t) => ({ group: t.field(payloadGroupField()), ...removalFields(t) }),
 });
 
-const GroupUserResultRef = builder.objectRef<R.OperationResult>('GroupUserResult').implement({
+/** The per-user result, with the input path of its user (for its userError). */
+export interface EntryResult extends R.OperationResult {
+  field: readonly string[];
+}
+
+const failed = (r: R.OperationResult) => r.result !== 'success';
+
+const GroupUserResultRef = builder.objectRef<EntryResult>('GroupUserResult').implement({
   description: 'The outcome of a group operation for one user.',
   fields: (t) => ({
     userId: t.field({ type: 'ID', nullable: false, description: 'The user the operation concerned.', resolve: (r) => r.user_id }),
-    success: t.boolean({ nullable: false, description: 'Whether it succeeded for this user.', resolve: (r) => r.result === 'success' }),
+    success: t.boolean({ nullable: false, description: 'Whether it succeeded for this user.', resolve: (r) => !failed(r) }),
+    code: t.field({
+      type: UserErrorCode,
+      description: "Why it failed for this user (the code of this entry's userError); null on success.",
+      resolve: (r) => (failed(r) ? entryRefusal(r.reason, r.field).code : null),
+    }),
     reason: t.string({
-      description: 'Why it failed, or a note on the success; null when the service gives none.',
+      description: "Why it failed, or a note on the success, in the service's words; null when the service gives none.",
       resolve: (r) => r.reason || null,
     }),
     user: t.field({ type: UserRef, description: 'The user.', resolve: (r) => ({ id: r.user_id }) }),
   }),
 });
 
-interface GroupUsersChange {
+/** The userErrors of the failed entries. */
+const entryErrors = (results: readonly EntryResult[]): UserErrorShape[] =>
+  results.filter(failed).map((r) => entryRefusal(r.reason, r.field));
+
+/**
+ * The service's results, each with the input path of its user: the first input entry of the same
+ * ID not matched yet (the service answers one result per listed user, in order).
+ */
+export function withFields(results: readonly R.OperationResult[], userIds: readonly Int64[], field: readonly string[]): EntryResult[] {
+  const taken = new Set<number>();
+  return results.map((r, i) => {
+    let at = userIds.findIndex((id, j) => !taken.has(j) && String(id) === String(r.user_id));
+    if (at < 0) at = i;
+    taken.add(at);
+    return { ...r, field: [...field, String(at)] };
+  });
+}
+
+interface GroupUsersChange extends Removal {
   groupId: Int64;
-  results: R.OperationResult[];
+  results: EntryResult[];
 }
 
 export const GroupUsersPayloadRef = payloadType<GroupUsersChange>('GroupUsersPayload', {
-  description: 'The outcome of a group operation on several users: one result per user listed; ok when it succeeded for every user.',
-  ok: (c) => c.results.every((r) => r.result === 'success'),
+  description:
+    'The outcome of a group operation on several users: one result per user listed; ok when it succeeded for every user. ' +
+    'Each failed entry is also a userError whose field is its input path (["input", "userIds", "3"]).',
+  entryErrors: (c) => entryErrors(c.results),
   fields: (t) => ({
     results: t.field({ type: [GroupUserResultRef], description: 'One result per user.', resolve: fromResult((c) => c.results) }),
     group: t.field(payloadGroupField()),
+    ...removalFields(t),
   }),
 });
 
 interface GroupUserChange {
   groupId: Int64;
-  result: R.OperationResult;
+  result: EntryResult;
 }
 
 export const GroupUserPayloadRef = payloadType<GroupUserChange>('GroupUserPayload', {
-  description: 'The outcome of a group operation on one user.',
-  ok: (c) => c.result.result === 'success',
+  description: 'The outcome of a group operation on one user; a failure is also a userError naming the input field of the user.',
+  entryErrors: (c) => entryErrors([c.result]),
   fields: (t) => ({
     result: t.field({ type: GroupUserResultRef, description: 'The result for the user.', resolve: fromResult((c) => c.result) }),
     group: t.field(payloadGroupField()),

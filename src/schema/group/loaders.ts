@@ -142,7 +142,7 @@ export async function summaryOf(g: GroupParent, ctx: GatewayContext): Promise<R.
   return groupSummary(g.id, ctx);
 }
 
-async function recordOf(g: GroupParent, ctx: GatewayContext, via: RecordVia): Promise<R.Group> {
+export async function recordOf(g: GroupParent, ctx: GatewayContext, via: RecordVia): Promise<R.Group> {
   return g.info ?? groupRecords(ctx).load({ id: g.id, via });
 }
 

@@ -16,6 +16,7 @@ import {
   GROUP_ID,
   GroupPayloadRef,
   GroupUsersPayloadRef,
+  withFields,
 } from './common';
 import type { EndpointName } from '../../rest/endpoints';
 import { fromResult, mutation, payloadType } from '../core/mutation';
@@ -165,9 +166,16 @@ mutation('setGroupDisplayName', {
 
 /** The batch writes on users of one group (body group_id + user_list), here and in moderation.ts. */
 export function defineUserListMutations(
-  list: readonly (readonly [name: string, endpoint: UserListEndpoint, description: string, usersDescription: string])[],
+  list: readonly (readonly [
+    name: string,
+    endpoint: UserListEndpoint,
+    description: string,
+    usersDescription: string,
+    /** The users it succeeded for leave the group (kick, block): removedUserIds. */
+    removes?: 'removes',
+  ])[],
 ): void {
-  for (const [name, endpoint, description, usersDescription] of list) {
+  for (const [name, endpoint, description, usersDescription, removes] of list) {
     mutation(name, {
       description,
       endpoints: [endpoint],
@@ -180,7 +188,9 @@ export function defineUserListMutations(
       resolve: async (input, ctx) => {
         const userList = idList('input.userIds', input.userIds);
         const reply = await ctx.rest.call(endpoint, { group_id: input.groupId, user_list: userList });
-        return { groupId: input.groupId, results: reply.data };
+        const results = withFields(reply.data, userList, ['input', 'userIds']);
+        const removed = removes ? results.filter((r) => r.result === 'success').map((r) => r.user_id) : [];
+        return { groupId: input.groupId, results, removed: () => removed };
       },
     });
   }
@@ -204,6 +214,7 @@ defineUserListMutations([
     'DELETE /group/kick',
     'Remove members from the group (admins; only the owner removes admins).',
     'Members to remove.',
+    'removes',
   ],
 ]);
 
@@ -212,7 +223,12 @@ mutation('leaveGroup', {
   endpoints: ['DELETE /group/leave'],
   payload: GroupPayloadRef,
   id: { name: 'groupId', description: GROUP_ID },
-  resolve: async (groupId, ctx) => ({ ok: okOf((await ctx.rest.call('DELETE /group/leave', { group_id: groupId })).data), groupId }),
+  resolve: async (groupId, ctx) => ({
+    ok: okOf((await ctx.rest.call('DELETE /group/leave', { group_id: groupId })).data),
+    groupId,
+    // The acting user's ID, read (GET /user/profile) only when removedUserIds or removedMemberIds is selected.
+    removed: async () => [await userIdOf({}, ctx)],
+  }),
 });
 
 mutation('transferGroup', {
@@ -227,6 +243,6 @@ mutation('transferGroup', {
   }),
   resolve: async (input, ctx) => {
     const reply = await ctx.rest.call('PUT /group/transfer', { group_id: input.groupId, new_owner: input.newOwnerId });
-    return { groupId: input.groupId, result: reply.data };
+    return { groupId: input.groupId, result: { ...reply.data, field: ['input', 'newOwnerId'] } };
   },
 });

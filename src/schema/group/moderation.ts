@@ -5,7 +5,17 @@ import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf, pageArgs, toConnection, toPaging } from '../core/connection';
 import { fromResult, mutation, payloadType } from '../core/mutation';
-import { GROUP_ID, GroupPayloadRef, GroupUsersPayloadRef, groupBan, idList, okOf, payloadGroupField, timeFromString } from './common';
+import {
+  GROUP_ID,
+  GroupPayloadRef,
+  GroupUsersPayloadRef,
+  groupBan,
+  idList,
+  okOf,
+  payloadGroupField,
+  timeFromString,
+  withFields,
+} from './common';
 import { inRange } from '../core/inputs';
 import { defineUserListMutations, MemberConnectionRef, memberPage } from './member';
 import { GroupRef, UserRef } from '../core/refs';
@@ -84,7 +94,7 @@ mutation('banGroupMembers', {
     const userList = idList('input.userIds', input.userIds);
     const duration = minutes(input.durationMinutes);
     const reply = await ctx.rest.call('POST /group/ban', { group_id: input.groupId, user_list: userList, duration });
-    return { groupId: input.groupId, results: reply.data };
+    return { groupId: input.groupId, results: withFields(reply.data, userList, ['input', 'userIds']) };
   },
 });
 
@@ -111,6 +121,7 @@ defineUserListMutations([
     'POST /group/block',
     'Put users on the group blacklist (admins): members among them are removed, and none can join again until unblocked.',
     'Users to block.',
+    'removes',
   ],
   ['unblockGroupUsers', 'DELETE /group/unblock', 'Take users off the group blacklist (admins).', 'Users to unblock.'],
 ]);

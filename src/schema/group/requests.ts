@@ -19,6 +19,7 @@ import {
   okOf,
   timeFromString,
   userUnlessBackend,
+  withFields,
 } from './common';
 import { GroupRef, UserRef } from '../core/refs';
 import { cacheIdField } from '../core/cache-id';
@@ -161,7 +162,7 @@ mutation('applyToGroup', {
   }),
   resolve: async (input, ctx) => {
     const reply = await ctx.rest.call('POST /group/apply', { group_id: input.groupId, reason: input.reason ?? undefined });
-    return { groupId: input.groupId, result: reply.data };
+    return { groupId: input.groupId, result: { ...reply.data, field: ['input', 'groupId'] } };
   },
 });
 
@@ -176,7 +177,7 @@ mutation('handleGroupApplication', {
       user_id: input.applicantId,
       approval: input.approval,
     });
-    return { groupId: input.groupId, result: reply.data };
+    return { groupId: input.groupId, result: { ...reply.data, field: ['input', 'applicantId'] } };
   },
 });
 
@@ -193,7 +194,7 @@ mutation('inviteToGroup', {
       user_list: userList,
       reason: input.reason ?? undefined,
     });
-    return { groupId: input.groupId, results: reply.data };
+    return { groupId: input.groupId, results: withFields(reply.data, userList, ['input', 'userIds']) };
   },
 });
 

@@ -10,7 +10,7 @@ import { builder, reaches } from '../core/builder';
 import { MAX_PAGE, PageInfoRef } from '../core/connection';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { badUserInput, inRange } from '../core/inputs';
-import { MessageRef } from './message';
+import { MessageRef, type MessageParent } from './message';
 import { restFor } from '../user/profile';
 import { UserRef } from '../core/refs';
 
@@ -26,7 +26,7 @@ interface HistoryPage {
 /** A message's cursor: its ID. `before` it reads the messages older than it (msg_id_start). */
 const cursorOf = (m: R.MessageRecord) => String(m.msg_id);
 
-const HistoryEdgeRef = builder.objectRef<R.MessageRecord>('MessageHistoryEdge').implement({
+export const HistoryEdgeRef = builder.objectRef<R.MessageRecord>('MessageHistoryEdge').implement({
   description: 'One message in a page of conversation history.',
   fields: (t) => ({
     node: t.field({ type: MessageRef, nullable: false, description: 'The message.', resolve: (m) => m }),
@@ -126,9 +126,11 @@ builder.objectField(UserRef, 'conversation', (t) =>
 
 export const CONVERSATION_ID = "The conversation: the other user's ID, or the group ID.";
 
-interface ConversationChange {
+export interface ConversationChange {
   conversationId: Int64;
   messageId?: Int64 | null;
+  /** The message as the change left it (recallMessage: read before the recall, when selected). */
+  message?: MessageParent | null;
 }
 
 /** What the conversation mutations answer; the user's state is read again through `user`. */
@@ -140,6 +142,14 @@ export const ConversationPayloadRef = payloadType<ConversationChange>('Conversat
       type: 'ID',
       description: 'The message the change named, if any.',
       resolve: fromResult((c) => c.messageId ?? null),
+    }),
+    message: t.field({
+      type: MessageRef,
+      description:
+        'The message the change named, as the change left it: for recallMessage the recalled message with status RECALLED ' +
+        '(read just before the recall, GET /message/conversation, only when this field is selected); null for the others.',
+      extensions: reaches('GET /message/conversation'),
+      resolve: fromResult((c) => c.message ?? null),
     }),
     user: t.field({
       type: UserRef,

@@ -10,9 +10,10 @@ import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { connectionOf } from '../core/connection';
 import { keysetArgs, keysetPage, type SortKey } from '../core/keyset';
-import { type GroupParent, GroupRef, type UserParent, UserRef } from '../core/refs';
-import { historyArgs, HistoryRef, readHistory } from './conversation';
-import { isSystem, MessageRef } from './message';
+import { type GroupParent, GroupRef, UnreadConversationRef, type UserParent, UserRef } from '../core/refs';
+import { ConversationPayloadRef, historyArgs, HistoryRef, readHistory } from './conversation';
+import { groupOrNull, isSystem, MessageRef } from './message';
+import { fromResult } from '../core/mutation';
 import { restFor } from '../user/profile';
 
 interface ConversationParent {
@@ -35,7 +36,7 @@ const PeerRef = builder.unionType('ConversationPeer', {
   resolveType: (peer) => ('kind' in peer && peer.kind === 'group' ? 'Group' : 'User'),
 });
 
-const ConversationRef = builder.objectRef<ConversationParent>('Conversation').implement({
+export const ConversationRef = builder.objectRef<ConversationParent>('Conversation').implement({
   description: 'A conversation of the user: with another user, or in a group.',
   fields: (t) => ({
     id: t.field({
@@ -96,6 +97,51 @@ async function conversationsOf(owner: UserParent, ctx: GatewayContext): Promise<
   }
   return list;
 }
+
+/**
+ * One conversation of the owner as the home list shows it (the same two reads); one the list
+ * does not hold (a conversation deleted, or not listed by the service) answers with unreadCount 0,
+ * its kind from the request's group lookup.
+ */
+export async function conversationOf(owner: UserParent, id: Int64, ctx: GatewayContext): Promise<ConversationParent> {
+  const listed = (await conversationsOf(owner, ctx)).find((c) => String(c.id) === String(id));
+  return listed ?? { id, kind: await kindOf(id, ctx), unreadCount: 0, activity: null, owner };
+}
+
+const kindOf = async (id: Int64, ctx: GatewayContext): Promise<ConversationParent['kind']> =>
+  isSystem(id) ? 'system' : (await groupOrNull(id, ctx)) ? 'group' : 'user';
+
+/** What a conversation field of a payload or event reads. */
+export const CONVERSATION_READS = reaches('GET /message/unread', 'GET /group/user_joined', 'POST /group/info/batch');
+
+builder.objectField(ConversationPayloadRef, 'conversation', (t) =>
+  t.field({
+    type: ConversationRef,
+    description:
+      "The conversation after the change, as the home list (me.conversations) shows it, so a client's cached row follows " +
+      '(unreadCount 0 after markConversationRead). Read after the change (GET /message/unread, GET /group/user_joined).',
+    extensions: CONVERSATION_READS,
+    resolve: fromResult((c, ctx) => conversationOf({}, c.conversationId, ctx)),
+  }),
+);
+
+builder.objectField(UnreadConversationRef, 'conversation', (t) =>
+  t.field({
+    type: ConversationRef,
+    nullable: false,
+    description:
+      'The conversation this entry counts, with the identity (Conversation.id) of its row in me.conversations, so a ' +
+      "normalized cache updates the row's unreadCount from each event. Its kind is told by the request's group lookup.",
+    extensions: reaches('POST /group/info/batch'),
+    resolve: async (e, _a, ctx) => ({
+      id: e.conversation_id.uid,
+      kind: await kindOf(e.conversation_id.uid, ctx),
+      unreadCount: e.num,
+      activity: e.conversation_id.timestamp ?? null,
+      owner: {},
+    }),
+  }),
+);
 
 const PAGE = 50;
 

@@ -29,5 +29,9 @@ export const MessageStatus = builder.enumType('MessageStatus', {
     UNREAD: { value: 'UNREAD', description: 'Not yet delivered to the reader.' },
     DELIVERED: { value: 'DELIVERED', description: 'Delivered, not read.' },
     READ: { value: 'READ', description: 'Read (acknowledged).' },
+    RECALLED: {
+      value: 'RECALLED',
+      description: 'Recalled by its sender: only the answer of recallMessage says it (the message then leaves every history).',
+    },
   },
 });

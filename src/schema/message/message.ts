@@ -42,7 +42,10 @@ const CTYPE_CODE = { TEXT: 0, IMAGE: 1, AUDIO: 2, VIDEO: 3, FILE: 4, LOCATION: 5
   R.MessageCtype,
   number
 >;
-const STATUSES: ReadonlySet<string> = new Set<R.MessageStatus>(['UNREAD', 'DELIVERED', 'READ']);
+const STATUSES: ReadonlySet<string> = new Set<MessageParent['status']>(['UNREAD', 'DELIVERED', 'READ', 'RECALLED']);
+
+/** A message record, or one its sender just recalled (recallMessage answers it so; the service no longer has it). */
+export type MessageParent = Omit<R.MessageRecord, 'status'> & { status: R.MessageStatus | 'RECALLED' };
 
 type Attachment = Readonly<Record<string, unknown>>;
 
@@ -76,7 +79,7 @@ const MessageAttachmentRef = builder.objectRef<Attachment>('MessageAttachment').
   }),
 });
 
-export const MessageRef = builder.objectRef<R.MessageRecord>('Message').implement({
+export const MessageRef = builder.objectRef<MessageParent>('Message').implement({
   description: 'A message of a conversation, as the reading user sees it.',
   fields: (t) => ({
     id: t.field({
@@ -103,7 +106,7 @@ export const MessageRef = builder.objectRef<R.MessageRecord>('Message').implemen
     ext: t.exposeString('ext', { description: 'Extension field.' }),
     status: t.field({
       type: MessageStatus,
-      description: 'UNREAD, DELIVERED or READ, as the reader sees it.',
+      description: 'UNREAD, DELIVERED or READ, as the reader sees it; RECALLED in the answer of recallMessage.',
       resolve: (m) => (STATUSES.has(m.status) ? m.status : null),
     }),
     sentAt: t.field({ type: 'DateTime', description: 'Delivery time (timestamp).', resolve: (m) => m.timestamp }),

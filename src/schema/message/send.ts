@@ -7,12 +7,15 @@ import type { GatewayContext } from '../../context';
 import { type Int64, stringifyJson, toInt64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
-import { CONVERSATION_ID, ConversationPayloadRef } from './conversation';
+import type { RequestClient } from '../../rest/request-client';
+import { selects } from '../core/selection';
+import { CONVERSATION_ID, ConversationPayloadRef, HistoryEdgeRef } from './conversation';
+import { CONVERSATION_READS, conversationOf, ConversationRef } from './conversations';
 import { MessageType, TargetType } from './enums';
 import { withRetryKey } from '../core/upstream-errors';
 import { badUserInput } from '../core/inputs';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, idempotencyKey, transactionIdOf } from '../core/idempotency-key';
-import { MessageRef } from './message';
+import { type MessageParent, MessageRef } from './message';
 
 /** Most targets one send may name. The service states no limit; this bounds one request's fan-out. */
 const MAX_SEND_TARGETS = 1000;
@@ -153,9 +156,13 @@ async function sentMessage(s: SentMessage, ctx: GatewayContext) {
   const [msgId] = s.messageIds ?? [];
   const [target] = s.input.targets;
   if (msgId === undefined || target === undefined || s.input.targets.length !== 1) return null;
-  const rest = s.input.fromUserId == null ? ctx.rest : ctx.restAs(s.input.fromUserId);
+  return messageById(s.input.fromUserId == null ? ctx.rest : ctx.restAs(s.input.fromUserId), target, msgId);
+}
+
+/** One message of a conversation by its ID: the message just older than msg_id + 1; null when it is not there. */
+async function messageById(rest: RequestClient, conversationId: Int64, msgId: Int64) {
   const { data } = await rest.call('GET /message/conversation', {
-    opposite_id: target,
+    opposite_id: conversationId,
     msg_id_start: toInt64(BigInt(msgId) + 1n),
     limit: 1,
   });
@@ -178,6 +185,25 @@ const SendMessagePayloadRef = payloadType<SentMessage>('SendMessagePayload', {
         'null when there were several targets or it is no longer there.',
       extensions: reaches('GET /message/conversation'),
       resolve: fromResult((s, ctx) => sentMessage(s, ctx)),
+    }),
+    edge: t.field({
+      type: HistoryEdgeRef,
+      description:
+        "The new message with its cursor in the conversation's messages (Conversation.messages, User.conversation): the same " +
+        'read as `message`, made once; null when `message` is.',
+      extensions: reaches('GET /message/conversation'),
+      resolve: fromResult((s, ctx) => sentMessage(s, ctx)),
+    }),
+    conversation: t.field({
+      type: ConversationRef,
+      description:
+        "The sender's conversation the message went to (one target only; null otherwise), as the home list shows it after the send.",
+      extensions: CONVERSATION_READS,
+      resolve: fromResult((s, ctx) => {
+        const [target] = s.input.targets;
+        if (target === undefined || s.input.targets.length !== 1) return null;
+        return conversationOf(s.input.fromUserId == null ? {} : { id: s.input.fromUserId }, target, ctx);
+      }),
     }),
   }),
 });
@@ -215,8 +241,11 @@ mutation('recallMessage', {
     conversationId: t.field({ type: 'ID', required: true, description: `${CONVERSATION_ID} The message is in it.` }),
     messageId: t.field({ type: 'ID', required: true, description: 'The message to recall.' }),
   }),
-  resolve: async (input, ctx) => {
+  resolve: async (input, ctx, _refuse, info) => {
+    // The recalled message leaves every history: read it first, and only when the payload asks for it.
+    const before = selects(info, 'message') ? await messageById(ctx.rest, input.conversationId, input.messageId) : null;
     await ctx.rest.call('PUT /message/recall', { conversation_id: input.conversationId, msg_id: input.messageId });
-    return { conversationId: input.conversationId, messageId: input.messageId };
+    const message: MessageParent | null = before && { ...before, status: 'RECALLED' };
+    return { conversationId: input.conversationId, messageId: input.messageId, message };
   },
 });

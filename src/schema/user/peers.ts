@@ -65,7 +65,8 @@ async function readPublic<T>(
   loader: (ctx: GatewayContext) => DataLoader<Int64, T, string>,
 ): Promise<T | null> {
   const own = () => read(restFor(u, ctx));
-  if (u.id === undefined) return own();
+  // The acting user, or a user with its own fresh token (a login's answer): its own access.
+  if (u.id === undefined || u.as) return own();
   if (ctx.peers && !ctx.peers.callerIsService) {
     const self = await provenCaller(ctx);
     // An admin token of its own reads anyone with its own access.

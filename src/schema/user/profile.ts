@@ -8,8 +8,12 @@ import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import type { UserParent } from '../core/refs';
 
-/** The REST client acting as the user: the caller itself for `me`, or (admin token) the user by ID. */
+/**
+ * The REST client acting as the user: the caller itself for `me`, the client the parent brings (a
+ * token just issued), or (admin token) the user by ID.
+ */
 export function restFor(user: UserParent, ctx: GatewayContext): RequestClient {
+  if (user.as) return user.as;
   return user.id === undefined ? ctx.rest : ctx.restAs(user.id);
 }
 

@@ -1,10 +1,13 @@
 // Registration (no access-token needed). A registration answers the new user; the service's
 // answer, the new user's settings record, is there too.
+import type { GraphQLResolveInfo } from 'graphql';
+import type { GatewayContext } from '../../context';
+import { selectsBeyond } from '../core/selection';
 import type { UserSettings } from '../../rest/records';
-import { builder } from '../core/builder';
+import { builder, reaches } from '../core/builder';
 import { nonBlank, nonEmptyList } from '../core/inputs';
 import { fromResult, mutation, payloadType } from '../core/mutation';
-import { UserRef } from '../core/refs';
+import { type UserParent, UserRef } from '../core/refs';
 import { UserBatchPayloadRef } from './admin';
 import { orUndefined } from './writes';
 import { UserSettingsRef } from './settings';
@@ -34,14 +37,32 @@ function credentials(input: { username: string; password: string }, field: strin
   return { username: nonBlank(`${field}.username`, input.username), password: nonBlank(`${field}.password`, input.password) };
 }
 
-/** A new user's settings record, as the registrations answer it: its user_id names the user. */
-const RegisterUserPayloadRef = payloadType<UserSettings>('RegisterUserPayload', {
+/** A new user's settings record, as the registrations answer it (its user_id names the user), and the credentials given. */
+interface Registered extends UserSettings {
+  credentials: { username: string; password: string };
+}
+
+/**
+ * The new user, readable by whoever registered it: a caller with a token reads it as before (an
+ * admin token acts as it); a caller without one (a sign-up screen) reads it with a token issued
+ * for the new credentials (POST /token/user), made only when a field of `user` besides its id is selected.
+ */
+async function registeredUser(r: Registered, ctx: GatewayContext, info: GraphQLResolveInfo): Promise<UserParent> {
+  if (ctx.caller.token !== undefined || !selectsBeyond(info, ['id', '__typename'])) return { id: r.user_id };
+  const { data } = await ctx.rest.call('POST /token/user', { name: r.credentials.username, password: r.credentials.password });
+  return { id: r.user_id, as: ctx.restWithToken(r.user_id, data.token) };
+}
+
+const RegisterUserPayloadRef = payloadType<Registered>('RegisterUserPayload', {
   description: 'The answer to a registration: the new user, and its settings as the service answered them.',
   fields: (t) => ({
     user: t.field({
       type: UserRef,
-      description: 'The new user (its other fields are read lazily, as that user: an admin token reads them).',
-      resolve: fromResult((s) => ({ id: s.user_id })),
+      description:
+        'The new user, its fields read lazily: as the caller when it sent a token (an admin token reads them), else with a token ' +
+        'issued for the new credentials (one POST /token/user when a field besides id is selected).',
+      extensions: reaches('POST /token/user'),
+      resolve: (p, _a, ctx, info) => (p.result === null ? null : registeredUser(p.result, ctx, info)),
     }),
     settings: t.field({ type: UserSettingsRef, description: "The new user's settings (no extra call).", resolve: fromResult((s) => s) }),
   }),
@@ -55,7 +76,10 @@ mutation('registerUser', {
   payload: RegisterUserPayloadRef,
   refusals: nameTaken,
   input: RegisterUserInput,
-  resolve: async (input, ctx) => (await ctx.rest.call('POST /user/register/v2', credentials(input, 'input'))).data,
+  resolve: async (input, ctx) => {
+    const given = credentials(input, 'input');
+    return { ...(await ctx.rest.call('POST /user/register/v2', given)).data, credentials: given };
+  },
 });
 
 mutation('registerUserWithPush', {
@@ -65,14 +89,15 @@ mutation('registerUserWithPush', {
   refusals: nameTaken,
   input: RegisterUserWithPushInput,
   resolve: async (input, ctx) => {
+    const given = credentials(input, 'input');
     const params = {
-      ...credentials(input, 'input'),
+      ...given,
       alias: orUndefined(input.alias),
       device_guid: orUndefined(input.deviceGuid),
       push_token: orUndefined(input.pushToken),
       sign: orUndefined(input.sign),
     };
-    return (await ctx.rest.call('POST /user/register/push', params)).data;
+    return { ...(await ctx.rest.call('POST /user/register/push', params)).data, credentials: given };
   },
 });
 

@@ -27,7 +27,11 @@ const LoginPayloadRef = payloadType<TokenRecord>('LoginPayload', {
   description: 'The answer to a login: the token, and the user it acts as.',
   fields: (t) => ({
     token: t.field({ type: TokenRef, description: 'The token and the credentials issued beside it.', resolve: fromResult((r) => r) }),
-    user: t.field({ type: UserRef, description: 'The user logged in (read lazily).', resolve: fromResult((r) => ({ id: r.user_id })) }),
+    user: t.field({
+      type: UserRef,
+      description: 'The user logged in, its fields read lazily with the token just issued (whatever token the request carried).',
+      resolve: fromResult((r, ctx) => ({ id: r.user_id, as: ctx.restWithToken(r.user_id, r.token) })),
+    }),
   }),
 });
 

@@ -231,11 +231,14 @@ describe('dissolveGroup', () => {
     expect(g.endpoints()).toEqual(['DELETE /group/destroy']);
   });
 
-  it('reports a member who is not the owner as FORBIDDEN', async () => {
+  it('answers a member who is not the owner with a userError NOT_GROUP_OWNER on groupId', async () => {
     const member = await g.user();
     const groupId = await g.group(owner, { members: [member] });
-    const reply = await g.gql(member, `mutation { dissolveGroup(groupId: "${groupId}") { ok } }`);
-    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20013, endpoint: 'DELETE /group/destroy' });
+    const data = await g.data<{ dissolveGroup: unknown }>(
+      member,
+      `mutation { dissolveGroup(groupId: "${groupId}") { ok userErrors { code field } } }`,
+    );
+    expect(data.dissolveGroup).toEqual({ ok: false, userErrors: [{ code: 'NOT_GROUP_OWNER', field: ['groupId'] }] });
     expect((await g.info(groupId)).status).toBe(0);
   });
 });
@@ -268,11 +271,19 @@ describe('updateGroup: the group information', () => {
     expect(g.endpoints()).toEqual(['PUT /group/info/name']);
   });
 
-  it('reports a plain member as FORBIDDEN when members may not modify the group', async () => {
+  it('answers a plain member with a userError NOT_GROUP_ADMIN on the setting when members may not modify the group', async () => {
     const member = await g.user();
     const groupId = await g.group(owner, { members: [member] });
-    const reply = await g.gql(member, `mutation { updateGroup(input: { groupId: "${groupId}", name: "x" }) { ok } }`);
-    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', endpoint: 'PUT /group/info/name' });
+    const data = await g.data<{ updateGroup: unknown }>(
+      member,
+      `mutation { updateGroup(input: { groupId: "${groupId}", name: "x" }) { ok updated userErrors { code field } group { id } } }`,
+    );
+    expect(data.updateGroup).toEqual({
+      ok: false,
+      updated: [],
+      userErrors: [{ code: 'NOT_GROUP_ADMIN', field: ['input', 'name'] }],
+      group: { id: String(groupId) },
+    });
   });
 });
 

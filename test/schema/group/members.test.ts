@@ -182,11 +182,18 @@ describe('admins', () => {
     expect(g.endpoints()).toEqual([]);
   });
 
-  it('reports a non-owner as FORBIDDEN on the mutation', async () => {
+  it('answers a non-owner with a userError NOT_GROUP_OWNER, not a GraphQL error', async () => {
     const [a] = await users(1);
     const groupId = await g.group(owner, { members: [a!] });
-    const reply = await g.gql(a!, `mutation { removeGroupAdmins(input: { groupId: "${groupId}", userIds: ["${owner.id}"] }) { ok } }`);
-    expect(onlyError(reply)?.extensions).toMatchObject({ code: 'FORBIDDEN', upstreamCode: 20013, endpoint: 'DELETE /group/admin/remove' });
+    const data = await g.data<{ removeGroupAdmins: unknown }>(
+      a!,
+      `mutation { removeGroupAdmins(input: { groupId: "${groupId}", userIds: ["${owner.id}"] }) { ok userErrors { code field } results { userId } } }`,
+    );
+    expect(data.removeGroupAdmins).toEqual({
+      ok: false,
+      userErrors: [{ code: 'NOT_GROUP_OWNER', field: ['input', 'groupId'] }],
+      results: null,
+    });
   });
 });
 
@@ -254,7 +261,7 @@ describe('kickGroupMembers, leaveGroup and transferGroup', () => {
     const groupId = await g.group(owner);
     const reply = await g.gql(owner, `mutation { leaveGroup(groupId: "${groupId}") { ok userErrors { field code message } } }`);
     expect(reply).toEqual({
-      data: { leaveGroup: { ok: false, userErrors: [{ field: null, code: 'OWNER_CANNOT_LEAVE', message: expect.any(String) }] } },
+      data: { leaveGroup: { ok: false, userErrors: [{ field: ['groupId'], code: 'OWNER_CANNOT_LEAVE', message: expect.any(String) }] } },
     });
     expect((await g.info(groupId)).owner_id).toBe(owner.id);
   });

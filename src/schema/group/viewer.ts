@@ -1,0 +1,90 @@
+// What the caller may do to a group (Group.viewerCan…), so a UI offers only what the service
+// will accept. Each flag follows the service's rank rules (spec/upstream-notes.md: 20011-20013):
+// the caller's rank from the owner (group summary), its joined groups and the admin list, plus
+// the memberInvite/memberModify switches for a plain member. The reads are shared by every flag
+// and group of a request (the request's memo of identical GETs and the group batch).
+import type { GatewayContext } from '../../context';
+import { builder, reaches } from '../core/builder';
+import { type GroupParent, GroupRef } from '../core/refs';
+import { provenCaller } from '../user/peers';
+import { recordOf, summaryOf } from './loaders';
+
+const Rank = { NONE: 0, MEMBER: 1, ADMIN: 2, OWNER: 3 } as const;
+type Rank = (typeof Rank)[keyof typeof Rank];
+
+const DISSOLVED = 1;
+const same = (a: unknown, b: unknown) => String(a) === String(b);
+
+/**
+ * The caller's rank in the group, as the service ranks it: a user's own rank; with an admin token
+ * a group_id header naming this group adds admin rights, and the token acting as no user (no
+ * user_id header, whose profile read the service refuses) is the app's backend, which may do
+ * what the owner may unless the group_id header names another group.
+ */
+async function viewerRank(g: GroupParent, ctx: GatewayContext): Promise<Rank> {
+  const summary = await summaryOf(g, ctx);
+  if (summary.status === DISSOLVED) return Rank.NONE;
+  const viaHeader = ctx.caller.groupId !== undefined && same(ctx.caller.groupId, g.id);
+  const viewer = await provenCaller(ctx);
+  if (viewer === null) return viaHeader ? Rank.ADMIN : ctx.caller.groupId === undefined ? Rank.OWNER : Rank.NONE;
+  const own = await ownRank(g, summary.owner, viewer, ctx);
+  // A user_id header is honoured only with an admin token, and so is the group_id header beside it.
+  return ctx.caller.userId !== undefined && viaHeader ? (Math.max(own, Rank.ADMIN) as Rank) : own;
+}
+
+async function ownRank(g: GroupParent, owner: unknown, viewer: unknown, ctx: GatewayContext): Promise<Rank> {
+  if (same(owner, viewer)) return Rank.OWNER;
+  const joined = (await ctx.rest.call('GET /group/user_joined', {})).data;
+  if (!joined.some((id) => same(id, g.id))) return Rank.NONE;
+  const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: g.id })).data;
+  return admins.some((a) => same(a.user_id, viewer)) ? Rank.ADMIN : Rank.MEMBER;
+}
+
+/** A member's right that a switch of the group (GET /group/settings) may give plain members. */
+async function memberMay(g: GroupParent, ctx: GatewayContext, rank: Rank, switched: 'member_invite' | 'member_modify') {
+  if (rank >= Rank.ADMIN) return true;
+  return rank === Rank.MEMBER && (await recordOf(g, ctx, 'GET /group/settings'))[switched];
+}
+
+const RANK = reaches('POST /group/info/batch', 'GET /user/profile', 'GET /group/user_joined', 'GET /group/admin_list');
+const RANK_AND_SETTINGS = reaches(
+  'POST /group/info/batch',
+  'GET /user/profile',
+  'GET /group/user_joined',
+  'GET /group/admin_list',
+  'GET /group/settings',
+);
+const COST =
+  "Reads the group summary, the caller's profile and joined groups, and (for a member) the admin list: each once per request, " +
+  'shared by all flags and groups.';
+
+builder.objectFields(GroupRef, (t) => ({
+  viewerCanAdminister: t.boolean({
+    nullable: false,
+    description: `Whether the caller is the owner or an admin: may change the settings, handle applications, ban and unban. ${COST}`,
+    extensions: RANK,
+    resolve: async (g, _a, ctx) => (await viewerRank(g, ctx)) >= Rank.ADMIN,
+  }),
+  viewerCanKick: t.boolean({
+    nullable: false,
+    description:
+      'Whether the caller may remove members (kickGroupMembers, blockGroupUsers): admins remove members, the owner admins too; ' +
+      `nobody removes the owner. ${COST}`,
+    extensions: RANK,
+    resolve: async (g, _a, ctx) => (await viewerRank(g, ctx)) >= Rank.ADMIN,
+  }),
+  viewerCanUpdate: t.boolean({
+    nullable: false,
+    description:
+      "Whether the caller may change the group's name, avatar, description and ext (updateGroup): the owner and admins, or a " +
+      `member when memberModify is on (the other settings need viewerCanAdminister). ${COST} A member's flag also reads GET /group/settings.`,
+    extensions: RANK_AND_SETTINGS,
+    resolve: async (g, _a, ctx) => memberMay(g, ctx, await viewerRank(g, ctx), 'member_modify'),
+  }),
+  viewerCanInvite: t.boolean({
+    nullable: false,
+    description: `Whether the caller may invite users (inviteToGroup): the owner and admins, or a member when memberInvite is on. ${COST} A member's flag also reads GET /group/settings.`,
+    extensions: RANK_AND_SETTINGS,
+    resolve: async (g, _a, ctx) => memberMay(g, ctx, await viewerRank(g, ctx), 'member_invite'),
+  }),
+}));
