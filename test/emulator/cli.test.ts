@@ -13,7 +13,7 @@ describe('emulator command', () => {
     });
     try {
       const out = await waitForLine(child, /demo group/);
-      const token = out.match(/admin token\s+(\S+)/)?.[1];
+      const token = out.match(/admin token\s+([\w-]+)/)?.[1]; // a JSON log line: the token ends at its quote
       expect(token).toMatch(/^[\w-]{20,}$/);
       expect(out).toMatch(/demo users\s+alice \(id \d+\), bob \(id \d+\), carol \(id \d+\); password demo-password/);
       const aliceId = out.match(/alice \(id (\d+)\)/)?.[1];

@@ -14,12 +14,14 @@ import {
   typeFromAST,
   type GraphQLInputType,
 } from 'graphql';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_COST } from '../../src/config';
 import { estimateCost, LIST_SIZES } from '../../src/gateway/execution/cost-estimate';
 import { schema } from '../../src/schema';
 import type { TestUser } from '../helpers/emulator';
 import { createGroup } from '../helpers/groups';
+import { captureLog } from '../helpers/log-capture';
+import { createLogger, setLogger } from '../../src/log/logger';
 import { startStack, type Stack } from '../helpers/stack';
 import { wsClient } from '../helpers/subscriptions/clients';
 import { postAs, type StatusReply } from './post-as';
@@ -170,19 +172,24 @@ describe('MAX_COST, enforced', () => {
 describe('COST_MODE=measure', () => {
   let stack: Stack;
   let user: TestUser;
-  const warned = vi.spyOn(console, 'warn');
+  const captured = captureLog('warn');
   beforeAll(async () => {
+    setLogger(captured.logger);
     stack = await startStack({ MAX_COST: '20', COST_MODE: 'measure' });
     user = await stack.emu.user();
   });
-  afterAll(() => stack.stop());
-  afterEach(() => warned.mockClear());
+  afterAll(async () => {
+    await stack.stop();
+    setLogger(createLogger());
+  });
 
   it('runs an operation over the limit, logs it and counts it', async () => {
     const reply = await post(stack, user, 'query Wide { me { joinedGroups(first: 50) { nodes { description } } } }');
     expect(reply.status).toBe(200);
     expect(reply.body.errors).toBeUndefined();
-    expect(warned).toHaveBeenCalledWith(expect.stringMatching(/operation Wide estimated at 51 REST calls, limit 20/));
+    expect(captured.entries).toContainEqual(
+      expect.objectContaining({ level: 'warn', msg: expect.stringMatching(/operation Wide estimated at 51 REST calls, limit 20/) }),
+    );
     const text = await (await fetch(`${stack.url}/metrics`)).text();
     expect(text).toMatch(/im_gateway_cost_over_limit_total\{mode="measure"\} 1/);
   });

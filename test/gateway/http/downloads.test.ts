@@ -59,9 +59,11 @@ describe('download route over the service', () => {
       [
         'GET /file/download/avatar',
         { object_name: key, image_type: '2', w: '100', h: '50' },
-        { app_id: stack.emu.appId, user_id: String(u.id), hasToken: true },
+        expect.objectContaining({ app_id: stack.emu.appId, user_id: String(u.id), hasToken: true }),
       ],
     ]);
+    // Identity headers only: nothing of the URL's query rides along as a header.
+    expect(Object.keys(stack.emu.server.calls[0]!.headers).sort()).toEqual(['app_id', 'hasToken', 'traceparent', 'user_id']);
   });
 
   it('answers a missing file with the service status (404) and a JSON error', async () => {
