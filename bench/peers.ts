@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/free-port';
 import { benchWorkspace, cpuMs, startBenchEmulator, startGatewayProcess, started } from './bench-processes';
-import { cases, type PeerName } from './peers-cases';
+import { cases, type PeerName, requestsOf } from './peers-cases';
 import type { ToEmulator } from './query-emulator';
 import { printTable } from './print-table';
 import { requireWrk, wrk, wrkScript } from './wrk';
@@ -148,20 +148,24 @@ async function main() {
   const chosen = (process.env.BENCH_CASES ?? '').split(',').filter(Boolean).map(Number);
   const all = cases(setup).filter((_c, i) => chosen.length === 0 || chosen.includes(i + 1));
 
-  // Each query alone first: its answer checked, its REST calls counted.
+  // Each query alone first: its answer checked, its REST calls counted (a rotation: every request
+  // of it once, the calls averaged).
   for (const c of all) {
     for (const peer of peers) {
-      const request = c.requests[peer.name];
-      if (!request) continue;
+      const entry = c.requests[peer.name];
+      if (!entry) continue;
+      const list = requestsOf(entry);
       await emulator({ type: 'mark' }, 'marked');
-      const res = await fetch(peer.origin + request.path, {
-        method: request.method,
-        headers: { ...identity, ...(request.body ? { 'content-type': 'application/json' } : {}) },
-        ...(request.body ? { body: request.body } : {}),
-      });
-      const body = await res.text();
-      const wrong = res.status === 200 ? c.check(peer.name, body) : `HTTP ${res.status}: ${body.slice(0, 200)}`;
-      if (wrong) throw new Error(`${peer.name}, ${c.label}: ${wrong}`);
+      for (const request of list) {
+        const res = await fetch(peer.origin + request.path, {
+          method: request.method,
+          headers: request.headers ?? { ...identity, ...(request.body ? { 'content-type': 'application/json' } : {}) },
+          ...(request.body ? { body: request.body } : {}),
+        });
+        const body = await res.text();
+        const wrong = res.status === 200 ? c.check(peer.name, body) : `HTTP ${res.status}: ${body.slice(0, 200)}`;
+        if (wrong) throw new Error(`${peer.name}, ${c.label}: ${wrong}`);
+      }
       const mark = await emulator({ type: 'mark' }, 'marked');
       rows.set(`${c.label}|${peer.name}`, {
         caseLabel: c.label,
@@ -172,7 +176,7 @@ async function main() {
         calls: 0,
         p50: [],
         p99: [],
-        oneQueryCalls: mark.calls,
+        oneQueryCalls: mark.calls / list.length,
       });
     }
   }
@@ -191,14 +195,16 @@ async function main() {
       // Alternate the order too: no peer always goes first after another one's load.
       const order = round % 2 === 1 ? peers : [...peers].reverse();
       for (const peer of order) {
-        const request = c.requests[peer.name];
-        if (!request) continue;
-        const headers = { ...identity, ...(request.body ? { 'content-type': 'application/json' } : {}) };
-        const script = wrkScript(scratch, [request], headers);
-        await wrk(peer.origin, request.path, script, WARMUP_S, CONCURRENCY);
+        const entry = c.requests[peer.name];
+        if (!entry) continue;
+        const list = requestsOf(entry);
+        const [request] = list;
+        const headers = { ...identity, ...(request!.body ? { 'content-type': 'application/json' } : {}) };
+        const script = wrkScript(scratch, list, headers, new URL(peer.origin).host);
+        await wrk(peer.origin, request!.path, script, WARMUP_S, CONCURRENCY);
         await drained();
         const cpuBefore = cpuMs(peer.pid);
-        const result = await wrk(peer.origin, request.path, script, MEASURE_S, CONCURRENCY);
+        const result = await wrk(peer.origin, request!.path, script, MEASURE_S, CONCURRENCY);
         const cpu = cpuMs(peer.pid) - cpuBefore;
         const mark = await emulator({ type: 'mark' }, 'marked');
         if (result.bad > 0) throw new Error(`${peer.name}, ${c.label}: ${result.bad} failed requests`);
@@ -219,7 +225,7 @@ async function main() {
   console.log(
     `\npeers bench (Node ${process.version}, wrk -t1 -c${CONCURRENCY}, ${ROUNDS} rounds × ${MEASURE_S} s measured per case and peer after ${WARMUP_S} s warm-up)\n`,
   );
-  const header = ['case', 'peer', 'req/s', 'p50', 'p99', 'CPU ms/req', 'REST calls/query (alone)'];
+  const header = ['case', 'peer', 'req/s', 'p50', 'p99', 'CPU ms/req', 'REST calls/request (each alone, first pass)'];
   const table = [header];
   for (const row of rows.values()) {
     const cpuLabel = row.peer === 'rest' ? `${fmt(row.cpuMs / row.requests, 3)} (emulator)` : fmt(row.cpuMs / row.requests, 3);
@@ -230,7 +236,7 @@ async function main() {
       `${fmt(median(row.p50))} ms`,
       `${fmt(median(row.p99))} ms`,
       cpuLabel,
-      `${fmt(row.calls / row.requests)} (${row.oneQueryCalls})`,
+      `${fmt(row.calls / row.requests)} (${fmt(row.oneQueryCalls, 1)})`,
     ]);
   }
   printTable(table);
@@ -240,11 +246,13 @@ async function main() {
     const gw = rows.get(`${c.label}|gateway`);
     if (!gw) continue;
     for (const other of ['tailcall', 'rest'] as const) {
-      const o = rows.get(`${c.label}|${other}`);
+      const o =
+        rows.get(`${c.label}|${other}`) ?? (other === 'tailcall' && c.comparedWith ? rows.get(`${c.comparedWith}|${other}`) : undefined);
       if (!o) continue;
       const rate = gw.requests / gw.seconds / (o.requests / o.seconds);
       const cpu = gw.cpuMs / gw.requests / (o.cpuMs / o.requests);
-      console.log(`  ${c.label}: gateway/${other} req/s ${fmt(rate)}×, CPU per request ${fmt(cpu)}×`);
+      const against = o.caseLabel === c.label ? other : `${other} (its row of "${o.caseLabel}")`;
+      console.log(`  ${c.label}: gateway/${against} req/s ${fmt(rate)}×, CPU per request ${fmt(cpu)}×`);
     }
   }
   console.log(`\nmeasured ${((performance.now() - began) / 1000).toFixed(0)} s`);

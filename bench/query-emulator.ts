@@ -19,6 +19,12 @@ export interface EmulatorSetup {
   /** A group of `midGroupSize` members (the owner and the first others), for members' profiles (bench/peers.ts). */
   midGroupId: number;
   midGroupSize: number;
+  /**
+   * Groups of `variedGroupSize` distinct members each (no member in two), each with an owner of
+   * its own holding a user token (bench/peers.ts's varied cases).
+   */
+  varied: { groupId: number; ownerId: number; ownerToken: string }[];
+  variedGroupSize: number;
 }
 
 export type ToEmulator = { type: 'mark' } | { type: 'stop' };
@@ -31,6 +37,8 @@ export type FromEmulator =
 const GROUPS = Number(process.env.BENCH_SMALL_GROUPS ?? 50);
 const BIG_GROUP = 100;
 const MID_GROUP = 20;
+const VARIED_GROUPS = 32;
+const VARIED_GROUP_SIZE = 10;
 
 function post(message: FromEmulator) {
   process.send!(message);
@@ -66,6 +74,16 @@ async function seed(): Promise<EmulatorSetup> {
     { name: 'bench mid group', type: 0, user_list: members.slice(0, MID_GROUP - 1) },
     ownerId,
   );
+  const varied: EmulatorSetup['varied'] = [];
+  for (let g = 0; g < VARIED_GROUPS; g++) {
+    const owner = await register(`bench-v${g}-owner`);
+    const others: number[] = [];
+    for (let i = 1; i < VARIED_GROUP_SIZE; i++) others.push(await register(`bench-v${g}-member${i}`));
+    const group = await rest<{ group_id: number }>('/group/create', { name: `bench varied ${g}`, type: 0, user_list: others }, owner);
+    // The owner logs in as a client does: a user token of its own.
+    const { token } = await rest<{ token: string }>('/token/id', { user_id: owner, password: 'bench-pass' });
+    varied.push({ groupId: group.group_id, ownerId: owner, ownerToken: token });
+  }
   emulator.resetCalls();
   return {
     url,
@@ -77,6 +95,8 @@ async function seed(): Promise<EmulatorSetup> {
     bigGroupSize: BIG_GROUP,
     midGroupId: mid.group_id,
     midGroupSize: MID_GROUP,
+    varied,
+    variedGroupSize: VARIED_GROUP_SIZE,
   };
 }
 
