@@ -8,7 +8,7 @@ import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
-import { serviceCredential } from '../peers/service-credential';
+import { forgetCaller, serviceCredential } from '../peers/service-credential';
 import { ScalarInputError } from '../schema/core/scalars';
 import { graphqlErrorOf, useUpstreamErrors } from '../schema/core/upstream-errors';
 import { coalescing } from '../rest/coalesce';
@@ -92,6 +92,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
   const drain = createDrain();
   const logTrouble = upstreamLog();
   const readiness = createReadiness({ failedCalls: config.readyFailedCalls, windowMs: config.readyWindowMs });
+  // The service credential reads peers' public profiles for user-token callers (README: trust model).
+  const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
   const client = createRestClient({
     baseUrl: imBaseUrl,
     appId: config.imAppId,
@@ -105,6 +107,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       readiness.record(info);
       metrics?.restCall(info);
     },
+    // A refused token's remembered caller proof goes at once.
+    onTokenRefused: (caller) => service.credential && forgetCaller(service.credential, caller, config.imAppId),
   });
   // Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts).
   const rest = config.coalesce ? coalescing(client) : client;
@@ -127,8 +131,6 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       ...(metrics ? { onRefused: metrics.rateLimited, onStoreFailure: metrics.rateLimitStoreFailure } : {}),
     });
 
-  // The service credential reads peers' public profiles for user-token callers (README: trust model).
-  const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
   const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes, maxRestCalls: config.maxRestCalls };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,

@@ -11,7 +11,7 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
-import { remembered } from '../../peers/service-credential';
+import { provenBy, remembered } from '../../peers/service-credential';
 import { defineLoader } from '../core/loader';
 import { errorCodeOf, upstreamCodeOf } from '../core/upstream-errors';
 import type { UserParent } from '../core/refs';
@@ -86,14 +86,18 @@ async function readPublic<T>(
  * the credential serves the caller (authenticated callers only). Null for an admin token acting as
  * no user (another admin token of the app than the credential, without a user_id header): the
  * service refuses that read for the missing header (10002), and such a caller reads anyone itself.
+ * A user token's proof is remembered briefly (README: trust model; service-credential.ts).
  */
-export async function provenCaller(ctx: GatewayContext): Promise<Int64 | null> {
-  try {
-    return await userIdOf({}, ctx);
-  } catch (err) {
-    if (ctx.caller.userId === undefined && upstreamCodeOf(err) === INVALID_PARAMETER) return null;
-    throw err;
-  }
+export function provenCaller(ctx: GatewayContext): Promise<Int64 | null> {
+  const prove = async () => {
+    try {
+      return await userIdOf({}, ctx);
+    } catch (err) {
+      if (ctx.caller.userId === undefined && upstreamCodeOf(err) === INVALID_PARAMETER) return null;
+      throw err;
+    }
+  };
+  return ctx.peers ? provenBy(ctx.peers.credential, ctx.caller, prove) : prove();
 }
 
 /** The user's public profile: see the top of this file for whose access reads it. */
