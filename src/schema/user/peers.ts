@@ -1,6 +1,7 @@
 // The public face of other users (nickName, avatar, publicInfo, online) for any authenticated
 // caller. Who reads it:
-// - the acting user itself, and a caller holding an admin token, read as today (their own access);
+// - the acting user itself, and a caller holding another admin token, read with their own access;
+// - a caller holding the service token itself reads other users' public fields as below (the cache);
 // - any other caller of the app, through the gateway's service credential (IM_ADMIN_TOKEN): one
 //   call per peer and endpoint per request (a per-request DataLoader), answers shared by all
 //   requests of the app for PEER_TTL_MS;
@@ -66,7 +67,10 @@ async function readPublic<T>(
 ): Promise<T | null> {
   const own = () => read(restFor(u, ctx));
   if (u.id === undefined) return own();
-  if (ctx.peers && !ctx.peers.callerIsService) {
+  // The service token itself (an admin caller of the app, usually acting as one user): another
+  // user's public fields come from the app's shared cache too; the acting user's are read fresh.
+  if (ctx.peers?.callerIsService) return String(u.id) === ctx.caller.userId ? own() : loader(ctx).load(u.id);
+  if (ctx.peers) {
     const self = await provenCaller(ctx);
     // An admin token of its own reads anyone with its own access.
     if (self === null) return own();

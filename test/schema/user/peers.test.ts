@@ -117,6 +117,21 @@ describe('with a service credential', () => {
     expect(reply.errors).toMatchObject([{ path: ['user'], extensions: { code: 'UNAUTHENTICATED' } }]);
   });
 
+  it("serves the service token's reads of other users from the app cache, its acting user's own read fresh", async () => {
+    const stack = withCredential;
+    const [a, b] = await Promise.all([stack.emu.user(), stack.emu.user()]);
+    await stack.emu.ok('PUT', '/user/nickname', { token: a.token, query: { nick_name: 'Max' } });
+    await stack.emu.ok('PUT', '/user/nickname', { token: b.token, query: { nick_name: 'Lou' } });
+    const query = 'query($a: ID!, $b: ID!) { a: user(id: $a) { nickName } b: user(id: $b) { nickName } }';
+    const ask = () => stack.gql(query, { a: String(a.id), b: String(b.id) }, stack.asUser(a.id));
+    expect((await ask()).errors).toBeUndefined();
+
+    stack.emu.mark();
+    expect((await ask()).data).toEqual({ a: { nickName: 'Max' }, b: { nickName: 'Lou' } });
+    // Only the acting user's own profile is read again (one call: the request's memo shares it).
+    expect(stack.emu.calls('GET /user/profile').map((c) => c.headers.user_id)).toEqual([String(a.id)]);
+  });
+
   it('refuses a caller without a valid token: the credential serves signed-in users only', async () => {
     const stack = withCredential;
     const b = await stack.emu.user();
