@@ -67,6 +67,8 @@ interface Row {
   p99: number[];
   /** REST calls of one query, checked alone. */
   oneQueryCalls: number;
+  /** REST calls in the measured windows by endpoint. */
+  byEndpoint: Record<string, number>;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -177,6 +179,7 @@ async function main() {
         p50: [],
         p99: [],
         oneQueryCalls: mark.calls / list.length,
+        byEndpoint: {},
       });
     }
   }
@@ -213,6 +216,7 @@ async function main() {
         row.seconds += result.seconds;
         row.cpuMs += cpu;
         row.calls += mark.calls;
+        for (const [endpoint, n] of Object.entries(mark.byEndpoint)) row.byEndpoint[endpoint] = (row.byEndpoint[endpoint] ?? 0) + n;
         row.p50.push(result.p50);
         row.p99.push(result.p99);
         process.stderr.write(`round ${round}: ${peer.name.padEnd(8)} ${c.label}: ${Math.round(result.perSecond)} req/s\n`);
@@ -240,6 +244,12 @@ async function main() {
     ]);
   }
   printTable(table);
+
+  console.log('\nREST calls per request by endpoint (measured windows):');
+  for (const row of rows.values()) {
+    const parts = Object.entries(row.byEndpoint).map(([endpoint, n]) => `${endpoint} ${fmt(n / row.requests)}`);
+    console.log(`  ${row.caseLabel} | ${row.peer}: ${parts.join(', ')}`);
+  }
 
   console.log('\nRatios (gateway against each peer; req/s: higher is better for the gateway, CPU: lower):');
   for (const c of all) {
