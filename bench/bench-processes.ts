@@ -96,6 +96,8 @@ export async function startGatewayProcess(
       METRICS_PORT: String(await freePort()),
       IM_BASE_URL: setup.url,
       IM_APP_ID: setup.appId,
+      // The service credential: users' tokens read their peers through it (bench/peers.ts's varied cases).
+      IM_ADMIN_TOKEN: setup.adminToken,
       NODE_ENV: 'production',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/free-port';
 import { benchWorkspace, cpuMs, startBenchEmulator, startGatewayProcess, started } from './bench-processes';
-import { cases, historyCase, type PeerName } from './peers-cases';
+import { cases, historyCase, type PeerName, requestsOf } from './peers-cases';
 import type { ToEmulator } from './query-emulator';
 import { printTable } from './print-table';
 import { requireWrk, wrk, wrkScript } from './wrk';
@@ -70,6 +70,8 @@ interface Row {
   p99: number[];
   /** REST calls of one query, checked alone. */
   oneQueryCalls: number;
+  /** REST calls in the measured windows by endpoint. */
+  byEndpoint: Record<string, number>;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -157,20 +159,24 @@ async function main() {
   const chosen = (process.env.BENCH_CASES ?? '').split(',').filter(Boolean).map(Number);
   const all = [...cases(setup), historyCase(setup)].filter((_c, i) => chosen.length === 0 || chosen.includes(i + 1));
 
-  // Each query alone first: its answer checked, its REST calls counted.
+  // Each query alone first: its answer checked, its REST calls counted (a rotation: every request
+  // of it once, the calls averaged).
   for (const c of all) {
     for (const peer of peers) {
-      const request = c.requests[peer.name];
-      if (!request) continue;
+      const entry = c.requests[peer.name];
+      if (!entry) continue;
+      const list = requestsOf(entry);
       await emulator({ type: 'mark' }, 'marked');
-      const res = await fetch(peer.origin + request.path, {
-        method: request.method,
-        headers: { ...identity, ...(request.body ? { 'content-type': 'application/json' } : {}) },
-        ...(request.body ? { body: request.body } : {}),
-      });
-      const body = await res.text();
-      const wrong = res.status === 200 ? c.check(peer.name, body) : `HTTP ${res.status}: ${body.slice(0, 200)}`;
-      if (wrong) throw new Error(`${peer.name}, ${c.label}: ${wrong}`);
+      for (const request of list) {
+        const res = await fetch(peer.origin + request.path, {
+          method: request.method,
+          headers: request.headers ?? { ...identity, ...(request.body ? { 'content-type': 'application/json' } : {}) },
+          ...(request.body ? { body: request.body } : {}),
+        });
+        const body = await res.text();
+        const wrong = res.status === 200 ? c.check(peer.name, body) : `HTTP ${res.status}: ${body.slice(0, 200)}`;
+        if (wrong) throw new Error(`${peer.name}, ${c.label}: ${wrong}`);
+      }
       const mark = await emulator({ type: 'mark' }, 'marked');
       rows.set(`${c.label}|${peer.name}`, {
         caseLabel: c.label,
@@ -181,7 +187,8 @@ async function main() {
         calls: 0,
         p50: [],
         p99: [],
-        oneQueryCalls: mark.calls,
+        oneQueryCalls: mark.calls / list.length,
+        byEndpoint: {},
       });
     }
   }
@@ -200,14 +207,16 @@ async function main() {
       // Alternate the order too: no peer always goes first after another one's load.
       const order = round % 2 === 1 ? peers : [...peers].reverse();
       for (const peer of order) {
-        const request = c.requests[peer.name];
-        if (!request) continue;
-        const headers = { ...identity, ...(request.body ? { 'content-type': 'application/json' } : {}) };
-        const script = wrkScript(scratch, [request], headers);
-        await wrk(peer.origin, request.path, script, WARMUP_S, CONCURRENCY);
+        const entry = c.requests[peer.name];
+        if (!entry) continue;
+        const list = requestsOf(entry);
+        const [request] = list;
+        const headers = { ...identity, ...(request!.body ? { 'content-type': 'application/json' } : {}) };
+        const script = wrkScript(scratch, list, headers, new URL(peer.origin).host);
+        await wrk(peer.origin, request!.path, script, WARMUP_S, CONCURRENCY);
         await drained();
         const cpuBefore = cpuMs(peer.pid);
-        const result = await wrk(peer.origin, request.path, script, MEASURE_S, CONCURRENCY);
+        const result = await wrk(peer.origin, request!.path, script, MEASURE_S, CONCURRENCY);
         const cpu = cpuMs(peer.pid) - cpuBefore;
         const mark = await emulator({ type: 'mark' }, 'marked');
         if (result.bad > 0) throw new Error(`${peer.name}, ${c.label}: ${result.bad} failed requests`);
@@ -216,6 +225,7 @@ async function main() {
         row.seconds += result.seconds;
         row.cpuMs += cpu;
         row.calls += mark.calls;
+        for (const [endpoint, n] of Object.entries(mark.byEndpoint)) row.byEndpoint[endpoint] = (row.byEndpoint[endpoint] ?? 0) + n;
         row.p50.push(result.p50);
         row.p99.push(result.p99);
         process.stderr.write(`round ${round}: ${peer.name.padEnd(8)} ${c.label}: ${Math.round(result.perSecond)} req/s\n`);
@@ -228,7 +238,7 @@ async function main() {
   console.log(
     `\npeers bench (Node ${process.version}, wrk -t1 -c${CONCURRENCY}, ${ROUNDS} rounds × ${MEASURE_S} s measured per case and peer after ${WARMUP_S} s warm-up)\n`,
   );
-  const header = ['case', 'peer', 'req/s', 'p50', 'p99', 'CPU ms/req', 'REST calls/query (alone)'];
+  const header = ['case', 'peer', 'req/s', 'p50', 'p99', 'CPU ms/req', 'REST calls/request (each alone, first pass)'];
   const table = [header];
   for (const row of rows.values()) {
     const cpuLabel = row.peer === 'rest' ? `${fmt(row.cpuMs / row.requests, 3)} (emulator)` : fmt(row.cpuMs / row.requests, 3);
@@ -239,21 +249,29 @@ async function main() {
       `${fmt(median(row.p50))} ms`,
       `${fmt(median(row.p99))} ms`,
       cpuLabel,
-      `${fmt(row.calls / row.requests)} (${row.oneQueryCalls})`,
+      `${fmt(row.calls / row.requests)} (${fmt(row.oneQueryCalls, 1)})`,
     ]);
   }
   printTable(table);
+
+  console.log('\nREST calls per request by endpoint (measured windows):');
+  for (const row of rows.values()) {
+    const parts = Object.entries(row.byEndpoint).map(([endpoint, n]) => `${endpoint} ${fmt(n / row.requests)}`);
+    console.log(`  ${row.caseLabel} | ${row.peer}: ${parts.join(', ')}`);
+  }
 
   console.log('\nRatios (gateway against each peer; req/s: higher is better for the gateway, CPU: lower):');
   for (const c of all) {
     const gw = rows.get(`${c.label}|gateway`);
     if (!gw) continue;
     for (const other of ['tailcall', 'rest'] as const) {
-      const o = rows.get(`${c.label}|${other}`);
+      const o =
+        rows.get(`${c.label}|${other}`) ?? (other === 'tailcall' && c.comparedWith ? rows.get(`${c.comparedWith}|${other}`) : undefined);
       if (!o) continue;
       const rate = gw.requests / gw.seconds / (o.requests / o.seconds);
       const cpu = gw.cpuMs / gw.requests / (o.cpuMs / o.requests);
-      console.log(`  ${c.label}: gateway/${other} req/s ${fmt(rate)}×, CPU per request ${fmt(cpu)}×`);
+      const against = o.caseLabel === c.label ? other : `${other} (its row of "${o.caseLabel}")`;
+      console.log(`  ${c.label}: gateway/${against} req/s ${fmt(rate)}×, CPU per request ${fmt(cpu)}×`);
     }
   }
   console.log(`\nmeasured ${((performance.now() - began) / 1000).toFixed(0)} s`);

@@ -22,6 +22,12 @@ export interface EmulatorSetup {
   /** A user who sent the owner `historySize` text messages (a page of history, bench/peers.ts). */
   historyWith: number;
   historySize: number;
+  /**
+   * Groups of `variedGroupSize` distinct members each (no member in two), each with an owner of
+   * its own holding a user token (bench/peers.ts's varied cases).
+   */
+  varied: { groupId: number; ownerId: number; ownerToken: string }[];
+  variedGroupSize: number;
 }
 
 export type ToEmulator = { type: 'mark' } | { type: 'stop' };
@@ -35,6 +41,8 @@ const GROUPS = Number(process.env.BENCH_SMALL_GROUPS ?? 50);
 const BIG_GROUP = 100;
 const MID_GROUP = 20;
 const HISTORY = 50;
+const VARIED_GROUPS = 32;
+const VARIED_GROUP_SIZE = 10;
 
 function post(message: FromEmulator) {
   process.send!(message);
@@ -75,6 +83,16 @@ async function seed(): Promise<EmulatorSetup> {
     const content = `message ${i}: shall we move the meeting to Thursday afternoon? the room on the third floor is free then`;
     await rest('/message/send', { content_type: 0, content, attachment: '', targets: [ownerId], type: 1 }, members[0]);
   }
+  const varied: EmulatorSetup['varied'] = [];
+  for (let g = 0; g < VARIED_GROUPS; g++) {
+    const owner = await register(`bench-v${g}-owner`);
+    const others: number[] = [];
+    for (let i = 1; i < VARIED_GROUP_SIZE; i++) others.push(await register(`bench-v${g}-member${i}`));
+    const group = await rest<{ group_id: number }>('/group/create', { name: `bench varied ${g}`, type: 0, user_list: others }, owner);
+    // The owner logs in as a client does: a user token of its own.
+    const { token } = await rest<{ token: string }>('/token/id', { user_id: owner, password: 'bench-pass' });
+    varied.push({ groupId: group.group_id, ownerId: owner, ownerToken: token });
+  }
   emulator.resetCalls();
   return {
     url,
@@ -88,6 +106,8 @@ async function seed(): Promise<EmulatorSetup> {
     midGroupSize: MID_GROUP,
     historyWith: members[0]!,
     historySize: HISTORY,
+    varied,
+    variedGroupSize: VARIED_GROUP_SIZE,
   };
 }
 

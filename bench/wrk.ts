@@ -11,7 +11,12 @@ export interface Request {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** This request's own identity headers, in place of the script's (varied traffic: one identity each). */
+  headers?: Record<string, string>;
 }
+
+/** A Lua string literal. */
+const lua = (text: string) => JSON.stringify(text);
 
 /** Throws a helpful error when wrk is not installed. */
 export async function requireWrk(): Promise<void> {
@@ -25,19 +30,25 @@ export async function requireWrk(): Promise<void> {
  * A wrk script sending the requests (one, or several in turn) with the identity headers, counting
  * the answers that hold GraphQL errors (a peer answering errors fast must not pass for a fast peer).
  */
-export function wrkScript(dir: string, requests: readonly Request[], headers: Record<string, string>): string {
+export function wrkScript(dir: string, requests: readonly Request[], headers: Record<string, string>, host?: string): string {
   const file = join(dir, `req-${Math.random().toString(36).slice(2)}.lua`);
   const [first] = requests;
   if (!first) throw new Error('wrkScript: no request');
   // Lua long strings hold the bodies verbatim.
   const lines = [`wrk.method = "${first.method}"`];
   if (first.body !== undefined) lines.push(`wrk.body = [==[${first.body}]==]`);
-  for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers["${name}"] = "${value}"`);
+  for (const [name, value] of Object.entries(first.headers ?? headers)) lines.push(`wrk.headers["${name}"] = "${value}"`);
   if (requests.length > 1) {
-    // Several: each connection sends them in turn (wrk.format keeps the headers set above).
-    const formatted = requests.map(
-      (r) => `wrk.format("${r.method}", "${r.path}", nil, ${r.body === undefined ? 'nil' : `[==[${r.body}]==]`})`,
-    );
+    // Several: each connection sends them in turn, each with its own headers. They are formatted on
+    // the first request() (wrk.host is unset while the script loads), and Host is given here:
+    // Node answers a request without one 400.
+    const formatted = requests.map((r) => {
+      const own = { ...(r.headers ?? headers), ...(host ? { Host: host } : {}) };
+      const table = `{ ${Object.entries(own)
+        .map(([name, value]) => `[${lua(name)}] = ${lua(value)}`)
+        .join(', ')} }`;
+      return `wrk.format("${r.method}", "${r.path}", ${table}, ${r.body === undefined ? 'nil' : `[==[${r.body}]==]`})`;
+    });
     lines.push(
       'local turn = 0',
       'local mix = nil',

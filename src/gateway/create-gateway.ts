@@ -9,7 +9,7 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
-import { serviceCredential } from '../peers/service-credential';
+import { forgetCaller, serviceCredential } from '../peers/service-credential';
 import { ScalarInputError } from '../schema/core/scalars';
 import { graphqlErrorOf, useUpstreamErrors } from '../schema/core/upstream-errors';
 import { coalescing } from '../rest/coalesce';
@@ -45,6 +45,7 @@ import { createGatewayMetrics } from './observability/metrics';
 import { createReadiness } from './observability/readiness';
 import { useStreamingMultipart } from './http/multipart';
 import { upstreamLog } from './observability/upstream-log';
+import { log } from '../log/logger';
 import { observeRequests, traceOf } from './observability/requests';
 import { useOperationTracing } from './observability/tracing/operation-plugin';
 import { createTracing } from './observability/tracing/tracing';
@@ -122,6 +123,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
   const logTrouble = upstreamLog();
   const tracing = createTracing(config.tracing);
   const readiness = createReadiness({ failedCalls: config.readyFailedCalls, windowMs: config.readyWindowMs });
+  // The service credential reads peers' public profiles for user-token callers (README: trust model).
+  const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
   const client = createRestClient({
     baseUrl: imBaseUrl,
     appId: config.imAppId,
@@ -136,6 +139,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       readiness.record(info);
       metrics?.restCall(info);
     },
+    // A refused token's remembered caller proof goes at once.
+    onTokenRefused: (caller) => service.credential && forgetCaller(service.credential, caller, config.imAppId),
   });
   // Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts).
   const rest = config.coalesce ? coalescing(client) : client;
@@ -160,12 +165,10 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       ...(metrics ? { onRefused: metrics.rateLimited, onStoreFailure: metrics.rateLimitStoreFailure } : {}),
     });
 
-  // The service credential reads peers' public profiles for user-token callers (README: trust model).
-  const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
   // Trusted documents and APQ (README: Persisted queries); the Redis store is connected at start.
   const persisted = createPersisted(config, {
     redisPrefix: options.redisPrefix ?? 'im-gateway:',
-    warn: (message) => console.warn(`persisted queries: ${message}`),
+    warn: (message) => log().warn(`persisted queries: ${message}`),
   });
   const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes, maxRestCalls: config.maxRestCalls };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({

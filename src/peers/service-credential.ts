@@ -30,6 +30,32 @@ export function remembered<T>(credential: ServiceCredential, key: string, read: 
   return answer;
 }
 
+/**
+ * The remembered proof of a caller's token: a user token alone (no user_id or group_id header,
+ * which would change who it acts as). Undefined for other callers: they prove themselves each time.
+ */
+function proofKey(credential: ServiceCredential, caller: Caller): string | undefined {
+  if (caller.token === undefined || caller.userId !== undefined || caller.groupId !== undefined) return undefined;
+  return `${credential.appId}:caller:${caller.token}`;
+}
+
+/**
+ * Who the caller is, by `prove()` (its own profile read with its own token), remembered for
+ * PEER_TTL_MS per app and token: a revoked token may keep reading peers' public fields that long,
+ * unless a call with it is refused first (forgetCaller).
+ */
+export function provenBy<T>(credential: ServiceCredential, caller: Caller, prove: () => Promise<T>): Promise<T> {
+  const key = proofKey(credential, caller);
+  return key === undefined ? prove() : remembered(credential, key, prove);
+}
+
+/** Forgets a caller's proof: the upstream refused its token (10003/10008, HTTP 401/402). */
+export function forgetCaller(credential: ServiceCredential, caller: Caller, defaultAppId: string): void {
+  if ((caller.appId ?? defaultAppId) !== credential.appId) return;
+  const key = proofKey(credential, { ...(caller.token !== undefined ? { token: caller.token } : {}) });
+  if (key !== undefined) credential.cache.delete(key);
+}
+
 export function serviceCredential(appId: string, token: string | undefined): ServiceCredential | undefined {
   return token === undefined ? undefined : { appId, token, cache: new TtlCache(PEER_TTL_MS, PEER_CACHE_ENTRIES) };
 }

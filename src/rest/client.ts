@@ -11,7 +11,7 @@ import type { Caller } from './caller';
 import { AttemptTimedOut, deadlines } from './deadlines';
 import type { EndpointName, Endpoints } from './endpoints';
 import { envelopeError, envelopeIn, openEnvelope } from './envelope';
-import { UpstreamError, type UpstreamErrorKind } from './errors';
+import { isTokenRefusal, UpstreamError, type UpstreamErrorKind } from './errors';
 import type { Int64 } from './json';
 import { encodeParams, type Placement, placement } from './placement';
 import { secretsOf } from './secrets';
@@ -45,6 +45,11 @@ interface RestClientOptions {
   onCall?: (info: CallInfo) => void;
   /** Set: every attempt is a span of this tracer and sends its `traceparent` (rest/tracing.ts). */
   tracer?: Tracer;
+  /**
+   * Called when the upstream refuses the caller's token (10003/10008, HTTP 401/402): what the
+   * gateway remembers about that token (the peer path's caller proof) is forgotten at once.
+   */
+  onTokenRefused?: (caller: Caller) => void;
 }
 
 export interface CallInfo {
@@ -306,10 +311,24 @@ export function createRestClient(options: RestClientOptions): RestClient {
   ): Promise<Reply<K>> {
     const prepared = prepare(name, params, caller, 'json');
     const { signal } = opts;
-    const envelope = await withRetries(prepared, signal, (attempt) => attemptCall(prepared, attempt, opts));
+    const envelope = await withRetries(prepared, signal, (attempt) => attemptCall(prepared, attempt, opts)).catch((err: unknown) =>
+      refused(err, caller),
+    );
     const reply: Record<string, unknown> = { data: envelope.data };
     for (const extra of prepared.p.extras) if (envelope[extra] !== undefined) reply[extra] = envelope[extra];
     return (options.freezeReplies ? deepFreeze(reply) : reply) as Reply<K>;
+  }
+
+  /** Tells of a refused token, then fails as the call did. */
+  function refused(err: unknown, caller: Caller): never {
+    if (options.onTokenRefused && isTokenRefusal(err)) {
+      try {
+        options.onTokenRefused(caller);
+      } catch {
+        // A hook must never change the call's own failure.
+      }
+    }
+    throw err;
   }
 
   async function download<K extends DownloadName>(
@@ -341,7 +360,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
         report(prepared, attempt, started, status, failed, span);
         throw failed;
       }
-    });
+    }).catch((err: unknown) => refused(err, caller));
   }
 
   /** The body to hand out, or the UpstreamError a download answer amounts to (its body then read or destroyed). */

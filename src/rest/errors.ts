@@ -125,6 +125,19 @@ function describe(init: UpstreamErrorInit): string {
  */
 const LOGIN_ENDPOINT = /^POST \/token\//;
 
+/** Codes and HTTP statuses that say the caller's token is missing, invalid or expired. */
+const TOKEN_REFUSALS: ReadonlySet<number> = new Set([10003, 10008]);
+const TOKEN_REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 402]);
+
+/** Whether the upstream refused the caller's token itself (not one of its rights). */
+export function isTokenRefusal(err: unknown): boolean {
+  if (!(err instanceof UpstreamError)) return false;
+  return (
+    (err.code !== undefined && (TOKEN_REFUSALS.has(err.code) || err.code === 402)) ||
+    (err.httpStatus !== undefined && TOKEN_REFUSAL_STATUSES.has(err.httpStatus))
+  );
+}
+
 const BY_UPSTREAM_CODE: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCode>([
   [402, 'UNAUTHENTICATED'],
   [10003, 'UNAUTHENTICATED'],

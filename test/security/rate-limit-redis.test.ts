@@ -1,9 +1,11 @@
 // RATE_LIMIT shared through Redis: two gateways on one Redis hold one bucket per identity (the
 // limit holds across them), keys hold no token and expire; with Redis gone the limit fails open,
 // warns once for the outage and counts what it let through; Redis back, the limit holds again.
+import { captureLog } from '../helpers/log-capture';
+import { createLogger, setLogger } from '../../src/log/logger';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator, type TestUser } from '../helpers/emulator';
@@ -84,20 +86,21 @@ describe('two gateways on one Redis', () => {
 });
 
 describe('Redis gone', () => {
-  const warned = vi.spyOn(console, 'warn');
+  const captured = captureLog('warn');
   let redis: TestRedis;
   let gw: { gateway: Gateway; url: string };
   beforeAll(async () => {
+    setLogger(captured.logger);
     redis = await startRedisServer();
     gw = await replica(redis.url, `rate-limit-outage:${randomBytes(4).toString('hex')}:`, '1/1h');
   });
   afterAll(async () => {
     await gw?.gateway.stop();
     await redis?.stop();
+    setLogger(createLogger());
   });
-  afterEach(() => warned.mockClear());
 
-  const rateLimitWarnings = () => warned.mock.calls.map((c) => String(c[0])).filter((line) => line.startsWith('rate limit:'));
+  const rateLimitWarnings = () => captured.entries.map((e) => e.msg).filter((line) => line.startsWith('rate limit:'));
 
   it('lets operations through, warns once and counts them; once Redis is back the limit holds again', async () => {
     const user = await emu.user();

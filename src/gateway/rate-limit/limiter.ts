@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { RateLimit } from '../../config';
 import type { Caller } from '../../rest/caller';
+import { log as logger } from '../../log/logger';
 import { memoryStore, type BucketStore } from './store';
 import { redisStore } from './redis-store';
 
@@ -33,7 +34,7 @@ interface RateLimiterOptions extends RateLimit {
   onStoreFailure?: () => void;
   /** Default Date.now (tests move their own clock). */
   now?: () => number;
-  /** Default console.warn. */
+  /** Default: the process's logger, at `warn`. */
   log?: (line: string) => void;
 }
 
@@ -73,7 +74,7 @@ export function rateLimited(message: string, retryAfterMs: number, rate: RateLim
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const rate = { limit: options.limit, windowMs: options.windowMs };
   const now = options.now ?? Date.now;
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? ((line: string) => logger().warn(line));
   const per = `${rate.limit} operations per ${windowText(rate.windowMs)}`;
   let store: BucketStore = memoryStore(rate);
   // One warning per outage: set at the first failure, cleared by the first answer after it.

@@ -9,7 +9,8 @@ import { connectionOf, listConnection, pageArgs } from '../core/connection';
 import { ApplyApproval, GroupStatus, GroupType, MsgMuteMode, MsgPushMode } from './enums';
 import { mutation } from '../core/mutation';
 import { code, GROUP_ID, GroupPayloadRef, idList, MAX_IDS, okOf } from './common';
-import { existingGroup, fromRecord, fromSummary, groupSummary, primeGroup } from './loaders';
+import { groupById } from './existence';
+import { fromRecord, fromSummary, groupSummary, primeGroup } from './loaders';
 import { GroupRef, type GroupParent, UserRef, NodeRef } from '../core/refs';
 
 // Summary fields may also read GET /group/info: for a group the batch left out (unknown ones).
@@ -88,10 +89,11 @@ builder.queryFields((t) => ({
     type: GroupRef,
     description:
       'The group with this ID; null when there is none. Its existence and summary fields (name, memberCount, ...) ' +
-      'take one POST /group/info/batch for every group of the request; its other fields read the service only when selected.',
+      'take one POST /group/info/batch for every group of the request (when only its members are asked, their list ' +
+      'says whether it exists instead); its other fields read the service only when selected.',
     extensions: reaches('POST /group/info/batch'),
     args: { id: t.arg({ type: 'ID', required: true, description: 'Group ID.' }) },
-    resolve: (_root, args, ctx) => existingGroup(args.id, ctx),
+    resolve: (_root, args, ctx, info) => groupById(args.id, ctx, info),
   }),
   groups: t.field({
     type: [GroupRef],

@@ -76,6 +76,14 @@ export const MemberConnectionRef = connectionOf('Member', MemberRef, 'member');
 
 const PAGE = 100;
 
+/** The page of members `args` ask for, as read by the service (the request remembers the answer). */
+export const readMemberPage = (
+  ctx: GatewayContext,
+  endpoint: 'GET /group/member_list' | 'GET /group/banned_list',
+  groupId: Int64,
+  args: PageArgs,
+) => ctx.rest.call(endpoint, { group_id: groupId, ...toPaging(args, PAGE) });
+
 /** A page of members (member or banned list); the records answer later look-ups by user ID. */
 export async function memberPage(
   ctx: GatewayContext,
@@ -83,7 +91,7 @@ export async function memberPage(
   group: GroupParent,
   args: PageArgs,
 ) {
-  const reply = await ctx.rest.call(endpoint, { group_id: group.id, ...toPaging(args, PAGE) });
+  const reply = await readMemberPage(ctx, endpoint, group.id, args);
   primeMembers(ctx, group.id, reply.data);
   return toConnection(reply, args, memberOf(group));
 }

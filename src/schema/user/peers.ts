@@ -1,6 +1,7 @@
 // The public face of other users (nickName, avatar, publicInfo, online) for any authenticated
 // caller. Who reads it:
-// - the acting user itself, and a caller holding an admin token, read as today (their own access);
+// - the acting user itself, and a caller holding another admin token, read with their own access;
+// - a caller holding the service token itself reads other users' public fields as below (the cache);
 // - any other caller of the app, through the gateway's service credential (IM_ADMIN_TOKEN): one
 //   call per peer and endpoint per request (a per-request DataLoader), answers shared by all
 //   requests of the app for PEER_TTL_MS;
@@ -11,7 +12,7 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
-import { remembered } from '../../peers/service-credential';
+import { provenBy, remembered } from '../../peers/service-credential';
 import { defineLoader } from '../core/loader';
 import { errorCodeOf, upstreamCodeOf } from '../core/upstream-errors';
 import type { UserParent } from '../core/refs';
@@ -67,7 +68,10 @@ async function readPublic<T>(
   const own = () => read(restFor(u, ctx));
   // The acting user, or a user with its own fresh token (a login's answer): its own access.
   if (u.id === undefined || u.as) return own();
-  if (ctx.peers && !ctx.peers.callerIsService) {
+  // The service token itself (an admin caller of the app, usually acting as one user): another
+  // user's public fields come from the app's shared cache too; the acting user's are read fresh.
+  if (ctx.peers?.callerIsService) return String(u.id) === ctx.caller.userId ? own() : loader(ctx).load(u.id);
+  if (ctx.peers) {
     const self = await provenCaller(ctx);
     // An admin token of its own reads anyone with its own access.
     if (self === null) return own();
@@ -87,14 +91,18 @@ async function readPublic<T>(
  * the credential serves the caller (authenticated callers only). Null for an admin token acting as
  * no user (another admin token of the app than the credential, without a user_id header): the
  * service refuses that read for the missing header (10002), and such a caller reads anyone itself.
+ * A user token's proof is remembered briefly (README: trust model; service-credential.ts).
  */
-export async function provenCaller(ctx: GatewayContext): Promise<Int64 | null> {
-  try {
-    return await userIdOf({}, ctx);
-  } catch (err) {
-    if (ctx.caller.userId === undefined && upstreamCodeOf(err) === INVALID_PARAMETER) return null;
-    throw err;
-  }
+export function provenCaller(ctx: GatewayContext): Promise<Int64 | null> {
+  const prove = async () => {
+    try {
+      return await userIdOf({}, ctx);
+    } catch (err) {
+      if (ctx.caller.userId === undefined && upstreamCodeOf(err) === INVALID_PARAMETER) return null;
+      throw err;
+    }
+  };
+  return ctx.peers ? provenBy(ctx.peers.credential, ctx.caller, prove) : prove();
 }
 
 /** The user's public profile: see the top of this file for whose access reads it. */

@@ -32,12 +32,13 @@ type MembersReply = {
 
 describe('Group.members', () => {
   for (const size of [5, 40]) {
-    it(`reads ${size} members with display names and users in one GET /group/member_list`, async () => {
+    it(`reads ${size} members with display names and users in one GET /group/member_list, which also says the group exists`, async () => {
       const members = await users(size - 1);
       const groupId = await g.group(owner, { members });
       await setDisplayName(members[0]!, groupId, 'first member');
       const data = await g.data<MembersReply>(owner, MEMBERS, { id: String(groupId), first: 50 });
-      expect(g.endpoints()).toEqual(['POST /group/info/batch', 'GET /group/member_list']);
+      // The member list answers for the group's existence: no batch read before it.
+      expect(g.endpoints()).toEqual(['GET /group/member_list']);
       expect(g.callsTo('GET /group/member_list')[0]?.query).toEqual({ group_id: String(groupId), limit: '50' });
       const { nodes, totalCount } = data.group.members;
       expect(totalCount).toBe(size);
@@ -80,6 +81,25 @@ describe('Group.members', () => {
       path: ['group', 'members'],
       extensions: { code: 'FORBIDDEN', upstreamCode: 20011, endpoint: 'GET /group/member_list' },
     });
+  });
+});
+
+describe('group(id:) asking for its members alone', () => {
+  it('answers a missing group as null, told by the member list alone (one call)', async () => {
+    const reply = await g.gql(owner, MEMBERS, { id: '987654321', first: 5 });
+    expect(reply).toEqual({ data: { group: null } });
+    expect(g.endpoints()).toEqual(['GET /group/member_list']);
+  });
+
+  it('fails the members alone for a non-member (FORBIDDEN), the group still answered by the batch', async () => {
+    const stranger = await g.user();
+    const groupId = await g.group(owner, { name: 'closed' });
+    const reply = await g.gql<{ group: { id: string; members: unknown } }>(
+      stranger,
+      `{ group(id: "${groupId}") { id members { totalCount } } }`,
+    );
+    expect(reply.data?.group).toEqual({ id: String(groupId), members: null });
+    expect(onlyError(reply)).toMatchObject({ path: ['group', 'members'], extensions: { code: 'FORBIDDEN', upstreamCode: 20011 } });
   });
 });
 

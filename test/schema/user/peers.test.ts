@@ -80,6 +80,58 @@ describe('with a service credential', () => {
     expect(reply.errors).toMatchObject([{ path: ['user', 'email'], extensions: { code: 'FORBIDDEN' } }]);
   });
 
+  const PEER_NICK = 'query($id: ID!) { user(id: $id) { nickName } }';
+
+  it("remembers the caller's proof per token: a second request reads no own profile", async () => {
+    const stack = withCredential;
+    const [a, b] = await Promise.all([stack.emu.user(), stack.emu.user()]);
+    await stack.emu.ok('PUT', '/user/nickname', { token: b.token, query: { nick_name: 'Jo' } });
+    // The caller's own reads: its token without a user_id header (the credential's carry one).
+    const ownReads = () => stack.emu.calls('GET /user/profile').filter((c) => c.headers.user_id === undefined);
+
+    stack.emu.mark();
+    expect(await stack.gql(PEER_NICK, { id: String(b.id) }, tokenOf(a))).toEqual({ data: { user: { nickName: 'Jo' } } });
+    expect(ownReads()).toHaveLength(1);
+
+    stack.emu.mark();
+    expect(await stack.gql(PEER_NICK, { id: String(b.id) }, tokenOf(a))).toEqual({ data: { user: { nickName: 'Jo' } } });
+    // The proof and the peer both remembered: the second request makes no REST call at all.
+    expect(ownReads()).toHaveLength(0);
+    expect(stack.emu.calls()).toHaveLength(0);
+  });
+
+  it('forgets the proof at once when a call with that token is refused', async () => {
+    const stack = withCredential;
+    const [a, b] = await Promise.all([stack.emu.user(), stack.emu.user()]);
+    await stack.emu.ok('PUT', '/user/nickname', { token: b.token, query: { nick_name: 'Kit' } });
+    expect(await stack.gql(PEER_NICK, { id: String(b.id) }, tokenOf(a))).toEqual({ data: { user: { nickName: 'Kit' } } });
+
+    stack.emu.server.state.tokens.revoke(a.id);
+    // Any call with the revoked token answers 10008: the gateway forgets what proved it.
+    const me = await stack.gql('{ me { id } }', {}, tokenOf(a));
+    expect(me.errors).toMatchObject([{ extensions: { code: 'UNAUTHENTICATED' } }]);
+
+    // Remembered, the proof and the cached peer would still answer 'Kit'; the token is asked again.
+    const reply = await stack.gql(PEER_NICK, { id: String(b.id) }, tokenOf(a));
+    expect(reply.data).toEqual({ user: null });
+    expect(reply.errors).toMatchObject([{ path: ['user'], extensions: { code: 'UNAUTHENTICATED' } }]);
+  });
+
+  it("serves the service token's reads of other users from the app cache, its acting user's own read fresh", async () => {
+    const stack = withCredential;
+    const [a, b] = await Promise.all([stack.emu.user(), stack.emu.user()]);
+    await stack.emu.ok('PUT', '/user/nickname', { token: a.token, query: { nick_name: 'Max' } });
+    await stack.emu.ok('PUT', '/user/nickname', { token: b.token, query: { nick_name: 'Lou' } });
+    const query = 'query($a: ID!, $b: ID!) { a: user(id: $a) { nickName } b: user(id: $b) { nickName } }';
+    const ask = () => stack.gql(query, { a: String(a.id), b: String(b.id) }, stack.asUser(a.id));
+    expect((await ask()).errors).toBeUndefined();
+
+    stack.emu.mark();
+    expect((await ask()).data).toEqual({ a: { nickName: 'Max' }, b: { nickName: 'Lou' } });
+    // Only the acting user's own profile is read again (one call: the request's memo shares it).
+    expect(stack.emu.calls('GET /user/profile').map((c) => c.headers.user_id)).toEqual([String(a.id)]);
+  });
+
   it('refuses a caller without a valid token: the credential serves signed-in users only', async () => {
     const stack = withCredential;
     const b = await stack.emu.user();

@@ -1,0 +1,51 @@
+// Whether `group(id:)` names a group, told by the call its selection makes anyway. When the
+// selection asks for the member list alone (with `id` or `__typename`), that list answers it
+// (the service's 20001 for a missing group): it is read here with the arguments the `members`
+// field will read it with, and the request's memo then answers the field. Any other selection,
+// or a list that fails otherwise, takes the summary batch (loaders.ts existingGroup), as before.
+import { type FieldNode, getArgumentValues, getNamedType, type GraphQLResolveInfo, isObjectType } from 'graphql';
+import type { GatewayContext } from '../../context';
+import type { Int64 } from '../../rest/json';
+import type { GroupParent } from '../core/refs';
+import { upstreamCodeOf } from '../core/upstream-errors';
+import type { PageArgs } from '../core/connection';
+import { existingGroup } from './loaders';
+import { readMemberPage } from './member';
+
+/** The service's code for a group that does not exist. */
+const GROUP_NOT_FOUND = 20001;
+
+/** Fields that need no call of their own. */
+const FREE = new Set(['id', '__typename']);
+
+/** The arguments of the selection's one `members` field, when that is all it asks (plain fields, no fragments). */
+function membersAlone(info: GraphQLResolveInfo): PageArgs | undefined {
+  let members: FieldNode | undefined;
+  for (const node of info.fieldNodes) {
+    for (const selection of node.selectionSet?.selections ?? []) {
+      if (selection.kind !== 'Field' || selection.directives?.length) return undefined;
+      if (FREE.has(selection.name.value)) continue;
+      if (selection.name.value !== 'members' || members) return undefined;
+      members = selection;
+    }
+  }
+  const type = getNamedType(info.returnType);
+  const field = members && isObjectType(type) ? type.getFields().members : undefined;
+  if (!members || !field) return undefined;
+  return getArgumentValues(field, members, info.variableValues);
+}
+
+/** The group an ID names; null when there is none. */
+export async function groupById(id: Int64, ctx: GatewayContext, info: GraphQLResolveInfo): Promise<GroupParent | null> {
+  const args = membersAlone(info);
+  if (args) {
+    try {
+      await readMemberPage(ctx, 'GET /group/member_list', id, args);
+      return { id };
+    } catch (err) {
+      if (upstreamCodeOf(err) === GROUP_NOT_FOUND) return null;
+      // Bad arguments, a refusal: the batch says whether the group exists, and the field fails at its own path.
+    }
+  }
+  return existingGroup(id, ctx);
+}
