@@ -81,6 +81,8 @@ export async function startGatewayProcess(
   children: ChildProcess[],
   setup: EmulatorSetup,
   nodeArgs: readonly string[] = [],
+  /** Settings of this gateway over the environment's (bench/tracing.ts runs one per setting). */
+  extraEnv: Record<string, string> = {},
 ): Promise<{ process: ChildProcess; origin: string }> {
   const port = await freePort();
   const fromSource = process.env.BENCH_GATEWAY_SOURCE === '1';
@@ -99,6 +101,7 @@ export async function startGatewayProcess(
       // The service credential: users' tokens read their peers through it (bench/peers.ts's varied cases).
       IM_ADMIN_TOKEN: setup.adminToken,
       NODE_ENV: 'production',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -20,7 +20,7 @@ export interface RecordedCall {
   path: string;
   query: Record<string, string>;
   body: unknown;
-  headers: { app_id?: string; user_id?: string; group_id?: string; traceparent?: string; hasToken: boolean };
+  headers: { app_id?: string; user_id?: string; group_id?: string; traceparent?: string; tracestate?: string; hasToken: boolean };
 }
 
 interface EmulatorServerOptions {
@@ -111,6 +111,7 @@ export function createEmulatorServer(config: EmulatorServerOptions): EmulatorSer
           ...optional('user_id', headerValue(req, 'user_id')),
           ...optional('group_id', headerValue(req, 'group_id')),
           ...optional('traceparent', headerValue(req, 'traceparent')),
+          ...optional('tracestate', headerValue(req, 'tracestate')),
           hasToken: header('access-token') !== undefined,
         },
       });

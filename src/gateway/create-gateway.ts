@@ -46,7 +46,7 @@ import { createReadiness } from './observability/readiness';
 import { useStreamingMultipart } from './http/multipart';
 import { upstreamLog } from './observability/upstream-log';
 import { log } from '../log/logger';
-import { observeRequests, traceOf } from './observability/requests';
+import { observeRequests, operationTrace, traceOf } from './observability/requests';
 import { useOperationTracing } from './observability/tracing/operation-plugin';
 import { createTracing } from './observability/tracing/tracing';
 import { sharedSubscriptions } from './ws/shared-subscriptions';
@@ -133,7 +133,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     retries: config.retries,
     connections: config.connections,
     freezeReplies: config.freezeReplies,
-    ...(tracing ? { tracer: tracing.tracer } : {}),
+    // Spans of REST calls only when they are recorded; else the request's context goes on as it is.
+    ...(tracing?.exporting ? { tracer: tracing.tracer } : {}),
     onCall: (info) => {
       logTrouble(info);
       readiness.record(info);
@@ -190,7 +191,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       connectionParams?: Record<string, unknown>;
     }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : request ? requestLookup(request) : headersLookup(new Headers());
-      return createContext(rest, callerFrom(lookup), settings, subscriptions, service, traceOf(req), connectionParams);
+      const trace = operationTrace(tracing, req, connectionParams);
+      return createContext(rest, callerFrom(lookup), settings, subscriptions, service, trace, connectionParams);
     },
     // Served ahead of yoga by createGraphiQLPage (rendered once, not per request).
     graphiql: false,
@@ -233,7 +235,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         },
       }),
       ...(metrics ? [metrics.plugin] : []),
-      ...(tracing || config.logRequests ? [useOperationTracing(tracing)] : []),
+      ...(tracing?.exporting || config.logRequests ? [useOperationTracing(tracing)] : []),
       ...(config.jit ? [useCompiledExecution({ afterRuns: config.jitAfterRuns })] : []),
       useUpstreamErrors(),
     ],

@@ -3,7 +3,7 @@
 // and turns every failure into an UpstreamError. No endpoint has code of its own here.
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Context, Span, Tracer } from '@opentelemetry/api';
+import { type Context, type Span, type Tracer, trace } from '@opentelemetry/api';
 import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header';
 import { BodyTooLarge, peek, readText } from './body';
@@ -17,7 +17,7 @@ import { encodeParams, type Placement, placement } from './placement';
 import { secretsOf } from './secrets';
 import type { DataOf, HttpMethod, ParamsIn } from './table';
 import { TextAttempt } from './text-attempt';
-import { endCallSpan, startCallSpan, traceHeaders } from './tracing';
+import { contextHeaders, endCallSpan, startCallSpan, traceHeaders } from './tracing';
 
 interface RestClientOptions {
   /** Origin of the IM service, optionally with a path prefix (e.g. http://127.0.0.1:4001). */
@@ -43,7 +43,10 @@ interface RestClientOptions {
   freezeReplies?: boolean;
   /** Called after every attempt, for metrics and logs. Holds no parameter values and no secrets. */
   onCall?: (info: CallInfo) => void;
-  /** Set: every attempt is a span of this tracer and sends its `traceparent` (rest/tracing.ts). */
+  /**
+   * Set: every attempt is a span of this tracer and sends its `traceparent` (rest/tracing.ts).
+   * Unset, a call given a trace context (CallOptions.trace) sends that context on as it is.
+   */
   tracer?: Tracer;
   /**
    * Called when the upstream refuses the caller's token (10003/10008, HTTP 401/402): what the
@@ -114,6 +117,13 @@ const BAD_HEADER_VALUE = /[\r\n\0]/;
 
 const ATTEMPT_DONE = new Error('attempt finished');
 
+/** An attempt's span when it is recorded, else the context it carries on; the headers it sends. */
+interface Traced {
+  readonly span?: Span;
+  readonly parent?: Context | undefined;
+  readonly headers: Record<string, string>;
+}
+
 interface Prepared {
   readonly p: Placement;
   readonly path: string;
@@ -177,17 +187,22 @@ export function createRestClient(options: RestClientOptions): RestClient {
 
   const { tracer } = options;
 
-  /** The attempt's span (when tracing) and the headers that carry it. */
-  function traced(prepared: Prepared, attempt: number, parent: Context | undefined) {
-    if (!tracer) return { span: undefined, headers: prepared.headers };
+  /** The attempt's span (when recording) and the headers that carry its trace context. */
+  function traced(prepared: Prepared, attempt: number, parent: Context | undefined): Traced {
+    if (!tracer) {
+      // Nothing recorded: the request's context goes on unchanged, its headers formatted once.
+      const carried = parent && contextHeaders(parent);
+      return { headers: carried ? { ...prepared.headers, ...carried } : prepared.headers, parent };
+    }
     const span = startCallSpan(tracer, prepared.p.name, prepared.p.method, attempt, parent);
     return { span, headers: traceHeaders(span, prepared.headers) };
   }
 
-  function report(prepared: Prepared, attempt: number, started: number, status: number | undefined, error?: unknown, span?: Span) {
+  function report(prepared: Prepared, attempt: number, started: number, status: number | undefined, error: unknown, t: Traced) {
+    const { span } = t;
     if (span) endCallSpan(span, status, error);
     if (!options.onCall) return;
-    const sc = span?.spanContext();
+    const sc = span ? span.spanContext() : t.parent && trace.getSpanContext(t.parent);
     const info: CallInfo = {
       endpoint: prepared.p.name,
       method: prepared.p.method,
@@ -288,17 +303,18 @@ export function createRestClient(options: RestClientOptions): RestClient {
     const { signal } = opts;
     const started = performance.now();
     const handler = new TextAttempt(maxResponseBytes, clock, callTimeoutMs, signal);
-    const { span, headers } = traced(prepared, attempt, opts.trace);
+    const t = traced(prepared, attempt, opts.trace);
+    const { headers } = t;
     try {
       pool.dispatch({ method: prepared.p.method, path: prepared.path, headers, body: prepared.body ?? null }, handler);
       const text = await handler.text;
       const status = handler.status ?? 0;
       const opened = openEnvelope({ endpoint: prepared.p.name, status, text, secrets: prepared.secrets });
-      report(prepared, attempt, started, status, undefined, span);
+      report(prepared, attempt, started, status, undefined, t);
       return opened;
     } catch (err) {
       const failed = failure(prepared, err, undefined, signal);
-      report(prepared, attempt, started, handler.status, failed, span);
+      report(prepared, attempt, started, handler.status, failed, t);
       throw failed;
     }
   }
@@ -342,7 +358,8 @@ export function createRestClient(options: RestClientOptions): RestClient {
     return withRetries(prepared, signal, async (attempt) => {
       const started = performance.now();
       const bound = attemptSignal(signal);
-      const { span, headers } = traced(prepared, attempt, opts.trace);
+      const t = traced(prepared, attempt, opts.trace);
+      const { headers } = t;
       let status: number | undefined;
       try {
         // No redirect interceptor on the pool: a redirect comes back as it is, for the route to relay.
@@ -350,14 +367,14 @@ export function createRestClient(options: RestClientOptions): RestClient {
         status = res.statusCode;
         bound.stopTimer();
         const body = await checkedDownloadBody(prepared, res.statusCode, res.headers, res.body);
-        report(prepared, attempt, started, status, undefined, span);
+        report(prepared, attempt, started, status, undefined, t);
         // The caller's signal must keep reaching the body until it is done with it.
         body.once('close', bound.release);
         return { status: res.statusCode, headers: res.headers, body };
       } catch (err) {
         const failed = failure(prepared, err, bound.signal, signal);
         bound.finish();
-        report(prepared, attempt, started, status, failed, span);
+        report(prepared, attempt, started, status, failed, t);
         throw failed;
       }
     }).catch((err: unknown) => refused(err, caller));

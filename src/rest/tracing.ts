@@ -1,7 +1,8 @@
 // A span per REST attempt (client kind), named after the endpoint's table key, and the W3C
 // `traceparent`/`tracestate` headers that carry its trace to the IM service. The tracer is handed
-// in (src/gateway/observability/tracing/): without one, no span is made and no header is added.
-import { type Context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+// in (src/gateway/observability/tracing/): without one, no span is made, and a call that belongs
+// to a trace carries the request's context on unchanged (contextHeaders).
+import { type Context, type Span, type SpanContext, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import type { CallOptions, RestClient } from './client';
 import { UpstreamError } from './errors';
 
@@ -17,13 +18,29 @@ export function startCallSpan(tracer: Tracer, endpoint: string, method: string, 
   return span;
 }
 
-/** The headers of an attempt: the call's own plus its span's trace context (none for an invalid one). */
-export function traceHeaders(span: Span, headers: Record<string, string>): Record<string, string> {
-  const sc = span.spanContext();
-  if (!trace.isSpanContextValid(sc)) return headers;
-  const out = { ...headers, traceparent: `00-${sc.traceId}-${sc.spanId}-0${(sc.traceFlags & 1).toString(16)}` };
+/** W3C trace context headers of a span context; none for an invalid one. */
+function headersOf(sc: SpanContext | undefined): Record<string, string> | undefined {
+  if (!sc || !trace.isSpanContextValid(sc)) return undefined;
+  const traceparent = `00-${sc.traceId}-${sc.spanId}-0${(sc.traceFlags & 1).toString(16)}`;
   const state = sc.traceState?.serialize();
-  return state ? { ...out, tracestate: state } : out;
+  return state ? { traceparent, tracestate: state } : { traceparent };
+}
+
+/** The headers of an attempt: the call's own plus its span's trace context. */
+export function traceHeaders(span: Span, headers: Record<string, string>): Record<string, string> {
+  const carried = headersOf(span.spanContext());
+  return carried ? { ...headers, ...carried } : headers;
+}
+
+// A request's calls share its context object: formatted once for all of them.
+const carriedBy = new WeakMap<Context, Record<string, string> | undefined>();
+
+/** The trace context headers of `ctx` as they go on when nothing is recorded (its span's, unchanged). */
+export function contextHeaders(ctx: Context): Record<string, string> | undefined {
+  if (carriedBy.has(ctx)) return carriedBy.get(ctx);
+  const carried = headersOf(trace.getSpanContext(ctx));
+  carriedBy.set(ctx, carried);
+  return carried;
 }
 
 /** Ends an attempt's span with the status that came back and, when it failed, the upstream code. */

@@ -24,6 +24,22 @@ export function traceOf(req: IncomingMessage | undefined): RequestTrace | undefi
   return req ? traces.get(req) : undefined;
 }
 
+/**
+ * An operation's trace record: its HTTP request's; over a WebSocket (whose upgrade is not observed
+ * here), one continuing the `traceparent`/`tracestate` the client sent in connectionParams (or an
+ * operation's `extensions.headers`), else a new trace.
+ */
+export function operationTrace(
+  tracing: Tracing | undefined,
+  req: IncomingMessage | undefined,
+  params: Record<string, unknown> | undefined,
+): RequestTrace | undefined {
+  const observed = traceOf(req);
+  if (observed || !tracing) return observed;
+  const text = (name: string) => (typeof params?.[name] === 'string' ? params[name] : undefined);
+  return { current: tracing.parentOf({ traceparent: text('traceparent'), tracestate: text('tracestate') }) };
+}
+
 function endSpan(span: Span, status: number): void {
   span.setAttribute('http.response.status_code', status);
   if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -42,7 +58,7 @@ export function observeRequests(handler: Handler, { tracing, logRequests, routes
     const method = req.method ?? 'GET';
     const record: RequestTrace = { current: undefined };
     let span: Span | undefined;
-    if (tracing) {
+    if (tracing?.exporting) {
       const parent = tracing.parentOf(req.headers);
       span = tracing.tracer.startSpan(route ? `${method} ${route}` : method, { kind: SpanKind.SERVER }, parent);
       if (span.isRecording()) {
@@ -50,26 +66,31 @@ export function observeRequests(handler: Handler, { tracing, logRequests, routes
         if (route) span.setAttribute('http.route', route);
       }
       record.current = trace.setSpan(parent, span);
+    } else if (tracing) {
+      // Nothing recorded: no span, the incoming (or a new) trace context goes on as it is.
+      record.current = tracing.parentOf(req.headers);
     }
     traces.set(req, record);
-    res.once('close', () => {
-      const status = res.headersSent ? res.statusCode : 0;
-      if (span?.isRecording()) endSpan(span, status);
-      if (logRequests) {
-        const sc = span?.spanContext();
-        log().info(
-          {
-            method,
-            path: route ?? '(other)',
-            status,
-            ms: Math.round(performance.now() - started),
-            ...(record.operation ? { operation: record.operation } : {}),
-            ...traceFields({ traceId: sc?.traceId, spanId: sc?.spanId }),
-          },
-          'request',
-        );
-      }
-    });
+    if (span || logRequests) {
+      res.once('close', () => {
+        const status = res.headersSent ? res.statusCode : 0;
+        if (span?.isRecording()) endSpan(span, status);
+        if (logRequests) {
+          const sc = span ? span.spanContext() : record.current && trace.getSpanContext(record.current);
+          log().info(
+            {
+              method,
+              path: route ?? '(other)',
+              status,
+              ms: Math.round(performance.now() - started),
+              ...(record.operation ? { operation: record.operation } : {}),
+              ...traceFields({ traceId: sc?.traceId, spanId: sc?.spanId }),
+            },
+            'request',
+          );
+        }
+      });
+    }
     handler(req, res);
   };
 }

@@ -1,10 +1,14 @@
 // Traces: an incoming traceparent is continued through the HTTP span, the operation's span and
 // each REST call's span, whose context reaches the IM service; with no exporter the context still
-// reaches it; OTEL_SDK_DISABLED=true sends none.
+// reaches it, unchanged; a WebSocket operation continues the traceparent of its connectionParams;
+// each subscription poll round is a trace of its own; OTEL_SDK_DISABLED=true sends none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type TestEmulator, type TestUser } from '../../helpers/emulator';
 import { startOtlpReceiver } from '../../helpers/otlp-receiver';
 import { gatewayVia } from '../../helpers/stack';
+import { wsClient } from '../../helpers/subscriptions/clients';
+import { UNREAD } from '../../helpers/subscriptions/operations';
+import { until } from '../../helpers/wait';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const PARENT_ID = 'b7ad6b7169203331';
@@ -30,6 +34,32 @@ async function post(url: string, headers: Record<string, string> = {}) {
   expect(res.status).toBe(200);
   return (await res.json()) as { data?: { me?: { id: string } } };
 }
+
+/** `QUERY` over a WebSocket whose connectionParams hold `params` besides the identity. */
+async function overWebSocket(url: string, params: Record<string, string> = {}) {
+  const client = wsClient(url, { app_id: emu.appId, 'access-token': user.token, ...params });
+  try {
+    const result = await client.feed<{ me?: { id: string } }>(QUERY, { probe: SECRET_VARIABLE }).next();
+    expect(result.errors).toBeUndefined();
+    return result;
+  } finally {
+    await client.dispose();
+  }
+}
+
+/** Subscribes to unreadCounts over a WebSocket until `enough` holds of the emulator's calls since the mark. */
+async function whilePolled(url: string, enough: (calls: ReturnType<TestEmulator['calls']>) => boolean) {
+  const client = wsClient(url, { app_id: emu.appId, 'access-token': user.token });
+  const feed = client.feed(UNREAD);
+  try {
+    await until('the poll rounds', () => enough(emu.calls()));
+  } finally {
+    await feed.close();
+    await client.dispose();
+  }
+}
+
+const polled = (calls: ReturnType<TestEmulator['calls']>) => calls.filter((c) => c.endpoint === 'GET /message/unread');
 
 /** The trace ids of the traceparent headers the emulator got since the mark (undefined where none). */
 function upstreamTraceIds(): (string | undefined)[] {
@@ -106,10 +136,54 @@ describe('with an OTLP/HTTP exporter (http/json, always_on)', () => {
   });
 });
 
+describe('with an OTLP/HTTP exporter: WebSocket operations and poll rounds', () => {
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let spans: typeof receiver.spans;
+  let calls: ReturnType<TestEmulator['calls']>;
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    const { gateway, url } = await gatewayVia(emu.url, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_TRACES_SAMPLER: 'always_on',
+      POLL_INTERVAL_MS: '50',
+    });
+    try {
+      emu.mark();
+      await overWebSocket(url, { traceparent: TRACEPARENT });
+      await whilePolled(url, (c) => polled(c).length >= 2);
+      calls = emu.calls();
+    } finally {
+      await gateway.stop();
+      await receiver.close();
+    }
+    spans = receiver.spans;
+  });
+
+  it("a WebSocket operation's span continues the traceparent of its connectionParams", () => {
+    const operation = spans.find((s) => s.name === 'query Me');
+    expect(operation).toMatchObject({ traceId: TRACE_ID, parentSpanId: PARENT_ID });
+    const own = spans.filter((s) => s.kind === 3 && s.parentSpanId === operation!.spanId);
+    expect(own.map((s) => s.name).sort()).toEqual(['GET /user/profile']);
+  });
+
+  it("each poll round is a span of a trace of its own, its REST calls the round's children", () => {
+    const rounds = spans.filter((s) => s.name.startsWith('poll '));
+    expect(rounds.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(rounds.map((s) => s.traceId)).size).toBe(rounds.length);
+    const unread = spans.filter((s) => s.name === 'GET /message/unread');
+    expect(unread.length).toBeGreaterThanOrEqual(2);
+    for (const call of unread) expect(rounds.map((r) => r.spanId)).toContain(call.parentSpanId);
+    // What the emulator got carries the call span's own context.
+    const sent = polled(calls).map((c) => c.headers.traceparent);
+    for (const call of unread.slice(0, sent.length)) expect(sent).toContain(`00-${call.traceId}-${call.spanId}-01`);
+  });
+});
+
 describe('with no exporter set', () => {
   let gateway: Awaited<ReturnType<typeof gatewayVia>>;
   beforeAll(async () => {
-    gateway = await gatewayVia(emu.url);
+    gateway = await gatewayVia(emu.url, { POLL_INTERVAL_MS: '50' });
   });
   afterAll(() => gateway.gateway.stop());
 
@@ -119,6 +193,30 @@ describe('with no exporter set', () => {
     const ids = upstreamTraceIds();
     expect(ids.length).toBeGreaterThan(0);
     expect(new Set(ids)).toEqual(new Set([TRACE_ID]));
+  });
+
+  it('forwards the incoming traceparent and tracestate unchanged: no span of its own', async () => {
+    emu.mark();
+    await post(gateway.url, { traceparent: TRACEPARENT, tracestate: 'vendor=opaque' });
+    const calls = emu.calls();
+    expect(calls.length).toBeGreaterThan(0);
+    for (const c of calls) expect(c.headers).toMatchObject({ traceparent: TRACEPARENT, tracestate: 'vendor=opaque' });
+  });
+
+  it('a WebSocket operation continues the traceparent of its connectionParams', async () => {
+    emu.mark();
+    expect((await overWebSocket(gateway.url, { traceparent: TRACEPARENT })).data?.me?.id).toBe(String(user.id));
+    // The connection's own check of the token (at connect) belongs to no operation.
+    const traced = emu.calls().flatMap((c) => c.headers.traceparent ?? []);
+    expect(traced).toEqual([TRACEPARENT]);
+  });
+
+  it('each poll round carries a trace of its own', async () => {
+    emu.mark();
+    await whilePolled(gateway.url, (c) => polled(c).length >= 2);
+    const ids = polled(emu.calls()).map((c) => c.headers.traceparent?.match(TRACEPARENT_FORMAT)?.[1]);
+    expect(ids.every((id) => id !== undefined)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('starts a trace for a request without one: its calls share a new trace id', async () => {

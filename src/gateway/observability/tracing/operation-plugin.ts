@@ -18,10 +18,18 @@ interface OperationArgs {
 /** yoga's context holds the request's params (the document's text) next to ours. */
 type YogaGatewayContext = GatewayContext & { params?: { query?: string } };
 
+// yoga's parse cache answers the same DocumentNode for the same text: hashed once.
+const hashes = new WeakMap<DocumentNode, string>();
+
 function hashOf(context: YogaGatewayContext, document: DocumentNode): string {
-  return createHash('sha256')
-    .update(context.params?.query ?? print(document))
-    .digest('hex');
+  let hash = hashes.get(document);
+  if (hash === undefined) {
+    hash = createHash('sha256')
+      .update(context.params?.query ?? print(document))
+      .digest('hex');
+    hashes.set(document, hash);
+  }
+  return hash;
 }
 
 function start(tracing: Tracing | undefined, args: OperationArgs): Span | undefined {
@@ -30,7 +38,8 @@ function start(tracing: Tracing | undefined, args: OperationArgs): Span | undefi
   const type = op?.operation ?? 'query';
   const name = op?.name?.value;
   context.trace.operation = name ?? `(anonymous ${type})`;
-  if (!tracing) return undefined;
+  // Not recording: the request's context is already what its REST calls carry on.
+  if (!tracing?.exporting) return undefined;
   const parent: Context = context.trace.current ?? tracing.parentOf();
   const span = tracing.tracer.startSpan(name ? `${type} ${name}` : type, { kind: SpanKind.INTERNAL }, parent);
   if (span.isRecording()) {
