@@ -5,8 +5,9 @@
 // the top, is neither repeated nor skipped (`before` the first cursor reads what arrived on top).
 // A list sorts by `sort`, newest first or ascending; ties keep the order given. Items with no sort
 // key (null: a list with no time keeps the service's order) follow the others, and a cursor among
-// them anchors on its item's identity; when that item left the list, the cursor resumes at the
-// place the item had among them. Both directions: `first`/`after` and `last`/`before`.
+// them anchors on its item's identity; when that item left the list, the cursor resumes beside
+// its neighbour that is still there, else at the place the item had. Both directions:
+// `first`/`after` and `last`/`before`. Cursors are opaque: base64url of a JSON array.
 import type { ObjectFieldBuilder, ObjectRef } from '@pothos/core';
 import type { GatewayContext } from '../../context';
 import type { EndpointName } from '../../rest/endpoints';
@@ -40,19 +41,30 @@ export const keysetArgs = (defaultFirst: number, max = MAX_PAGE) =>
     before: t.string({ required: false, description: "An edge's cursor (or `pageInfo.startCursor`): read what precedes it." }),
   }));
 
-/** A cursor: the item's sort key; for an item with none, also its place among those (the fallback when it left). */
-type Cursor = SortKey & { place?: number };
-
-function encodeKey(key: SortKey, place: number): string {
-  return encodeCursor(key.sort === null ? [null, key.id, place] : [key.sort, key.id]);
+/** Where an item with no sort key stood among those: its place, and the items before and after it (null at an end). */
+interface Around {
+  place: number;
+  prev: string | null;
+  next: string | null;
 }
 
+/** A cursor: the item's sort key; for an item with none, also what stood around it (the fallbacks when it left). */
+type Cursor = SortKey & { around?: Around };
+
+function encodeKey(key: SortKey, around: Around): string {
+  return encodeCursor(key.sort === null ? [null, key.id, around.place, around.prev, around.next] : [key.sort, key.id]);
+}
+
+const idOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
 function decodeKey(arg: 'after' | 'before', cursor: string): Cursor {
-  const [sort, id, place, ...rest] = decodeCursor(arg, cursor);
-  const known = Number.isSafeInteger(sort) && place === undefined;
-  const unknown = sort === null && Number.isSafeInteger(place) && (place as number) >= 0;
-  if (rest.length > 0 || typeof id !== 'string' || !(known || unknown)) throw notOurs(arg);
-  return { sort: sort as number | null, id, ...(unknown ? { place: place as number } : {}) };
+  const values = decodeCursor(arg, cursor);
+  const [sort, id, place, prev, next] = values;
+  if (typeof id !== 'string') throw notOurs(arg);
+  if (values.length === 2 && Number.isSafeInteger(sort)) return { sort: sort as number, id };
+  const placed = Number.isSafeInteger(place) && (place as number) >= 0;
+  if (values.length !== 5 || sort !== null || !placed || !idOrNull(prev) || !idOrNull(next)) throw notOurs(arg);
+  return { sort: null, id, around: { place: place as number, prev, next } };
 }
 
 /** Whether `a` sorts before `b` in `order`; unknown keys last. Ties keep the order given. */
@@ -68,15 +80,28 @@ function precedesIn(order: KeysetOrder) {
  * next one. Among items of equal sort the list's order decides, so the item itself is looked for
  * there; when it left them (it moved), the ties all follow the cursor. An item with no sort key is
  * looked for among those with none (`unknown`: where they start); when it is no longer there, the
- * cursor resumes at the place it had among them, so the items after it are neither repeated nor lost.
+ * cursor resumes beside the item after it (or before it) that still is, else at the place it had.
  */
-function boundary(keys: readonly SortKey[], cursor: Cursor, unknown: number, precedes: (a: SortKey, b: SortKey) => boolean) {
+function boundary(
+  keys: readonly SortKey[],
+  cursor: Cursor,
+  unknown: number,
+  precedes: (a: SortKey, b: SortKey) => boolean,
+  arg: 'after' | 'before',
+) {
   let before = cursor.sort === null ? unknown : 0;
   if (cursor.sort !== null) while (before < keys.length && precedes(keys[before]!, cursor)) before++;
   for (let i = before; i < keys.length && !precedes(cursor, keys[i]!); i++) {
     if (keys[i]!.id === cursor.id) return { before: i, at: true };
   }
-  return { before: cursor.place === undefined ? before : Math.min(keys.length, unknown + cursor.place), at: false };
+  if (!cursor.around) return { before, at: false };
+  const find = (id: string | null) => (id === null ? -1 : keys.findIndex((k, i) => i >= unknown && k.id === id));
+  const next = find(cursor.around.next);
+  const prev = find(cursor.around.prev);
+  // `after` reads from the item that followed it, else from right after the one that preceded it;
+  // `before` reads up to the one that preceded it, else up to the one that followed it.
+  const beside = arg === 'after' ? (next !== -1 ? next : prev !== -1 ? prev + 1 : -1) : prev !== -1 ? prev + 1 : next;
+  return { before: beside !== -1 ? beside : Math.min(keys.length, unknown + cursor.around.place), at: false };
 }
 
 /** Newest first (a time, descending) or in the order of the key (a number that grows, ascending). */
@@ -108,12 +133,16 @@ export function keysetPage<T>(
     let lo = 0;
     let hi = sorted.length;
     if (after) {
-      const b = boundary(keys, after, known, precedes);
+      const b = boundary(keys, after, known, precedes, 'after');
       lo = b.before + (b.at ? 1 : 0);
     }
-    if (before) hi = Math.max(lo, boundary(keys, before, known, precedes).before);
+    if (before) hi = Math.max(lo, boundary(keys, before, known, precedes, 'before').before);
     const [start, end] = args.last != null ? [Math.max(lo, hi - count), hi] : [lo, Math.min(hi, lo + count)];
-    const edges = sorted.slice(start, end).map((e, i) => ({ node: e.node, cursor: encodeKey(e.key, start + i - known) }));
+    const idAt = (i: number) => (i >= known && i < sorted.length ? sorted[i]!.key.id : null);
+    const edges = sorted.slice(start, end).map((e, i) => {
+      const at = start + i;
+      return { node: e.node, cursor: encodeKey(e.key, { place: at - known, prev: idAt(at - 1), next: idAt(at + 1) }) };
+    });
     return {
       edges,
       pageInfo: {
@@ -146,7 +175,7 @@ export function wholeListField<P, T>(
   return t.field({
     type: o.type,
     nullable: false,
-    description: `${o.description} The service answers all of them at once; the gateway pages them.`,
+    description: `${o.description} The service answers all of them at once; the gateway pages them, both ways: a cursor names an item, so pages neither repeat nor skip one when the list changes.`,
     // Its page size when neither count is given, for the cost estimate (gateway/execution/cost-estimate.ts).
     extensions: { ...reaches(o.endpoint), defaultPage: o.defaultFirst },
     args: keysetArgs(o.defaultFirst),

@@ -37,7 +37,7 @@ const PAGE = 50;
 builder.objectFields(GroupRef, (t) => ({
   announcements: wholeListField(t, {
     type: AnnouncementConnectionRef,
-    description: 'Announcements of the group.',
+    description: 'Announcements of the group, newest first.',
     endpoint: 'GET /group/announcement/list',
     defaultFirst: PAGE,
     key: (a) => ({ sort: Number(a.created_at), id: String(a.id) }),

@@ -109,7 +109,7 @@ builder.objectFields(GroupRef, (t) => ({
   }),
   admins: wholeListField(t, {
     type: MemberConnectionRef,
-    description: 'Admins of the group (the owner is ownerId).',
+    description: 'Admins of the group (the owner is ownerId), in the order they joined the group.',
     endpoint: 'GET /group/admin_list',
     defaultFirst: PAGE,
     // In the order they joined the group (the service's); a cursor names an admin and that time.

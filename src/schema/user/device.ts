@@ -32,7 +32,7 @@ const DEVICE_PAGE = 50;
 builder.objectFields(UserRef, (t) => ({
   devices: wholeListField(t, {
     type: DeviceConnectionRef,
-    description: "The user's devices.",
+    description: "The user's devices, by device number.",
     endpoint: 'GET /user/device/list',
     defaultFirst: DEVICE_PAGE,
     // By device number, which names the device too.

@@ -44,7 +44,7 @@ describe('keysetPage', () => {
     expect(start.pageInfo).toMatchObject({ hasPreviousPage: false, hasNextPage: true });
   });
 
-  it('finds an unknown-key item wherever it moved among its kind, and resumes at its place when it left', () => {
+  it('finds an unknown-key item among its kind, and when it left resumes beside the neighbour still there', () => {
     const list = rows(['a', 5], ['g1', null], ['g2', null], ['g3', null], ['g4', null]);
     const page1 = keysetPage({ first: 3 }, keyOf, 50)(list);
     expect(ids(page1)).toEqual(['a', 'g1', 'g2']);
@@ -53,6 +53,15 @@ describe('keysetPage', () => {
     expect(ids(keysetPage({ first: 3, after }, keyOf, 50)(earlierLeft))).toEqual(['g3', 'g4']);
     const anchorLeft = list.filter((r) => r.id !== 'g2');
     expect(ids(keysetPage({ first: 3, after }, keyOf, 50)(anchorLeft))).toEqual(['g3', 'g4']);
+    // The anchor and the item before it left, one was added: the item that followed is still there.
+    const more = [...list.filter((r) => r.id !== 'g2' && r.id !== 'g1'), ...rows(['g5', null])];
+    expect(ids(keysetPage({ first: 3, after }, keyOf, 50)(more))).toEqual(['g3', 'g4', 'g5']);
+    // The anchor and the item after it left: read on after the one before it.
+    const onlyBefore = list.filter((r) => r.id !== 'g2' && r.id !== 'g3');
+    expect(ids(keysetPage({ first: 3, after }, keyOf, 50)(onlyBefore))).toEqual(['g4']);
+    // Backwards from an anchor that left: up to the item that preceded it.
+    expect(ids(keysetPage({ last: 3, before: after }, keyOf, 50)(more))).toEqual(['a']);
+    expect(ids(keysetPage({ last: 3, before: after }, keyOf, 50)(anchorLeft))).toEqual(['a', 'g1']);
     const back = keysetPage({ last: 3, before: page1.edges[2]!.cursor }, keyOf, 50)(list.filter((r) => r.id !== 'g2'));
     expect(ids(back)).toEqual(['a', 'g1']);
   });
