@@ -2,9 +2,10 @@
 // invitations, the blacklist). The service pages forward only, so these take `first`/`after`. Its
 // cursor is opaque and may be a position (the emulator's is an offset): an item added or removed
 // before it moves what it points at. So a cursor of ours names an item: a service cursor that lies
-// before the item, how many items lead from there up to the item, and the item's identity. A read
-// asks for those items and `first` more, finds the item among them and goes on right after it,
-// wherever it now is; only when the item is gone does the count decide.
+// before the item, how many items lead from there up to the item, and the identities of the item
+// and of the one before it. A read asks for those items and `first` more, finds the item among
+// them and goes on right after it, wherever it now is; when the item is gone, right after the one
+// before it; only when both are gone does the count decide.
 //
 // The service cursor kept is the one the page before ended at, a page behind the item, so that
 // items removed before the item (up to a page of them) leave it among what is read. Reads are
@@ -17,14 +18,15 @@ interface Anchor {
   from: string;
   /** How many items of that read lead up to the item, the item included. */
   skip: number;
-  /** The item's identity ('' before the first page). */
+  /** The item's identity ('' before the first page), and the one's before it (null: none read). */
   id: string;
+  prev: string | null;
   /** Where the page after the item starts: a service cursor and how many items follow it first. */
   base: string;
   offset: number;
 }
 
-const START: Anchor = { from: '', skip: 0, id: '', base: '', offset: 0 };
+const START: Anchor = { from: '', skip: 0, id: '', prev: null, base: '', offset: 0 };
 
 /** A bound on the items a cursor leads a read over, so that no cursor asks the service for a huge page. */
 const MAX_LEAD = 10 * MAX_PAGE;
@@ -33,10 +35,10 @@ const isLead = (n: unknown): n is number => Number.isSafeInteger(n) && (n as num
 
 function anchorOf(after: string | null | undefined): Anchor {
   if (!after) return START;
-  const [from, skip, id, base, offset, ...rest] = decodeCursor('after', after);
+  const [from, skip, id, prev, base, offset, ...rest] = decodeCursor('after', after);
   if (rest.length > 0 || typeof from !== 'string' || typeof id !== 'string' || typeof base !== 'string') throw notOurs('after');
-  if (!isLead(skip) || !isLead(offset)) throw notOurs('after');
-  return { from, skip, id, base, offset };
+  if (!isLead(skip) || !isLead(offset) || (prev !== null && typeof prev !== 'string')) throw notOurs('after');
+  return { from, skip, id, prev, base, offset };
 }
 
 /** The REST paging parameters that read `first` items after `after`: the items leading up to it are read too. */
@@ -62,8 +64,10 @@ export function toConnection<R, T>(
 ): ConnectionShape<T> {
   const first = firstOf(args, items.defaultFirst);
   const at = anchorOf(args.after);
-  const found = at.id === '' ? -1 : reply.data.findIndex((r) => items.id(r) === at.id);
-  const start = found === -1 ? at.skip : found + 1;
+  const indexOf = (id: string | null) => (id === null || id === '' ? -1 : reply.data.findIndex((r) => items.id(r) === id));
+  const found = indexOf(at.id);
+  const prev = found === -1 ? indexOf(at.prev) : -1;
+  const start = found !== -1 ? found + 1 : prev !== -1 ? prev + 1 : at.skip;
   const shown = reply.data.slice(start, start + first);
   const next = reply.cursor || undefined;
   // The service cursor the shown items' cursors read from: a page behind (the base the anchor
@@ -78,7 +82,8 @@ export function toConnection<R, T>(
     // After the read's last item, the page after starts right at the service's next cursor.
     const endOfRead = start + i === reply.data.length - 1 && next !== undefined;
     const base = endOfRead ? { base: next, offset: 0 } : { base: where.from, offset: skip };
-    return { node: items.map(record), cursor: encodeCursor([where.from, skip, items.id(record), base.base, base.offset]) };
+    const before = start + i > 0 ? items.id(reply.data[start + i - 1]!) : null;
+    return { node: items.map(record), cursor: encodeCursor([where.from, skip, items.id(record), before, base.base, base.offset]) };
   });
   return {
     edges,
