@@ -148,6 +148,26 @@ describe('a whole list (announcements): both ways, anchored on the time and the 
   });
 });
 
+describe('a whole list in ascending order (admins, by join time): anchored on the time and the admin', () => {
+  it('reads on when a member who joined before the anchor becomes an admin, and when admins before it step down', async () => {
+    const owner = await g.user();
+    const [early] = await users(1);
+    const admins = await users(5);
+    const groupId = await g.group(owner, { members: [early!], admins });
+    const all = admins.map((u) => String(u.id));
+    const one = await pageOf(owner, groupId, 'admins', { first: 2 });
+    expect(ids(one)).toEqual(all.slice(0, 2));
+    const body = (u: TestUser) => ({ group_id: groupId, user_list: [u.id] });
+    await g.emu.ok('POST', '/group/admin/add', { token: owner.token, body: body(early!) }); // listed first
+    const two = await pageOf(owner, groupId, 'admins', { first: 2, after: one.pageInfo.endCursor });
+    expect(ids(two)).toEqual(all.slice(2, 4));
+    for (const gone of admins.slice(0, 2)) await g.emu.ok('DELETE', '/group/admin/remove', { token: owner.token, body: body(gone) });
+    const three = await pageOf(owner, groupId, 'admins', { first: 2, after: two.pageInfo.endCursor });
+    expect(ids(three)).toEqual(all.slice(4));
+    expect(three.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+  });
+});
+
 describe('a whole list with no time (joined groups): anchored on the group', () => {
   it('reads on when a group before the anchor, or the anchor itself, is left', async () => {
     const owner = await g.user();
