@@ -118,7 +118,7 @@ export type UsersQueryVariables = Exact<{
 }>;
 
 
-export type UsersQuery = { users: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, username: string | null, status: UserStatus | null, user: { nickName: string | null, displayName: string } } }> } | null };
+export type UsersQuery = { users: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, username: string | null, status: UserStatus | null, user: { nickName: string | null, displayName: string } } }> } };
 
 export type DisableUsersMutationVariables = Exact<{
   userIds: Array<string> | string;
@@ -151,7 +151,7 @@ export type GroupScreenQueryVariables = Exact<{
 }>;
 
 
-export type GroupScreenQuery = { group: { id: string, name: string | null, avatar: string | null, memberCount: number | null, unreadCount: number | null, latestAnnouncement: { title: string | null, content: string | null } | null, members: { totalCount: number | null, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { userId: string, displayName: string | null, role: MemberRole | null, user: { id: string, nickName: string | null, displayName: string, avatar: string | null } | null } }> } | null } | null };
+export type GroupScreenQuery = { group: { id: string, name: string | null, avatar: string | null, memberCount: number | null, unreadCount: number | null, latestAnnouncement: { title: string | null, content: string | null } | null, members: { totalCount: number | null, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { userId: string, displayName: string | null, role: MemberRole | null, user: { id: string, nickName: string | null, displayName: string, avatar: string | null } | null } }> } } | null };
 
 export type CreateGroupMutationVariables = Exact<{
   name: string;
@@ -174,7 +174,7 @@ export type KickMembersMutationVariables = Exact<{
 }>;
 
 
-export type KickMembersMutation = { kickGroupMembers: { ok: boolean, removedMemberIds: Array<string>, userErrors: Array<{ field: Array<string> | null, code: UserErrorCode, message: string }>, results: Array<{ userId: string, success: boolean, code: UserErrorCode | null }> | null, group: { id: string, members: { edges: Array<{ cursor: string, node: { id: string, userId: string } }> } | null } | null } | null };
+export type KickMembersMutation = { kickGroupMembers: { ok: boolean, removedMemberIds: Array<string>, userErrors: Array<{ field: Array<string> | null, code: UserErrorCode, message: string }>, results: Array<{ userId: string, success: boolean, code: UserErrorCode | null }> | null, group: { id: string, members: { edges: Array<{ cursor: string, node: { id: string, userId: string } }> } } | null } | null };
 
 export type ChatHomeQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -199,7 +199,7 @@ export type LogInMutation = { loginByName: { ok: boolean, userErrors: Array<{ fi
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { id: string, username: string | null, nickName: string | null, displayName: string, avatar: string | null, settings: { authMode: AuthMode | null, groupConfirm: boolean | null, noPush: boolean | null } | null, devices: { edges: Array<{ cursor: string, node: { deviceSn: number, platform: Platform | null } }> } | null } | null };
+export type MeQuery = { me: { id: string, username: string | null, nickName: string | null, displayName: string, avatar: string | null, settings: { authMode: AuthMode | null, groupConfirm: boolean | null, noPush: boolean | null } | null, devices: { edges: Array<{ cursor: string, node: { deviceSn: number, platform: Platform | null } }> } } | null };
 
 export type SetNicknameMutationVariables = Exact<{
   nickName: string;
@@ -215,7 +215,7 @@ export type ConversationQueryVariables = Exact<{
 }>;
 
 
-export type ConversationQuery = { me: { conversation: { pageInfo: { hasPreviousPage: boolean, startCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, type: MessageType | null, content: string | null, sentAt: string | null, status: MessageStatus | null, deviceSn: number | null, from: { id: string, nickName: string | null, displayName: string, avatar: string | null } | null } }> } | null } | null };
+export type ConversationQuery = { me: { conversation: { pageInfo: { hasPreviousPage: boolean, startCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, type: MessageType | null, content: string | null, sentAt: string | null, status: MessageStatus | null, deviceSn: number | null, from: { id: string, nickName: string | null, displayName: string, avatar: string | null } | null } }> } } | null };
 
 export type SendTextMutationVariables = Exact<{
   to: string;

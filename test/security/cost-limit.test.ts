@@ -206,18 +206,18 @@ describe('MAX_REST_CALLS', () => {
 
   it('fails the fields past the budget with UPSTREAM_BUDGET_EXCEEDED while their siblings keep their data', async () => {
     stack.emu.mark();
-    // Three calls: the profile, the online status, the device list; the first two are made.
-    const reply = await post(stack, user, '{ me { id nickName online devices { totalCount } } }');
+    // Three calls: the profile, the online status, the push tags; the first two are made.
+    const reply = await post(stack, user, '{ me { id nickName online pushTags } }');
     expect(reply.status).toBe(200);
     const me = reply.body.data?.me as Record<string, unknown>;
     expect(me.id).toBe(String(user.id));
     expect(me.nickName).toEqual(expect.any(String));
     expect(me.online).toEqual(expect.any(Boolean));
-    expect(me.devices).toBeNull();
+    expect(me.pushTags).toBeNull();
     expect(reply.body.errors).toEqual([
       expect.objectContaining({
-        path: ['me', 'devices'],
-        extensions: { code: 'UPSTREAM_BUDGET_EXCEEDED', endpoint: 'GET /user/device/list', limit: 2 },
+        path: ['me', 'pushTags'],
+        extensions: { code: 'UPSTREAM_BUDGET_EXCEEDED', endpoint: 'GET /user/push/tag', limit: 2 },
       }),
     ]);
     expect(stack.emu.calls()).toHaveLength(2);

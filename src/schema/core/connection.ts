@@ -1,19 +1,19 @@
 // Relay connections: one PageInfo type, a cursor per edge that resumes right after that edge.
-// Lists come three ways and share one cursor format (opaque: base64url of `<skip>:<service cursor>`):
-// - paged by the service (cursor/limit/total): an edge's cursor is the service cursor its page
-//   was read from plus how many items of that page to skip; the last edge of a page that has a
-//   next page carries the service's own cursor with nothing to skip;
-// - whole lists the service answers at once (admins, announcements, ...): paged here, the cursor
-//   is the offset (no service cursor);
-// - the admin user list, paged by number: the cursor is the offset too (user/admin.ts).
-// `first`/`after` page forwards; the service pages forward only, so there is no `last`/`before`
-// (conversation history pages backwards: message/conversation.ts). Whole lists that reorder
-// between reads page both ways with item-anchored cursors instead (keyset.ts).
-import type { ObjectFieldBuilder, ObjectRef } from '@pothos/core';
-import type { GatewayContext } from '../../context';
-import type { EndpointName } from '../../rest/endpoints';
+// A cursor names an item, never a position, so pages neither repeat nor skip when the list changes
+// between two reads. Lists come three ways:
+// - whole lists the service answers at once (admins, announcements, files, devices, joined groups,
+//   the chat list): paged here both ways, `first`/`after` and `last`/`before`, by each item's sort
+//   key and identity (keyset.ts);
+// - lists the service pages (cursor/limit/total: members, applications, invitations, blacklist):
+//   forward only, as the service pages; a cursor holds a service cursor, a count and the item's
+//   identity, and a read resumes after that item wherever it now is (service-paging.ts);
+// - the admin user list, paged by number, with no cursor to start from: its cursor is an offset
+//   (user/admin.ts, offsetConnection below).
+// Item cursors are opaque: base64url of a JSON array. The positional cursors of before
+// (base64url of `<skip>:<service cursor>`) are refused by name, never read as something else.
+import type { ObjectRef } from '@pothos/core';
 import type { Int64 } from '../../rest/json';
-import { builder, reaches, type SchemaTypes } from './builder';
+import { builder, type SchemaTypes } from './builder';
 import { badUserInput, inRange } from './inputs';
 
 interface PageInfoShape {
@@ -60,7 +60,10 @@ export function connectionOf<T>(name: string, node: ObjectRef<Types, T>, what: s
     fields: (t) => ({
       // Pothos's resolver-result type cannot be checked against an unresolved generic T.
       node: t.field({ type: node, nullable: false, description: `The ${what}.`, resolve: (e) => e.node as never }),
-      cursor: t.exposeString('cursor', { nullable: false, description: `Pass as \`after\` to read the ${what}s after this one.` }),
+      cursor: t.exposeString('cursor', {
+        nullable: false,
+        description: `Pass as \`after\` to read the ${what}s after this one (as \`before\`, where the field takes it, for those before).`,
+      }),
     }),
   });
   return builder.objectRef<ConnectionShape<T>>(`${name}Connection`).implement({
@@ -103,109 +106,54 @@ export interface PageArgs {
   after?: string | null;
 }
 
-/** Where to resume: the service cursor to read from ('' for the start) and how many items to skip. */
-interface Resume {
-  service: string;
-  skip: number;
-}
-
-function encodeCursor({ service, skip }: Resume): string {
-  return Buffer.from(`${skip}:${service}`, 'utf8').toString('base64url');
-}
-
-export function decodeCursor(after: string | null | undefined): Resume {
-  if (!after) return { service: '', skip: 0 };
-  const text = /^[A-Za-z0-9_-]{1,2048}$/.test(after) ? Buffer.from(after, 'base64url').toString('utf8') : '';
-  const match = /^(\d{1,9}):(.*)$/s.exec(text);
-  if (!match) throw badUserInput('after', 'is not a cursor of this list');
-  return { skip: Number(match[1]), service: match[2]! };
-}
-
 /** `first`, checked. */
 export const firstOf = (args: PageArgs, defaultFirst: number, max = MAX_PAGE) => inRange('first', args.first ?? defaultFirst, 1, max);
 
-/** A connection of `items`, which start `from` items after the resume point's service cursor. */
-function edgesFrom<T>(
-  items: readonly T[],
-  from: Resume,
-  more: { hasNextPage: boolean; next?: string },
-  total: Int64 | null,
-): ConnectionShape<T> {
-  const edges = items.map((node, i) => {
-    const last = i === items.length - 1;
-    // The service's own cursor after a page's last item: the cheapest way to go on.
-    const cursor =
-      last && more.next ? encodeCursor({ service: more.next, skip: 0 }) : encodeCursor({ service: from.service, skip: from.skip + i + 1 });
-    return { node, cursor };
-  });
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: more.hasNextPage,
-      hasPreviousPage: from.service !== '' || from.skip > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
-    },
-    totalCount: total,
-  };
-}
+/** An item cursor holding `values` (JSON). */
+export const encodeCursor = (values: readonly unknown[]): string => Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
 
-/** The REST paging parameters that read `first` items after `after`: the skipped ones are read too. */
-export function toPaging(args: PageArgs, defaultFirst: number) {
-  const first = firstOf(args, defaultFirst);
-  const from = decodeCursor(args.after);
-  return { limit: from.skip + first, ...(from.service ? { cursor: from.service } : {}) };
-}
+export const notOurs = (arg: string) => badUserInput(arg, 'is not a cursor of this list');
 
-/** A connection from a REST list reply (top-level cursor and total) read with toPaging(args). */
-export function toConnection<R, T>(
-  reply: { data: R[]; cursor?: string; total?: Int64 },
-  args: PageArgs,
-  map: (item: R) => T,
-): ConnectionShape<T> {
-  const from = decodeCursor(args.after);
-  const next = reply.cursor ? reply.cursor : undefined;
-  return edgesFrom(
-    reply.data.slice(from.skip).map(map),
-    from,
-    { hasNextPage: next !== undefined, ...(next ? { next } : {}) },
-    reply.total ?? null,
-  );
-}
-
-/** A connection over a whole list the service answered at once; the cursor is the offset. */
-export function listConnection<T>(all: readonly T[], args: PageArgs, defaultFirst: number): ConnectionShape<T> {
-  const first = firstOf(args, defaultFirst);
-  const from = decodeCursor(args.after);
-  if (from.service !== '') throw badUserInput('after', 'is not a cursor of this list');
-  const items = all.slice(from.skip, from.skip + first);
-  return edgesFrom(items, from, { hasNextPage: from.skip + first < all.length }, all.length);
-}
-
-/** A connection of items read at an offset by some other means (the admin user list). */
-export function offsetConnection<T>(items: readonly T[], offset: number, hasNextPage: boolean): ConnectionShape<T> {
-  return edgesFrom(items, { service: '', skip: offset }, { hasNextPage }, null);
+/** The values of an item cursor; a positional cursor of before, or anything else, is refused naming `arg`. */
+export function decodeCursor(arg: string, cursor: string): unknown[] {
+  const text = /^[A-Za-z0-9_-]{1,2048}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  if (text.startsWith('[')) {
+    try {
+      const values: unknown = JSON.parse(text);
+      if (Array.isArray(values)) return values;
+    } catch {
+      // Not JSON: not ours.
+    }
+  }
+  if (/^\d{1,9}:/.test(text)) {
+    throw badUserInput(arg, 'is a positional cursor of an earlier version, no longer accepted: read the list again from the start');
+  }
+  throw notOurs(arg);
 }
 
 /**
- * A connection field over a list the service answers whole, from one endpoint: the gateway pages
- * it (listConnection), and the description says so.
+ * A connection of the admin user list (paged by number: no cursor to anchor on), read at `offset`;
+ * its cursor is the offset after an edge (base64url of `<offset>:`).
  */
-export function wholeListField<P, T>(
-  t: ObjectFieldBuilder<Types, P>,
-  o: {
-    type: ObjectRef<Types, ConnectionShape<T>>;
-    description: string;
-    endpoint: EndpointName;
-    defaultFirst: number;
-    read: (parent: P, ctx: GatewayContext) => Promise<readonly T[]>;
-  },
-) {
-  return t.field({
-    type: o.type,
-    description: `${o.description} The service answers all of them at once; the gateway pages them.`,
-    extensions: reaches(o.endpoint),
-    args: pageArgs(o.defaultFirst),
-    resolve: async (parent, args, ctx) => listConnection(await o.read(parent, ctx), args, o.defaultFirst),
-  });
+export function offsetConnection<T>(items: readonly T[], offset: number, hasNextPage: boolean): ConnectionShape<T> {
+  const edges = items.map((node, i) => ({ node, cursor: Buffer.from(`${offset + i + 1}:`, 'utf8').toString('base64url') }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage,
+      hasPreviousPage: offset > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+    totalCount: null,
+  };
+}
+
+/** The offset an offsetConnection cursor names (0 without one). */
+export function offsetOf(after: string | null | undefined): number {
+  if (!after) return 0;
+  const text = /^[A-Za-z0-9_-]{1,64}$/.test(after) ? Buffer.from(after, 'base64url').toString('utf8') : '';
+  const match = /^(\d{1,9}):$/.exec(text);
+  if (!match) throw notOurs('after');
+  return Number(match[1]);
 }

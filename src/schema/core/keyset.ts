@@ -1,15 +1,21 @@
-// Item-anchored cursors for lists the service answers whole and that move between two reads (a
-// chat list reorders as messages arrive). A cursor names an item and its sort key (opaque:
-// base64url of `<sort>:<id>`), never a position: `after` resumes at the items that sort after that
-// key in the list as it is now, so a row that moved to the top is neither repeated nor pushed out
-// of reach (`before` the first cursor reads it). Lists sort newest first by `sort`; ties, and the
-// items whose sort key is unknown (null, after the others), keep the order given, and a cursor
-// among them anchors on its item. Both directions: `first`/`after` and `last`/`before`.
-import { builder } from './builder';
-import { type ConnectionShape, MAX_PAGE } from './connection';
+// Item-anchored cursors for lists the service answers whole (a chat list, which reorders as
+// messages arrive; a group's admins, announcements, files; a user's devices and groups). A cursor
+// names an item and its sort key, never a position: `after` resumes at the items that sort after
+// that key in the list as it is now, so an item added or removed meanwhile, or a row that moved to
+// the top, is neither repeated nor skipped (`before` the first cursor reads what arrived on top).
+// A list sorts by `sort`, newest first or ascending; ties keep the order given. Items with no sort
+// key (null: a list with no time keeps the service's order) follow the others, and a cursor among
+// them anchors on its item's identity; when that item left the list, the cursor resumes beside
+// its neighbour that is still there, else at the place the item had. Both directions:
+// `first`/`after` and `last`/`before`. Cursors are opaque: base64url of a JSON array.
+import type { ObjectFieldBuilder, ObjectRef } from '@pothos/core';
+import type { GatewayContext } from '../../context';
+import type { EndpointName } from '../../rest/endpoints';
+import { builder, reaches, type SchemaTypes } from './builder';
+import { type ConnectionShape, decodeCursor, encodeCursor, MAX_PAGE, notOurs } from './connection';
 import { badUserInput, inRange } from './inputs';
 
-/** Where an item sorts (`sort` descending: a time, say; null when unknown) and which item it is. */
+/** Where an item sorts (a time, a number that grows; null when unknown) and which item it is. */
 export interface SortKey {
   sort: number | null;
   /** Unique in the list; may hold any character. */
@@ -35,62 +41,108 @@ export const keysetArgs = (defaultFirst: number, max = MAX_PAGE) =>
     before: t.string({ required: false, description: "An edge's cursor (or `pageInfo.startCursor`): read what precedes it." }),
   }));
 
-function encodeKey({ sort, id }: SortKey): string {
-  return Buffer.from(`${sort ?? ''}:${id}`, 'utf8').toString('base64url');
+/** Where an item with no sort key stood among those: its place, and the items before and after it (null at an end). */
+interface Around {
+  place: number;
+  prev: string | null;
+  next: string | null;
 }
 
-function decodeKey(arg: 'after' | 'before', cursor: string): SortKey {
-  const text = /^[A-Za-z0-9_-]{1,1024}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const match = /^(\d{0,15}):(.+)$/s.exec(text);
-  if (!match) throw badUserInput(arg, 'is not a cursor of this list');
-  return { sort: match[1] === '' ? null : Number(match[1]), id: match[2]! };
+/** A cursor: the item's sort key; for an item with none, also what stood around it (the fallbacks when it left). */
+type Cursor = SortKey & { around?: Around };
+
+function encodeKey(key: SortKey, around: Around): string {
+  return encodeCursor(key.sort === null ? [null, key.id, around.place, around.prev, around.next] : [key.sort, key.id]);
 }
 
-/** Whether `a` sorts before `b`: newer first; unknown keys last. Ties keep the order given. */
-function precedes(a: SortKey, b: SortKey): boolean {
-  if (a.sort === null || b.sort === null) return a.sort !== null && b.sort === null;
-  return a.sort > b.sort;
+const idOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
+function decodeKey(arg: 'after' | 'before', cursor: string): Cursor {
+  const values = decodeCursor(arg, cursor);
+  const [sort, id, place, prev, next] = values;
+  if (typeof id !== 'string') throw notOurs(arg);
+  if (values.length === 2 && Number.isSafeInteger(sort)) return { sort: sort as number, id };
+  const placed = Number.isSafeInteger(place) && (place as number) >= 0;
+  if (values.length !== 5 || sort !== null || !placed || !idOrNull(prev) || !idOrNull(next)) throw notOurs(arg);
+  return { sort: null, id, around: { place: place as number, prev, next } };
+}
+
+/** Whether `a` sorts before `b` in `order`; unknown keys last. Ties keep the order given. */
+function precedesIn(order: KeysetOrder) {
+  return (a: SortKey, b: SortKey): boolean => {
+    if (a.sort === null || b.sort === null) return a.sort !== null && b.sort === null;
+    return order === 'ascending' ? a.sort < b.sort : a.sort > b.sort;
+  };
 }
 
 /**
  * How many items of `keys` (sorted) come before the cursor's item, and whether that item is the
  * next one. Among items of equal sort the list's order decides, so the item itself is looked for
- * there; when it left them (it moved), the ties all follow the cursor.
+ * there; when it left them (it moved), the ties all follow the cursor. An item with no sort key is
+ * looked for among those with none (`unknown`: where they start); when it is no longer there, the
+ * cursor resumes beside the item after it (or before it) that still is, else at the place it had.
  */
-function boundary(keys: readonly SortKey[], cursor: SortKey, arg: 'after' | 'before'): { before: number; at: boolean } {
-  let before = 0;
+function boundary(
+  keys: readonly SortKey[],
+  cursor: Cursor,
+  unknown: number,
+  precedes: (a: SortKey, b: SortKey) => boolean,
+  arg: 'after' | 'before',
+) {
+  let before = cursor.sort === null ? unknown : 0;
   if (cursor.sort !== null) while (before < keys.length && precedes(keys[before]!, cursor)) before++;
   for (let i = before; i < keys.length && !precedes(cursor, keys[i]!); i++) {
     if (keys[i]!.id === cursor.id) return { before: i, at: true };
   }
-  if (cursor.sort === null) throw badUserInput(arg, 'names an item that is no longer in the list');
-  return { before, at: false };
+  if (!cursor.around) return { before, at: false };
+  const find = (id: string | null) => (id === null ? -1 : keys.findIndex((k, i) => i >= unknown && k.id === id));
+  const next = find(cursor.around.next);
+  const prev = find(cursor.around.prev);
+  // `after` reads from the item that followed it, else from right after the one that preceded it;
+  // `before` reads up to the one that preceded it, else up to the one that followed it.
+  const beside = arg === 'after' ? (next !== -1 ? next : prev !== -1 ? prev + 1 : -1) : prev !== -1 ? prev + 1 : next;
+  return { before: beside !== -1 ? beside : Math.min(keys.length, unknown + cursor.around.place), at: false };
 }
+
+/** Newest first (a time, descending) or in the order of the key (a number that grows, ascending). */
+export type KeysetOrder = 'descending' | 'ascending';
 
 /**
  * Checks the arguments (before any read) and answers the function that pages a whole list with
  * them. The list is sorted here (stably), so the order given only decides among equal keys.
  */
-export function keysetPage<T>(args: KeysetArgs, keyOf: (item: T) => SortKey, defaultFirst: number, max = MAX_PAGE) {
+export function keysetPage<T>(
+  args: KeysetArgs,
+  keyOf: (item: T) => SortKey,
+  defaultFirst: number,
+  { order = 'descending', max = MAX_PAGE }: { order?: KeysetOrder; max?: number } = {},
+) {
   if (args.first != null && args.last != null) throw badUserInput('last', 'cannot be given with first: page one way at a time');
   const count = args.last != null ? inRange('last', args.last, 1, max) : inRange('first', args.first ?? defaultFirst, 1, max);
   const after = args.after ? decodeKey('after', args.after) : undefined;
   const before = args.before ? decodeKey('before', args.before) : undefined;
+  const precedes = precedesIn(order);
 
   return (all: readonly T[]): ConnectionShape<T> => {
     const sorted = all
       .map((node) => ({ node, key: keyOf(node) }))
       .sort((a, b) => (precedes(a.key, b.key) ? -1 : precedes(b.key, a.key) ? 1 : 0));
     const keys = sorted.map((e) => e.key);
+    const unknown = keys.findIndex((k) => k.sort === null);
+    const known = unknown === -1 ? keys.length : unknown;
     let lo = 0;
     let hi = sorted.length;
     if (after) {
-      const b = boundary(keys, after, 'after');
+      const b = boundary(keys, after, known, precedes, 'after');
       lo = b.before + (b.at ? 1 : 0);
     }
-    if (before) hi = Math.max(lo, boundary(keys, before, 'before').before);
+    if (before) hi = Math.max(lo, boundary(keys, before, known, precedes, 'before').before);
     const [start, end] = args.last != null ? [Math.max(lo, hi - count), hi] : [lo, Math.min(hi, lo + count)];
-    const edges = sorted.slice(start, end).map((e) => ({ node: e.node, cursor: encodeKey(e.key) }));
+    const idAt = (i: number) => (i >= known && i < sorted.length ? sorted[i]!.key.id : null);
+    const edges = sorted.slice(start, end).map((e, i) => {
+      const at = start + i;
+      return { node: e.node, cursor: encodeKey(e.key, { place: at - known, prev: idAt(at - 1), next: idAt(at + 1) }) };
+    });
     return {
       edges,
       pageInfo: {
@@ -102,4 +154,34 @@ export function keysetPage<T>(args: KeysetArgs, keyOf: (item: T) => SortKey, def
       totalCount: all.length,
     };
   };
+}
+
+/**
+ * A connection field over a list the service answers whole, from one endpoint: the gateway pages
+ * it both ways by `key` (in `order`), and the description says so.
+ */
+export function wholeListField<P, T>(
+  t: ObjectFieldBuilder<SchemaTypes, P>,
+  o: {
+    type: ObjectRef<SchemaTypes, ConnectionShape<T>>;
+    description: string;
+    endpoint: EndpointName;
+    defaultFirst: number;
+    key: (item: T) => SortKey;
+    order: KeysetOrder;
+    read: (parent: P, ctx: GatewayContext) => Promise<readonly T[]>;
+  },
+) {
+  return t.field({
+    type: o.type,
+    nullable: false,
+    description: `${o.description} The service answers all of them at once; the gateway pages them, both ways: a cursor names an item, so pages neither repeat nor skip one when the list changes.`,
+    // Its page size when neither count is given, for the cost estimate (gateway/execution/cost-estimate.ts).
+    extensions: { ...reaches(o.endpoint), defaultPage: o.defaultFirst },
+    args: keysetArgs(o.defaultFirst),
+    resolve: async (parent, args, ctx) => {
+      const page = keysetPage(args, o.key, o.defaultFirst, { order: o.order });
+      return page(await o.read(parent, ctx));
+    },
+  });
 }

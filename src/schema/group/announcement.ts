@@ -3,7 +3,8 @@
 import { upstreamCodeOf } from '../core/upstream-errors';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf, wholeListField } from '../core/connection';
+import { connectionOf } from '../core/connection';
+import { wholeListField } from '../core/keyset';
 import { nonBlank } from '../core/inputs';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { GROUP_ID, GroupPayloadRef, okOf, userUnlessBackend } from './common';
@@ -36,9 +37,11 @@ const PAGE = 50;
 builder.objectFields(GroupRef, (t) => ({
   announcements: wholeListField(t, {
     type: AnnouncementConnectionRef,
-    description: 'Announcements of the group.',
+    description: 'Announcements of the group, newest first.',
     endpoint: 'GET /group/announcement/list',
     defaultFirst: PAGE,
+    key: (a) => ({ sort: Number(a.created_at), id: String(a.id) }),
+    order: 'descending',
     read: async (g, ctx) => (await ctx.rest.call('GET /group/announcement/list', { group_id: g.id })).data,
   }),
   latestAnnouncement: t.field({

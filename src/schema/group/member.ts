@@ -5,7 +5,9 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf, type PageArgs, pageArgs, toConnection, toPaging, wholeListField } from '../core/connection';
+import { connectionOf, type PageArgs, pageArgs } from '../core/connection';
+import { wholeListField } from '../core/keyset';
+import { toConnection, toPaging } from '../core/service-paging';
 import {
   GroupUserPayloadRef,
   idList,
@@ -93,12 +95,13 @@ export async function memberPage(
 ) {
   const reply = await readMemberPage(ctx, endpoint, group.id, args);
   primeMembers(ctx, group.id, reply.data);
-  return toConnection(reply, args, memberOf(group));
+  return toConnection(reply, args, { defaultFirst: PAGE, id: (m) => String(m.user_id), map: memberOf(group) });
 }
 
 builder.objectFields(GroupRef, (t) => ({
   members: t.field({
     type: MemberConnectionRef,
+    nullable: false,
     description: 'Members of the group, the owner first.',
     extensions: reaches('GET /group/member_list'),
     args: pageArgs(PAGE),
@@ -106,9 +109,12 @@ builder.objectFields(GroupRef, (t) => ({
   }),
   admins: wholeListField(t, {
     type: MemberConnectionRef,
-    description: 'Admins of the group (the owner is ownerId).',
+    description: 'Admins of the group (the owner is ownerId), in the order they joined the group.',
     endpoint: 'GET /group/admin_list',
     defaultFirst: PAGE,
+    // In the order they joined the group (the service's); a cursor names an admin and that time.
+    key: (m) => ({ sort: Number(m.record.join_time), id: String(m.record.user_id) }),
+    order: 'ascending',
     read: async (g, ctx) => {
       const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: g.id })).data;
       primeMembers(ctx, g.id, admins);

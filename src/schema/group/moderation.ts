@@ -3,7 +3,8 @@
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf, pageArgs, toConnection, toPaging } from '../core/connection';
+import { connectionOf, pageArgs } from '../core/connection';
+import { toConnection, toPaging } from '../core/service-paging';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import {
   GROUP_ID,
@@ -42,6 +43,7 @@ const BlockedMemberConnectionRef = connectionOf('BlockedMember', BlockedMemberRe
 builder.objectFields(GroupRef, (t) => ({
   bannedMembers: t.field({
     type: MemberConnectionRef,
+    nullable: false,
     description: 'Members banned from sending, with bannedUntil.',
     extensions: reaches('GET /group/banned_list'),
     args: pageArgs(PAGE),
@@ -49,11 +51,16 @@ builder.objectFields(GroupRef, (t) => ({
   }),
   blockedUsers: t.field({
     type: BlockedMemberConnectionRef,
+    nullable: false,
     description: 'The blacklist of the group (admins).',
     extensions: reaches('GET /group/blocked_list'),
     args: pageArgs(PAGE),
     resolve: async (g, args, ctx) =>
-      toConnection(await ctx.rest.call('GET /group/blocked_list', { group_id: g.id, ...toPaging(args, PAGE) }), args, (e) => e),
+      toConnection(await ctx.rest.call('GET /group/blocked_list', { group_id: g.id, ...toPaging(args, PAGE) }), args, {
+        defaultFirst: PAGE,
+        id: (e) => String(e.user_id),
+        map: (e) => e,
+      }),
   }),
 }));
 

@@ -6,7 +6,8 @@ import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
 import { mutation } from '../core/mutation';
-import { connectionOf, pageArgs, toConnection, toPaging } from '../core/connection';
+import { connectionOf, pageArgs } from '../core/connection';
+import { toConnection, toPaging } from '../core/service-paging';
 import { RequestStatus } from './enums';
 import {
   code,
@@ -84,12 +85,13 @@ const GroupInvitationConnectionRef = connectionOf('GroupInvitation', GroupInvita
 
 async function applicationsOf(ctx: GatewayContext, groupIds: Int64[], args: { first?: number | null; after?: string | null }) {
   const reply = await ctx.rest.call('POST /group/application_list', { group_list: groupIds, ...toPaging(args, PAGE) });
-  return toConnection(reply, args, (a) => a);
+  return toConnection(reply, args, { defaultFirst: PAGE, id: (a) => `${String(a.group_id)}:${String(a.applicant_id)}`, map: (a) => a });
 }
 
 builder.objectFields(GroupRef, (t) => ({
   applications: t.field({
     type: GroupApplicationConnectionRef,
+    nullable: false,
     description: 'Membership applications of the group, handled ones too (admins).',
     extensions: reaches('POST /group/application_list'),
     args: pageArgs(PAGE),
@@ -106,6 +108,7 @@ builder.objectFields(GroupRef, (t) => ({
 builder.queryFields((t) => ({
   groupApplications: t.field({
     type: GroupApplicationConnectionRef,
+    nullable: false,
     description: 'Membership applications of several groups, each administered by the acting user.',
     extensions: reaches('POST /group/application_list'),
     args: { groupIds: t.arg({ type: ['ID'], required: true, description: 'Group IDs.' }), ...pageArgs(PAGE) },
@@ -113,11 +116,17 @@ builder.queryFields((t) => ({
   }),
   groupInvitations: t.field({
     type: GroupInvitationConnectionRef,
+    nullable: false,
     description: 'Group invitations the acting user received, handled ones too.',
     extensions: reaches('GET /group/invitation_list'),
     args: pageArgs(PAGE),
     resolve: async (_root, args, ctx) =>
-      toConnection(await ctx.rest.call('GET /group/invitation_list', toPaging(args, PAGE)), args, (i) => i),
+      toConnection(await ctx.rest.call('GET /group/invitation_list', toPaging(args, PAGE)), args, {
+        defaultFirst: PAGE,
+        // A handled invitation stays listed beside a later one from the same inviter: the expiry tells them apart.
+        id: (i) => `${String(i.group_id)}:${String(i.inviter_id)}:${String(i.expired_time)}`,
+        map: (i) => i,
+      }),
   }),
 }));
 

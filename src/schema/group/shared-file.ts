@@ -4,7 +4,8 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf, wholeListField } from '../core/connection';
+import { connectionOf } from '../core/connection';
+import { wholeListField } from '../core/keyset';
 import { idList, okOf, payloadGroupField, userUnlessBackend, GROUP_ID } from './common';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { badUserInput, nonBlank } from '../core/inputs';
@@ -48,6 +49,8 @@ builder.objectFields(GroupRef, (t) => ({
     description: 'Files shared in the group, in upload order.',
     endpoint: 'GET /group/file/list',
     defaultFirst: PAGE,
+    key: (f) => ({ sort: Number(f.created_at), id: String(f.file_id) }),
+    order: 'ascending',
     read: async (g, ctx) => (await ctx.rest.call('GET /group/file/list', { group_id: g.id })).data,
   }),
   file: t.field({

@@ -110,6 +110,7 @@ export async function readHistory(
 builder.objectField(UserRef, 'conversation', (t) =>
   t.field({
     type: HistoryRef,
+    nullable: false,
     description:
       "The user's conversation with another user or in a group, read backwards page by page from the newest (oldest first within a page; GET /message/conversation). " +
       'Reading marks the messages of others that were UNREAD as DELIVERED.',

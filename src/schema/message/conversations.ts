@@ -67,6 +67,7 @@ export const ConversationRef = builder.objectRef<ConversationParent>('Conversati
     }),
     messages: t.field({
       type: HistoryRef,
+      nullable: false,
       description:
         'The newest `last` messages (oldest first within the page, as Relay orders a backward page), then `before: pageInfo.startCursor` for older ones ' +
         '(GET /message/conversation). Reading marks the messages of others that were UNREAD as DELIVERED.',
@@ -162,7 +163,7 @@ builder.objectField(UserRef, 'conversations', (t) =>
     extensions: { ...reaches('GET /message/unread', 'GET /group/user_joined'), defaultPage: PAGE },
     args: keysetArgs(PAGE),
     resolve: async (user, args, ctx) => {
-      const page = keysetPage(args, sortKey, PAGE);
+      const page = keysetPage(args, sortKey, PAGE, { order: 'descending' });
       return page(await conversationsOf(user, ctx));
     },
   }),

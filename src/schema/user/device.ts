@@ -2,7 +2,8 @@
 // (remove, kick, device token bind/unbind).
 import type { Device } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
-import { connectionOf, wholeListField } from '../core/connection';
+import { connectionOf } from '../core/connection';
+import { wholeListField } from '../core/keyset';
 import { nonBlank } from '../core/inputs';
 import { Platform } from './enums';
 import { UserRef } from '../core/refs';
@@ -31,9 +32,12 @@ const DEVICE_PAGE = 50;
 builder.objectFields(UserRef, (t) => ({
   devices: wholeListField(t, {
     type: DeviceConnectionRef,
-    description: "The user's devices.",
+    description: "The user's devices, by device number.",
     endpoint: 'GET /user/device/list',
     defaultFirst: DEVICE_PAGE,
+    // By device number, which names the device too.
+    key: (d) => ({ sort: d.device_sn, id: String(d.device_sn) }),
+    order: 'ascending',
     // The reply's cursor cannot be passed back (the endpoint takes no parameters): one page is all there is.
     read: async (u, ctx) => (await restFor(u, ctx).call('GET /user/device/list', {})).data,
   }),

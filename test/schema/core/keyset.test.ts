@@ -1,5 +1,6 @@
 // Item-anchored cursors over whole lists: pages resume at an item's sort key, not a position, so a
-// list that moves between two reads neither repeats nor loses a row; unknown keys anchor on the item.
+// list that moves between two reads neither repeats nor loses a row; unknown keys anchor on the
+// item, and on its place when it left.
 import { describe, expect, it } from 'vitest';
 import { keysetPage, type SortKey } from '../../../src/schema/core/keyset';
 
@@ -43,11 +44,47 @@ describe('keysetPage', () => {
     expect(start.pageInfo).toMatchObject({ hasPreviousPage: false, hasNextPage: true });
   });
 
-  it('refuses a foreign cursor, an anchor that left the list, and first with last', () => {
-    const list = rows(['a', null]);
-    const cursor = keysetPage({}, keyOf, 50)(list).pageInfo.endCursor!;
-    expect(() => keysetPage({ after: 'abc' }, keyOf, 50)).toThrow(/^after: /);
-    expect(() => keysetPage({ before: cursor }, keyOf, 50)([])).toThrow(/^before: .*no longer/);
+  it('finds an unknown-key item among its kind, and when it left resumes beside the neighbour still there', () => {
+    const list = rows(['a', 5], ['g1', null], ['g2', null], ['g3', null], ['g4', null]);
+    const page1 = keysetPage({ first: 3 }, keyOf, 50)(list);
+    expect(ids(page1)).toEqual(['a', 'g1', 'g2']);
+    const after = page1.pageInfo.endCursor;
+    const earlierLeft = list.filter((r) => r.id !== 'g1');
+    expect(ids(keysetPage({ first: 3, after }, keyOf, 50)(earlierLeft))).toEqual(['g3', 'g4']);
+    const anchorLeft = list.filter((r) => r.id !== 'g2');
+    expect(ids(keysetPage({ first: 3, after }, keyOf, 50)(anchorLeft))).toEqual(['g3', 'g4']);
+    // The anchor and the item before it left, one was added: the item that followed is still there.
+    const more = [...list.filter((r) => r.id !== 'g2' && r.id !== 'g1'), ...rows(['g5', null])];
+    expect(ids(keysetPage({ first: 3, after }, keyOf, 50)(more))).toEqual(['g3', 'g4', 'g5']);
+    // The anchor and the item after it left: read on after the one before it.
+    const onlyBefore = list.filter((r) => r.id !== 'g2' && r.id !== 'g3');
+    expect(ids(keysetPage({ first: 3, after }, keyOf, 50)(onlyBefore))).toEqual(['g4']);
+    // Backwards from an anchor that left: up to the item that preceded it.
+    expect(ids(keysetPage({ last: 3, before: after }, keyOf, 50)(more))).toEqual(['a']);
+    expect(ids(keysetPage({ last: 3, before: after }, keyOf, 50)(anchorLeft))).toEqual(['a', 'g1']);
+    const back = keysetPage({ last: 3, before: page1.edges[2]!.cursor }, keyOf, 50)(list.filter((r) => r.id !== 'g2'));
+    expect(ids(back)).toEqual(['a', 'g1']);
+  });
+
+  it('sorts ascending when asked, an item added or removed before the cursor changing nothing after it', () => {
+    const list = rows(['a', 1], ['b', 2], ['c', 3], ['d', 4]);
+    const page1 = keysetPage({ first: 2 }, keyOf, 50, { order: 'ascending' })(list);
+    expect(ids(page1)).toEqual(['a', 'b']);
+    const moved = rows(['x', 0], ['c', 3], ['d', 4], ['e', 5]); // x added first, a and b removed
+    expect(ids(keysetPage({ first: 5, after: page1.pageInfo.endCursor }, keyOf, 50, { order: 'ascending' })(moved))).toEqual([
+      'c',
+      'd',
+      'e',
+    ]);
+    expect(ids(keysetPage({ last: 5, before: page1.pageInfo.endCursor }, keyOf, 50, { order: 'ascending' })(moved))).toEqual(['x']);
+  });
+
+  it('refuses a foreign cursor, a positional cursor of before, and first with last', () => {
+    const positional = Buffer.from('3:', 'utf8').toString('base64url');
+    expect(() => keysetPage({ after: 'abc' }, keyOf, 50)).toThrow(/^after: is not a cursor of this list/);
+    expect(() => keysetPage({ before: positional }, keyOf, 50)).toThrow(/^before: is a positional cursor .* from the start/);
+    const serviceCursor = Buffer.from(JSON.stringify(['', 1, 'x', '', 1]), 'utf8').toString('base64url');
+    expect(() => keysetPage({ after: serviceCursor }, keyOf, 50)).toThrow(/^after: is not a cursor of this list/);
     expect(() => keysetPage({ first: 1, last: 1 }, keyOf, 50)).toThrow(/^last: /);
   });
 });

@@ -1,10 +1,11 @@
 // Relay-correct connections as a real client uses them: Apollo Client's InMemoryCache with
 // relayStylePagination, over HTTP against the gateway, pages a 250-member group and holds every
-// member exactly once; any edge's cursor resumes right after that edge.
+// member exactly once; any edge's cursor resumes right after that edge. A group's announcements,
+// paged forward while new ones arrive on top and backward for those, end up once each, in order.
 import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Group, UserBatchResult } from '../../../src/rest/records';
+import type { Announcement, Group, UserBatchResult } from '../../../src/rest/records';
 import { startStack, type Stack } from '../../helpers/stack';
 
 let stack: Stack;
@@ -59,7 +60,9 @@ async function bigGroup(size: number) {
 function apolloFor(token: string) {
   return new ApolloClient({
     link: new HttpLink({ uri: `${stack.url}/graphql`, fetch, headers: { app_id: stack.emu.appId, 'access-token': token } }),
-    cache: new InMemoryCache({ typePolicies: { Group: { fields: { members: relayStylePagination() } } } }),
+    cache: new InMemoryCache({
+      typePolicies: { Group: { fields: { members: relayStylePagination(), announcements: relayStylePagination() } } },
+    }),
   });
 }
 
@@ -85,6 +88,77 @@ describe("Apollo Client's relayStylePagination", () => {
     expect(seen).toHaveLength(250);
     expect(new Set(seen)).toEqual(new Set(memberIds));
     expect(new Set(merged!.group.members.edges.map((e) => e.cursor)).size).toBe(250);
+  });
+});
+
+const ANNOUNCEMENTS = gql`
+  query Announcements($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
+    group(id: $id) {
+      id
+      announcements(first: $first, after: $after, last: $last, before: $before) {
+        edges {
+          cursor
+          node {
+            id
+            title
+          }
+        }
+        pageInfo {
+          hasNextPage
+          hasPreviousPage
+          startCursor
+          endCursor
+        }
+      }
+    }
+  }
+`;
+
+interface AnnouncementsData {
+  group: {
+    id: string;
+    announcements: {
+      edges: { cursor: string; node: { id: string; title: string } }[];
+      pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+    };
+  };
+}
+
+describe("Apollo Client's relayStylePagination, both ways", () => {
+  it('holds every announcement once, newest first, when some are published between pages and read back with last/before', async () => {
+    const { owner, groupId } = await bigGroup(2);
+    const publish = (title: string) =>
+      stack.emu.ok<Announcement>('POST', '/group/announcement/edit', {
+        token: owner.token,
+        body: { group_id: groupId, title, content: title },
+      });
+    for (let i = 0; i < 5; i++) await publish(`old ${i}`);
+    const client = apolloFor(owner.token);
+    const read = async (variables: Record<string, unknown>) =>
+      (
+        await client.query<AnnouncementsData>({
+          query: ANNOUNCEMENTS,
+          variables: { id: groupId, ...variables },
+          fetchPolicy: 'network-only',
+        })
+      ).data!.group.announcements;
+    const first = await read({ first: 3 });
+    await publish('new 0');
+    await publish('new 1');
+    const rest = await read({ first: 3, after: first.pageInfo.endCursor });
+    expect(rest.pageInfo.hasNextPage).toBe(false);
+    const top = await read({ last: 3, before: first.pageInfo.startCursor });
+    expect(top.pageInfo.hasPreviousPage).toBe(false);
+    const merged = client.readQuery<AnnouncementsData>({ query: ANNOUNCEMENTS, variables: { id: groupId } });
+    expect(merged!.group.announcements.edges.map((e) => e.node.title)).toEqual([
+      'new 1',
+      'new 0',
+      'old 4',
+      'old 3',
+      'old 2',
+      'old 1',
+      'old 0',
+    ]);
   });
 });
 

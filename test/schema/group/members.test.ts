@@ -48,18 +48,29 @@ describe('Group.members', () => {
     });
   }
 
-  it('pages with first and after (limit and cursor)', async () => {
-    const groupId = await g.group(owner, { members: await users(4) });
-    const one = await g.data<MembersReply>(owner, MEMBERS, { id: String(groupId), first: 3 });
-    expect(one.group.members.nodes).toHaveLength(3);
-    expect(one.group.members.pageInfo.hasNextPage).toBe(true);
-    // The last edge of a page with more to come resumes at the service's own cursor.
+  it('pages with first and after, each read starting a page behind at the service cursor the page before ended at', async () => {
+    const groupId = await g.group(owner, { members: await users(7) });
+    const read = async (after: string | null) => {
+      const page = await g.data<MembersReply>(owner, MEMBERS, { id: String(groupId), first: 3, after });
+      return { page: page.group.members, query: g.callsTo('GET /group/member_list')[0]?.query };
+    };
+    const one = await read(null);
+    expect(one.query).toEqual({ group_id: String(groupId), limit: '3' });
+    expect(one.page.nodes).toHaveLength(3);
+    expect(one.page.pageInfo.hasNextPage).toBe(true);
+    // The second page reads the first again: the members it holds lead up to the anchor.
+    const two = await read(one.page.pageInfo.endCursor);
+    expect(two.query).toEqual({ group_id: String(groupId), limit: '6' });
+    expect(two.page.nodes).toHaveLength(3);
+    // The third starts at the service's cursor after the first page.
     const serviceCursor = (await g.emu.rest('GET', '/group/member_list', { token: owner.token, query: { group_id: groupId, limit: 3 } }))
       .cursor;
-    const two = await g.data<MembersReply>(owner, MEMBERS, { id: String(groupId), first: 3, after: one.group.members.pageInfo.endCursor });
-    expect(g.callsTo('GET /group/member_list')[0]?.query).toEqual({ group_id: String(groupId), limit: '3', cursor: serviceCursor });
-    expect(two.group.members.nodes).toHaveLength(2);
-    expect(two.group.members.pageInfo).toEqual({ hasNextPage: false, endCursor: expect.any(String) });
+    const three = await read(two.page.pageInfo.endCursor);
+    expect(three.query).toEqual({ group_id: String(groupId), limit: '6', cursor: serviceCursor });
+    expect(three.page.nodes).toHaveLength(2);
+    expect(three.page.pageInfo).toEqual({ hasNextPage: false, endCursor: expect.any(String) });
+    const ids = [one, two, three].flatMap((p) => p.page.nodes.map((n) => n.userId));
+    expect(new Set(ids).size).toBe(8);
   });
 
   it('refuses first outside 1-1000 before reading the members: only the group existence read is made', async () => {
@@ -69,14 +80,14 @@ describe('Group.members', () => {
     expect(g.endpoints()).toEqual(EXISTENCE_READ);
   });
 
-  it('fails alone for a non-member (FORBIDDEN) while the group name still reads', async () => {
+  it('fails for a non-member (FORBIDDEN): the connection is non-null, so its group is null, and a sibling still reads', async () => {
     const stranger = await g.user();
     const groupId = await g.group(owner, { name: 'closed' });
-    const reply = await g.gql<{ group: { name: string; members: unknown } }>(
+    const reply = await g.gql<{ group: null; named: { name: string } }>(
       stranger,
-      `{ group(id: "${groupId}") { name members { totalCount } } }`,
+      `{ group(id: "${groupId}") { name members { totalCount } } named: group(id: "${groupId}") { name } }`,
     );
-    expect(reply.data?.group).toEqual({ name: 'closed', members: null });
+    expect(reply.data).toEqual({ group: null, named: { name: 'closed' } });
     expect(onlyError(reply)).toMatchObject({
       path: ['group', 'members'],
       extensions: { code: 'FORBIDDEN', upstreamCode: 20011, endpoint: 'GET /group/member_list' },
@@ -91,14 +102,11 @@ describe('group(id:) asking for its members alone', () => {
     expect(g.endpoints()).toEqual(['GET /group/member_list']);
   });
 
-  it('fails the members alone for a non-member (FORBIDDEN), the group still answered by the batch', async () => {
+  it('fails the members for a non-member (FORBIDDEN), the group answered by the batch and then nulled by the non-null connection', async () => {
     const stranger = await g.user();
     const groupId = await g.group(owner, { name: 'closed' });
-    const reply = await g.gql<{ group: { id: string; members: unknown } }>(
-      stranger,
-      `{ group(id: "${groupId}") { id members { totalCount } } }`,
-    );
-    expect(reply.data?.group).toEqual({ id: String(groupId), members: null });
+    const reply = await g.gql<{ group: null }>(stranger, `{ group(id: "${groupId}") { id members { totalCount } } }`);
+    expect(reply.data).toEqual({ group: null });
     expect(onlyError(reply)).toMatchObject({ path: ['group', 'members'], extensions: { code: 'FORBIDDEN', upstreamCode: 20011 } });
   });
 });
