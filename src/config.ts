@@ -74,6 +74,8 @@ export interface Config {
   obsolete: string[];
   /** Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts). */
   coalesce: boolean;
+  /** Identical queries in flight for one identity share one execution (src/gateway/execution/shared-execution.ts). */
+  shareQueries: boolean;
   /** A development check: every REST reply deep-frozen, so code that changes a shared reply throws. */
   freezeReplies: boolean;
   /** Run queries and mutations compiled by graphql-jit where it can (src/gateway/execution/jit.ts). */
@@ -382,6 +384,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins,
     obsolete: OBSOLETE.filter((name) => env[name] !== undefined),
     coalesce: flag(env, 'IM_COALESCE', true),
+    shareQueries: flag(env, 'SHARE_QUERIES', true),
     freezeReplies: flag(env, 'IM_FREEZE_REPLIES', false),
     jit: flag(env, 'GRAPHQL_JIT', true),
     jitAfterRuns: int(env, 'GRAPHQL_JIT_AFTER', 2, 1, 1_000_000),

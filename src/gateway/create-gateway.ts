@@ -38,6 +38,7 @@ import { createDownloadRoute } from './http/downloads';
 import { DOWNLOAD_ROUTES } from '../files/download-paths';
 import { requestLookup } from './http/event-source';
 import { useCompiledExecution } from './execution/jit';
+import { useSharedExecution } from './execution/shared-execution';
 import { useIntrospectionRefusal } from './execution/introspection';
 import { createDrain, type DrainOutcome } from './lifecycle/drain';
 import { listenForMetrics } from './observability/metrics-listener';
@@ -237,6 +238,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       ...(metrics ? [metrics.plugin] : []),
       ...(tracing?.exporting || config.logRequests ? [useOperationTracing(tracing)] : []),
       ...(config.jit ? [useCompiledExecution({ afterRuns: config.jitAfterRuns })] : []),
+      // After compiled execution: it shares whichever execution that plugin chose.
+      ...(config.shareQueries ? [useSharedExecution(metrics ? { onShared: metrics.sharedExecution } : {})] : []),
       useUpstreamErrors(),
     ],
   });

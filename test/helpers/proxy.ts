@@ -19,7 +19,9 @@ export async function listen(handler: Parameters<typeof createServer>[1]): Promi
 export async function forward(target: string, req: IncomingMessage, res: ServerResponse, rewriteTo?: string): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection') as [string, string][]);
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection' && k !== 'content-length') as [string, string][],
+  );
   const upstream = await fetch(`${target}${req.url}`, {
     method: req.method,
     headers,

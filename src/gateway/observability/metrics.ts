@@ -27,6 +27,8 @@ interface GatewayMetrics {
   rateLimited(transport: string, operations: number): void;
   /** An operation let through because Redis could not answer the rate limit. */
   rateLimitStoreFailure(): void;
+  /** A query answered by an identical one's execution (SHARE_QUERIES). */
+  sharedExecution(): void;
 }
 
 /** What the subscription limits and the poll gate amount to (counts since the start, and now). */
@@ -135,6 +137,11 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     registry,
   );
   const storeFailures = rateLimitFailures.of('', () => ({}));
+  const shared = new SeriesCounter(
+    'im_gateway_shared_executions_total',
+    'Queries answered by an identical query in flight for the same identity (SHARE_QUERIES): executions spared',
+    registry,
+  ).of('', () => ({}));
 
   // Per attempt: a retried call shows each attempt, and the retries counter says how many were retries.
   const restDuration = new SeriesHistogram(
@@ -191,6 +198,9 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     },
     rateLimitStoreFailure() {
       storeFailures.value++;
+    },
+    sharedExecution() {
+      shared.value++;
     },
     restCall(info) {
       // The endpoint is the table key ('GET /group/info'): one of 113, never a path with values.

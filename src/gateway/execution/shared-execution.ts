@@ -1,0 +1,74 @@
+// Identical queries in flight run once. A query whose parsed document (yoga's parse cache hands
+// out one object per text), operation name, variables and identity (the REST caller: app, token,
+// user and group) match one that is executing waits for it and answers its result. A burst of the
+// same screen's query (a chat app's home after a push, many tabs of one user) then costs one
+// execution, where coalescing (src/rest/coalesce.ts) spared only the REST calls.
+// Nothing is kept once the execution ends: this is not a cache. Every request still passes its own
+// limits (rate, cost, depth) before execution, and its own hooks after it: each gets a copy of the
+// result's top level to set its own errors or extensions on (they never change the data in place).
+// Never shared: mutations, subscriptions, @defer/@stream answers, and a synchronous execution
+// (nothing to wait for).
+import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext } from '../../context';
+import { usesIncrementalDelivery } from './incremental';
+
+interface SharingOptions {
+  /** Each request answered by another's execution (metrics). */
+  onShared?: () => void;
+}
+
+const SEP = '\u0000';
+
+function keyOf(args: ExecutionArgs): string {
+  const { caller } = args.contextValue as GatewayContext;
+  const variables = args.variableValues ? JSON.stringify(args.variableValues) : '';
+  return [args.operationName ?? '', caller.appId, caller.token, caller.userId, caller.groupId, variables].join(SEP);
+}
+
+const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as Promise<unknown> | null)?.then === 'function';
+const copyOf = (result: ExecutionResult): ExecutionResult => ({ ...result });
+
+export function useSharedExecution({ onShared }: SharingOptions = {}): Plugin {
+  /** Per document and operation name: whether it is a query answered in one payload. */
+  const shareable = new WeakMap<DocumentNode, Map<string, boolean>>();
+  const running = new WeakMap<DocumentNode, Map<string, Promise<ExecutionResult>>>();
+
+  const isShareable = (args: ExecutionArgs): boolean => {
+    let byName = shareable.get(args.document);
+    if (!byName) shareable.set(args.document, (byName = new Map()));
+    const name = args.operationName ?? '';
+    let known = byName.get(name);
+    if (known === undefined) {
+      known = getOperationAST(args.document, args.operationName)?.operation === 'query' && !usesIncrementalDelivery(args.document);
+      byName.set(name, known);
+    }
+    return known;
+  };
+
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      if (!isShareable(args)) return;
+      const key = keyOf(args);
+      setExecuteFn((execution: ExecutionArgs) => {
+        let inFlight = running.get(execution.document);
+        const earlier = inFlight?.get(key);
+        if (earlier) {
+          onShared?.();
+          return earlier.then(copyOf);
+        }
+        const result = executeFn(execution);
+        if (!isPromise(result)) return result;
+        const shared = result as Promise<ExecutionResult>;
+        if (!inFlight) running.set(execution.document, (inFlight = new Map()));
+        const entries = inFlight;
+        entries.set(key, shared);
+        const forget = () => {
+          if (entries.get(key) === shared) entries.delete(key);
+        };
+        shared.then(forget, forget);
+        return shared.then(copyOf);
+      });
+    },
+  };
+}
