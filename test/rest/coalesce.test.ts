@@ -36,7 +36,11 @@ describe('coalescing of identical reads', () => {
       if (req.path === '/user/profile') return envelope(profile(String(req.headers.user_id ?? '1')));
       return envelope(true);
     });
-    const config = (coalesce: string) => ({ ...loadConfig({ PORT: '1', IM_COALESCE: coalesce, METRICS: 'false' }), port: 0 });
+    // Identical queries would share one execution before their calls could coalesce: off here.
+    const config = (coalesce: string) => ({
+      ...loadConfig({ PORT: '1', IM_COALESCE: coalesce, SHARE_QUERIES: 'false', METRICS: 'false' }),
+      port: 0,
+    });
     on = createGateway(config('true'), { imBaseUrl: upstream.url });
     off = createGateway(config('false'), { imBaseUrl: upstream.url });
     onUrl = await on.start();

@@ -7,7 +7,8 @@
 // limits (rate, cost, depth) before execution, and its own hooks after it: each gets a copy of the
 // result's top level to set its own errors or extensions on (they never change the data in place).
 // Never shared: mutations, subscriptions, @defer/@stream answers, and a synchronous execution
-// (nothing to wait for).
+// (nothing to wait for). A query that starts after a mutation started or ended never joins one that
+// started before (read your writes): each mutation's start and end begin a new epoch, part of the key.
 import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../context';
@@ -20,27 +21,33 @@ interface SharingOptions {
 
 const SEP = '\u0000';
 
-function keyOf(args: ExecutionArgs): string {
+/** How an operation runs: shared with identical ones, alone, or alone and starting a new epoch (a mutation). */
+type Kind = 'shared' | 'alone' | 'write';
+
+function keyOf(args: ExecutionArgs, epoch: number): string {
   const { caller } = args.contextValue as GatewayContext;
   const variables = args.variableValues ? JSON.stringify(args.variableValues) : '';
-  return [args.operationName ?? '', caller.appId, caller.token, caller.userId, caller.groupId, variables].join(SEP);
+  return [epoch, args.operationName ?? '', caller.appId, caller.token, caller.userId, caller.groupId, variables].join(SEP);
 }
 
 const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as Promise<unknown> | null)?.then === 'function';
 const copyOf = (result: ExecutionResult): ExecutionResult => ({ ...result });
 
 export function useSharedExecution({ onShared }: SharingOptions = {}): Plugin {
-  /** Per document and operation name: whether it is a query answered in one payload. */
-  const shareable = new WeakMap<DocumentNode, Map<string, boolean>>();
+  /** Per document and operation name: whether it is a query answered in one payload (else a mutation, say). */
+  const shareable = new WeakMap<DocumentNode, Map<string, Kind>>();
+  let epoch = 0;
+  const newEpoch = () => void epoch++;
   const running = new WeakMap<DocumentNode, Map<string, Promise<ExecutionResult>>>();
 
-  const isShareable = (args: ExecutionArgs): boolean => {
+  const kindOf = (args: ExecutionArgs): Kind => {
     let byName = shareable.get(args.document);
     if (!byName) shareable.set(args.document, (byName = new Map()));
     const name = args.operationName ?? '';
     let known = byName.get(name);
     if (known === undefined) {
-      known = getOperationAST(args.document, args.operationName)?.operation === 'query' && !usesIncrementalDelivery(args.document);
+      const type = getOperationAST(args.document, args.operationName)?.operation;
+      known = type === 'mutation' ? 'write' : type === 'query' && !usesIncrementalDelivery(args.document) ? 'shared' : 'alone';
       byName.set(name, known);
     }
     return known;
@@ -48,8 +55,13 @@ export function useSharedExecution({ onShared }: SharingOptions = {}): Plugin {
 
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
-      if (!isShareable(args)) return;
-      const key = keyOf(args);
+      const kind = kindOf(args);
+      if (kind === 'write') {
+        newEpoch();
+        return { onExecuteDone: newEpoch };
+      }
+      if (kind === 'alone') return;
+      const key = keyOf(args, epoch);
       setExecuteFn((execution: ExecutionArgs) => {
         let inFlight = running.get(execution.document);
         const earlier = inFlight?.get(key);

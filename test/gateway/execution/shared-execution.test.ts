@@ -131,6 +131,20 @@ describe.each([
     }
   });
 
+  it('a query that starts after a mutation never joins one that started before it', async () => {
+    const me = '{ me { id username } }';
+    const { answers } = await together(gw, { held: 3, shared: 0 }, () => {
+      const first = post(gw, alice, me);
+      // Each next request once the one before has made its call (held at the upstream).
+      const write = until('the first query at the service', () => held.length >= 1).then(() =>
+        post(gw, alice, 'mutation { setNickname(input: { nickName: "a" }) { ok } }'),
+      );
+      const second = until('the mutation at the service', () => held.length >= 2).then(() => post(gw, alice, me));
+      return [first, write, second];
+    });
+    for (const a of answers) expect(a.body.errors).toBeUndefined();
+  });
+
   it('a mutation is never shared', async () => {
     const mutation = 'mutation { setNickname(input: { nickName: "alice" }) { ok } }';
     const { answers, calls } = await together(gw, { held: 2, shared: 0 }, () => [post(gw, alice, mutation), post(gw, alice, mutation)]);
