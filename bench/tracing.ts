@@ -4,7 +4,8 @@
 // machine's load touches every setting alike):
 // - off: OTEL_SDK_DISABLED=true (no trace context at all);
 // - propagate: nothing set (the trace context goes on to the REST calls, nothing is recorded);
-// - export: OTLP/HTTP to a sink in this process answering 200, OTEL_TRACES_SAMPLER=always_on.
+// - export: OTLP/HTTP to a sink in this process answering 200, OTEL_TRACES_SAMPLER=always_on
+//   (export-other: the same with the other protocol, http/json or http/protobuf).
 // CPU is the gateway process's own (/proc), per request; the sink's work is this process's.
 //
 //   npm run bench:tracing    (BENCH_CASES, default 1,2: bench:peers' numbering; BENCH_ROUNDS 8;
@@ -33,7 +34,8 @@ async function startSink() {
     req.on('data', (chunk: Buffer) => (seen.bytes += chunk.length));
     req.on('end', () => {
       seen.requests++;
-      res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/json' }).end(PROTOCOL === 'http/json' ? '{}' : '');
+      const json = req.headers['content-type']?.includes('json') ?? false;
+      res.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' }).end(json ? '{}' : '');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -70,6 +72,16 @@ async function main() {
         ...none,
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sink.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: PROTOCOL,
+        OTEL_TRACES_SAMPLER: 'always_on',
+      },
+    },
+    // The other protocol, to choose between them.
+    {
+      name: 'export-other',
+      env: {
+        ...none,
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sink.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: PROTOCOL === 'http/json' ? 'http/protobuf' : 'http/json',
         OTEL_TRACES_SAMPLER: 'always_on',
       },
     },

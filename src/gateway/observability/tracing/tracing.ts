@@ -23,10 +23,11 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, RandomIdGenerator, TracerProvider } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { TracingConfig } from '../../../config';
 import { tracedClient } from '../../../rest/tracing';
 import type { RoundTracer } from '../../../subscriptions/poller';
+import { randomIds } from './ids';
 import { samplerOf } from './sampler';
 
 const TRACER_NAME = 'im-graphql-gateway';
@@ -44,7 +45,6 @@ export interface Tracing {
 }
 
 const propagator = new W3CTraceContextPropagator();
-const ids = new RandomIdGenerator();
 
 export function createTracing(config: TracingConfig): Tracing | undefined {
   if (!config.enabled) return undefined;
@@ -55,6 +55,7 @@ export function createTracing(config: TracingConfig): Tracing | undefined {
     provider = new TracerProvider({
       resource: resourceFromAttributes({ 'service.name': config.serviceName }),
       sampler: samplerOf(config),
+      idGenerator: randomIds,
       spanProcessors: [new BatchSpanProcessor({ exporter })],
     });
   }
@@ -64,7 +65,11 @@ export function createTracing(config: TracingConfig): Tracing | undefined {
     const ctx = headers?.traceparent ? propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter) : ROOT_CONTEXT;
     // The SDK starts a trace by itself; the no-op tracer would start none, so the trace id is made here.
     if (provider || trace.getSpanContext(ctx)) return ctx;
-    return trace.setSpanContext(ctx, { traceId: ids.generateTraceId(), spanId: ids.generateSpanId(), traceFlags: TraceFlags.NONE });
+    return trace.setSpanContext(ctx, {
+      traceId: randomIds.generateTraceId(),
+      spanId: randomIds.generateSpanId(),
+      traceFlags: TraceFlags.NONE,
+    });
   }
 
   const traceRound: RoundTracer = (source, rest) => {
