@@ -1,4 +1,6 @@
 // Assembles the schema from the domain files. Nothing but imports and the build.
+import { GraphQLDeferDirective, GraphQLStreamDirective } from '@graphql-tools/utils';
+import { specifiedDirectives } from 'graphql';
 import { builder } from './core/builder';
 import { useExactIds } from './core/exact-ids';
 import { IDScalar } from './core/scalars';
@@ -34,4 +36,9 @@ import './message/send';
 import './message/subscriptions';
 import './message/conversation-events';
 
-export const schema = useExactIds(builder.toSchema(), IDScalar);
+// @defer and @stream in the schema itself (the defer-stream plugin adds them only when absent), so
+// schema.graphql declares them for client tooling: codegen validates deferred fragments against it.
+export const schema = useExactIds(
+  builder.toSchema({ directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] }),
+  IDScalar,
+);
