@@ -1,13 +1,15 @@
 // Subscriptions over multipart HTTP, Apollo's protocol (subscriptionSpec=1.0): Apollo Client 4's
 // HttpLink receives a message sent through the sendMessage mutation; the raw framing (boundary,
 // `{"payload": ...}` parts, `{}` heartbeats, closing boundary); a client gone ends the
-// subscription (no subscriber, no poller left); an Accept without subscriptionSpec is still 406.
+// subscription (no subscriber, no poller left); an Accept without subscriptionSpec is still 406;
+// multipart subscriptions count against MAX_SUBSCRIPTIONS_PER_IDENTITY like SSE and WebSocket ones.
 import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
 import type { TestUser } from '../helpers/emulator';
 import { EVENTS, type EventData, UNREAD, sendText } from '../helpers/subscriptions/operations';
-import { readStream } from '../helpers/subscriptions/clients';
+import { readStream, wsClient } from '../helpers/subscriptions/clients';
+import { admittedEventually, limitRefusal } from '../helpers/subscriptions/limits';
 import { baselineSet, openSubscriptions, pollsStopped } from '../helpers/subscriptions/polls';
 import { identity } from '../helpers/users';
 import { EVENT_DEADLINE_MS, until } from '../helpers/wait';
@@ -33,12 +35,12 @@ async function openTopics(): Promise<number> {
 }
 
 /** A raw multipart subscription: its parts' JSON as they arrive, and a way to hang up. */
-function rawSubscription(me: TestUser, query: string, variables: Record<string, unknown>, accept = APOLLO_ACCEPT) {
+function rawSubscription(me: TestUser, query: string, variables: Record<string, unknown>, accept = APOLLO_ACCEPT, on = stack) {
   const abort = new AbortController();
   const parts: unknown[] = [];
-  const answer = fetch(`${stack.url}/graphql`, {
+  const answer = fetch(`${on.url}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept, ...identity(stack.emu, me) },
+    headers: { 'content-type': 'application/json', accept, ...identity(on.emu, me) },
     body: JSON.stringify({ query, variables }),
     signal: abort.signal,
   });
@@ -169,5 +171,50 @@ describe('subscriptions over multipart HTTP (Apollo)', () => {
     expect(res.status).toBe(406);
     await res.body?.cancel();
     expect(stack.emu.calls('GET /message/unread')).toEqual([]);
+  });
+});
+
+describe('multipart subscriptions and MAX_SUBSCRIPTIONS_PER_IDENTITY', () => {
+  let own: Stack;
+  beforeAll(async () => {
+    own = await startStack({
+      POLL_INTERVAL_MS: String(INTERVAL),
+      HTTP_HEARTBEAT_MS: String(HEARTBEAT),
+      MAX_SUBSCRIPTIONS_PER_IDENTITY: '2',
+    });
+  });
+  afterAll(() => own.stop());
+
+  const payloads = (parts: unknown[]) =>
+    parts.filter((p): p is { payload: { errors?: { extensions?: unknown }[] } } => typeof p === 'object' && p !== null && 'payload' in p);
+
+  it("count against the identity's limit: a third is refused, as is a WebSocket one, until one hangs up", async () => {
+    const me = await own.emu.user();
+    const held = [rawSubscription(me, UNREAD, {}, APOLLO_ACCEPT, own), rawSubscription(me, UNREAD, {}, APOLLO_ACCEPT, own)];
+    const ws = wsClient(own.url, identity(own.emu, me));
+    try {
+      for (const sub of held) await until('the first result', () => payloads(sub.parts).length > 0);
+      for (const sub of held) expect(payloads(sub.parts)[0]!.payload.errors).toBeUndefined();
+
+      // Refused before it streams: one JSON answer (the Accept allows it), as Apollo's HttpLink reads an error.
+      const third = await fetch(`${own.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: APOLLO_ACCEPT, ...identity(own.emu, me) },
+        body: JSON.stringify({ query: UNREAD }),
+      });
+      expect(third.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(((await third.json()) as { errors: { extensions: unknown }[] }).errors[0]!.extensions).toEqual({
+        code: 'SUBSCRIPTION_LIMIT',
+        limit: 2,
+        scope: 'identity',
+      });
+      expect(await limitRefusal(ws.feed(UNREAD))).toEqual({ code: 'SUBSCRIPTION_LIMIT', limit: 2, scope: 'identity' });
+
+      held[0]!.hangUp();
+      await admittedEventually(() => ws.feed(UNREAD));
+    } finally {
+      for (const sub of held) sub.hangUp();
+      await ws.dispose();
+    }
   });
 });
