@@ -31,11 +31,11 @@ afterAll(async () => {
   await server.close();
 });
 
-/** The call's outcome and how long it took, ms. */
-async function timed(call: Promise<unknown>): Promise<{ ms: number; error?: unknown }> {
+/** The call's outcome and how long it took, ms, from before it starts (its deadline starts inside). */
+async function timed(start: () => Promise<unknown>): Promise<{ ms: number; error?: unknown }> {
   const started = performance.now();
   try {
-    await call;
+    await start();
     return { ms: performance.now() - started };
   } catch (error) {
     return { ms: performance.now() - started, error };
@@ -68,12 +68,12 @@ const answerAfter = (ms: number) => async (_req: unknown, res: ServerResponse) =
 describe('REST call timeout', () => {
   it('fails a call answered after ten times the limit with a timeout error at the limit', async () => {
     server.setScript(answerAfter(LATE_MS));
-    expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
+    expectTimeout(await timed(() => rest.call('GET /user/profile', {}, caller)));
   });
 
   it('lets a call answered after a twentieth of the limit through', async () => {
     server.setScript(answerAfter(TIMEOUT_MS / 20));
-    const outcome = await timed(rest.call('GET /user/profile', {}, caller));
+    const outcome = await timed(() => rest.call('GET /user/profile', {}, caller));
     expect(outcome.error).toBeUndefined();
   });
 
@@ -84,7 +84,7 @@ describe('REST call timeout', () => {
       await heldFor(res, LATE_MS);
       if (!res.destroyed) res.end(ANSWER.slice(10));
     });
-    expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
+    expectTimeout(await timed(() => rest.call('GET /user/profile', {}, caller)));
   });
 
   it('times out a body that trickles in, a byte every fifth of the limit, past the limit', async () => {
@@ -97,7 +97,7 @@ describe('REST call timeout', () => {
       }
       res.end();
     });
-    expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
+    expectTimeout(await timed(() => rest.call('GET /user/profile', {}, caller)));
   });
 
   it('closes the timed-out connection at once, and the next call succeeds', async () => {
@@ -107,12 +107,12 @@ describe('REST call timeout', () => {
       return new Promise<void>(() => undefined);
     });
     const started = performance.now();
-    expectTimeout(await timed(rest.call('GET /user/profile', {}, caller)));
+    expectTimeout(await timed(() => rest.call('GET /user/profile', {}, caller)));
     expect(closed).toBeDefined();
     // Closed with the timeout, not left open for an answer that comes late or never.
     expect((await closed!) - started).toBeLessThan(LATE_MS / 2);
     server.setScript(answerAfter(0));
-    expect((await timed(rest.call('GET /user/profile', {}, caller))).error).toBeUndefined();
+    expect((await timed(() => rest.call('GET /user/profile', {}, caller))).error).toBeUndefined();
   });
 
   it('counts the wait for a free connection: a call queued behind a stalled one times out too', async () => {
@@ -120,8 +120,8 @@ describe('REST call timeout', () => {
     try {
       server.setScript(() => new Promise<void>(() => undefined));
       const [first, queued] = await Promise.all([
-        timed(single.call('GET /user/profile', {}, caller)),
-        timed(single.call('GET /user/profile', {}, caller)),
+        timed(() => single.call('GET /user/profile', {}, caller)),
+        timed(() => single.call('GET /user/profile', {}, caller)),
       ]);
       expectTimeout(first);
       expectTimeout(queued);
@@ -135,9 +135,9 @@ describe('REST call timeout', () => {
     try {
       server.setScript(() => new Promise<void>(() => undefined));
       const requestsBefore = server.requests.length;
-      const stalled = timed(single.call('GET /user/profile', {}, caller));
+      const stalled = timed(() => single.call('GET /user/profile', {}, caller));
       const controller = new AbortController();
-      const queued = timed(single.call('GET /user/profile', {}, caller, { signal: controller.signal }));
+      const queued = timed(() => single.call('GET /user/profile', {}, caller, { signal: controller.signal }));
       setTimeout(() => controller.abort(new Error('client went away')), 20);
       const ended = await queued;
       expect(ended.error).toEqual(new Error('client went away'));
@@ -155,7 +155,7 @@ describe('REST call timeout', () => {
     const shared = coalescing(rest);
     server.setScript(answerAfter(LATE_MS));
     const requestsBefore = server.requests.length;
-    const outcomes = await Promise.all([1, 2, 3].map(() => timed(shared.call('GET /user/profile', {}, caller))));
+    const outcomes = await Promise.all([1, 2, 3].map(() => timed(() => shared.call('GET /user/profile', {}, caller))));
     for (const outcome of outcomes) expectTimeout(outcome);
     expect(server.requests.length).toBe(requestsBefore + 1);
   });
