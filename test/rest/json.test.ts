@@ -30,6 +30,13 @@ describe('parseJson and stringifyJson keep int64 exact', () => {
     expect(stringifyJson(parsed)).toBe(text);
   });
 
+  it('keeps a long integer exact wherever its digit run starts: the whole text, after a bracket, after 13-digit IDs', () => {
+    expect(parseJson(MSG_ID)).toBe(BigInt(MSG_ID));
+    expect(parseJson(`[${MSG_ID}]`)).toEqual([BigInt(MSG_ID)]);
+    const ids = Array.from({ length: 20 }, (_, i) => 2000000000100 + i);
+    expect(parseJson(`{"ids":[${ids.join(',')}],"last":${MSG_ID}}`)).toEqual({ ids, last: BigInt(MSG_ID) });
+  });
+
   it('writes bigints given by our own code as plain JSON numbers', () => {
     expect(stringifyJson({ targets: [BigInt(MSG_ID), 2000000000001] })).toBe(`{"targets":[${MSG_ID},2000000000001]}`);
   });
