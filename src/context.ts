@@ -5,7 +5,7 @@ import { type PeerAccess, peerAccessFor, type ServiceCredential } from './peers/
 import { callBudget, type CallBudget } from './rest/budget';
 import type { Caller } from './rest/caller';
 import type { RestClient } from './rest/client';
-import type { Int64 } from './rest/json';
+import { idText, type Int64 } from './rest/json';
 import { type BindOptions, bindClient, type RequestClient } from './rest/request-client';
 import type { SubscriptionHub } from './subscriptions/hub';
 
@@ -155,7 +155,7 @@ class PeerClients {
   }
 
   as(userId: Int64): RequestClient {
-    const id = String(userId);
+    const id = idText(userId);
     return this.scope.clientFor(`service:${id}`, () => ({ appId: this.credential.appId, token: this.credential.token, userId: id }));
   }
 }
@@ -167,7 +167,7 @@ const SCOPE = Symbol('request scope');
 type Scoped = GatewayContext & { readonly [SCOPE]: RequestScope };
 
 function restAs(this: GatewayContext, userId: Int64): RequestClient {
-  const id = String(userId);
+  const id = idText(userId);
   const { caller } = this;
   return caller.userId === id ? this.rest : (this as Scoped)[SCOPE].clientFor(id, () => ({ ...caller, userId: id }));
 }

@@ -6,6 +6,7 @@ import type { Caller } from './caller';
 import type { CallName, CallOptions, Download, DownloadName, Reply, RestClient } from './client';
 import type { Endpoints } from './endpoints';
 import { endpoints } from './endpoints';
+import { idText, type Int64 } from './json';
 import type { ParamsIn } from './table';
 
 export interface RequestClient {
@@ -20,7 +21,8 @@ export interface RequestClient {
 export function stableKey(value: unknown): string {
   if (value === undefined) return 'u';
   if (value === null || typeof value !== 'object') {
-    return typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
+    // An integer is written as JSON writes it, through idText (IDs recur: their text is kept).
+    return typeof value === 'bigint' || Number.isInteger(value) ? idText(value as Int64) : JSON.stringify(value);
   }
   if (Array.isArray(value)) return `[${value.map(stableKey).join(',')}]`;
   // Called for every read a resolver makes: plain loops, no intermediate arrays of entries.
