@@ -5,8 +5,8 @@ import { type PeerAccess, peerAccessFor, type ServiceCredential } from './peers/
 import { callBudget, type CallBudget } from './rest/budget';
 import type { Caller } from './rest/caller';
 import type { RestClient } from './rest/client';
-import type { Int64 } from './rest/json';
-import { bindClient, type RequestClient } from './rest/request-client';
+import { idText, type Int64 } from './rest/json';
+import { type BindOptions, bindClient, type RequestClient } from './rest/request-client';
 import type { SubscriptionHub } from './subscriptions/hub';
 
 /** What resolvers need of the configuration. */
@@ -34,12 +34,12 @@ export interface GatewayContext {
   /** The REST calls this request made, counted against MAX_REST_CALLS by all its clients. */
   readonly restCalls: CallBudget;
   /** REST calls acting as another user: the caller's token with that user_id header (admin). */
-  restAs(userId: Int64): RequestClient;
+  restAs(this: GatewayContext, userId: Int64): RequestClient;
   /**
    * REST calls with a token this request was issued (a login's), as that token's user: the
    * caller's app_id, no user_id or group_id header. Shares the request's budget and memo rules.
    */
-  restWithToken(userId: Int64, token: string): RequestClient;
+  restWithToken(this: GatewayContext, userId: Int64, token: string): RequestClient;
   /** The request's DataLoaders, by definition (schema/core/loader.ts); emptied by `invalidate`. */
   readonly loaders: Map<unknown, unknown>;
   /**
@@ -47,7 +47,7 @@ export interface GatewayContext {
    * and the loaders), and starts a new budget of REST calls. Called before each subscription event
    * is resolved (writes forget the reads by themselves).
    */
-  invalidate(): void;
+  invalidate(this: GatewayContext): void;
   /** The gateway's shared pollers, for subscription fields. */
   readonly subscriptions: SubscriptionHub;
   /**
@@ -70,27 +70,25 @@ export interface GatewayContext {
 type Lookup = (name: string) => string | undefined;
 
 // Some proxies drop header names with underscores, so the dashed spellings are accepted too.
-function first(lookup: Lookup, ...names: string[]): string | undefined {
-  for (const name of names) {
-    const value = lookup(name)?.trim();
-    if (value) return value;
-  }
-  return undefined;
+function first(lookup: Lookup, name: string, alias: string): string | undefined {
+  return lookup(name)?.trim() || lookup(alias)?.trim() || undefined;
 }
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** Reads the caller from HTTP headers or connectionParams (same names as the upstream headers). */
 export function callerFrom(lookup: Lookup): Caller {
-  const bearer = lookup('authorization')?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  const token = first(lookup, 'access-token', 'access_token') ?? bearer;
+  // Built field by field (no spreads, no arrays): this runs for every request.
+  const caller: Caller = {};
   const appId = first(lookup, 'app_id', 'app-id');
+  if (appId !== undefined) caller.appId = appId;
+  const token = first(lookup, 'access-token', 'access_token') ?? lookup('authorization')?.match(BEARER)?.[1];
+  if (token !== undefined) caller.token = token;
   const userId = first(lookup, 'user_id', 'user-id');
+  if (userId !== undefined) caller.userId = userId;
   const groupId = first(lookup, 'group_id', 'group-id');
-  return {
-    ...(appId === undefined ? {} : { appId }),
-    ...(token === undefined ? {} : { token }),
-    ...(userId === undefined ? {} : { userId }),
-    ...(groupId === undefined ? {} : { groupId }),
-  };
+  if (groupId !== undefined) caller.groupId = groupId;
+  return caller;
 }
 
 export function headersLookup(headers: Headers): Lookup {
@@ -106,6 +104,85 @@ export function paramsLookup(params: Readonly<Record<string, unknown>> | undefin
   };
 }
 
+/** The request's clients by who they act as, and what they share: one per request, its map made on first use. */
+class RequestScope implements BindOptions {
+  /** The caller's own client. */
+  readonly rest: RequestClient;
+  /** Clients acting as someone else, by key. */
+  private others: Map<string, RequestClient> | undefined;
+
+  constructor(
+    private readonly client: RestClient,
+    caller: Caller,
+    readonly budget: CallBudget,
+    readonly trace: RequestTrace,
+    readonly loaders: Map<unknown, unknown>,
+  ) {
+    this.rest = bindClient(client, caller, this);
+  }
+
+  /** The client acting as `key`'s caller; the caller is made only for a client not made yet (a list of members asks once per member). */
+  clientFor(key: string, callerFor: () => Caller): RequestClient {
+    const others = (this.others ??= new Map());
+    let known = others.get(key);
+    if (!known) others.set(key, (known = bindClient(this.client, callerFor(), this)));
+    return known;
+  }
+
+  /** A write through any of this request's clients may change what any read answers. */
+  onWrite(): void {
+    this.rest.clear();
+    if (this.others) for (const c of this.others.values()) c.clear();
+    this.loaders.clear();
+  }
+}
+
+/** The peers' clients of a request the service credential serves. */
+class PeerClients {
+  readonly callerIsService: boolean;
+  readonly credential: ServiceCredential;
+
+  constructor(
+    access: PeerAccess,
+    private readonly scope: RequestScope,
+  ) {
+    this.callerIsService = access.callerIsService;
+    this.credential = access.credential;
+  }
+
+  service(): RequestClient {
+    return this.scope.clientFor('service', () => ({ appId: this.credential.appId, token: this.credential.token }));
+  }
+
+  as(userId: Int64): RequestClient {
+    const id = idText(userId);
+    return this.scope.clientFor(`service:${id}`, () => ({ appId: this.credential.appId, token: this.credential.token, userId: id }));
+  }
+}
+
+// The context's methods are shared functions reading the request's scope through `this`: yoga
+// copies the context's own properties onto its own context object (Object.assign), so they travel
+// with it, and no closure is made per request. The symbol keeps the scope out of the interface.
+const SCOPE = Symbol('request scope');
+type Scoped = GatewayContext & { readonly [SCOPE]: RequestScope };
+
+function restAs(this: GatewayContext, userId: Int64): RequestClient {
+  const id = idText(userId);
+  const { caller } = this;
+  return caller.userId === id ? this.rest : (this as Scoped)[SCOPE].clientFor(id, () => ({ ...caller, userId: id }));
+}
+
+function restWithToken(this: GatewayContext, userId: Int64, token: string): RequestClient {
+  const { appId } = this.caller;
+  return (this as Scoped)[SCOPE].clientFor(`issued:${String(userId)}`, () => (appId === undefined ? { token } : { appId, token }));
+}
+
+function invalidate(this: GatewayContext): void {
+  const scope = (this as Scoped)[SCOPE];
+  scope.onWrite();
+  scope.budget.reset();
+}
+
 export function createContext(
   client: RestClient,
   caller: Caller,
@@ -115,54 +192,25 @@ export function createContext(
   trace: RequestTrace = { current: undefined },
   connection?: { resumeAfter?: unknown },
 ): GatewayContext {
-  const bound = new Map<string, RequestClient>();
   const loaders = new Map<unknown, unknown>();
   const budget = callBudget(settings.maxRestCalls ?? Number.POSITIVE_INFINITY);
-  // A write through any of this request's clients may change what any read answers.
-  const forget = () => {
-    for (const c of bound.values()) c.clear();
-    loaders.clear();
-  };
-  const invalidate = () => {
-    forget();
-    budget.reset();
-  };
-
-  // The caller is made only for a client not made yet (a list of members asks once per member).
-  function clientFor(key: string, callerFor: () => Caller): RequestClient {
-    let known = bound.get(key);
-    if (!known) bound.set(key, (known = bindClient(client, callerFor(), { onWrite: forget, budget, trace: () => trace.current })));
-    return known;
-  }
-
-  const rest = clientFor('', () => caller);
+  const scope = new RequestScope(client, caller, budget, trace, loaders);
   const access = peerAccessFor(service?.credential, caller, service?.defaultAppId ?? '');
-  const peers = access && {
-    ...access,
-    service: () => clientFor('service', () => ({ appId: access.credential.appId, token: access.credential.token })),
-    as: (userId: Int64) =>
-      clientFor(`service:${String(userId)}`, () => ({
-        appId: access.credential.appId,
-        token: access.credential.token,
-        userId: String(userId),
-      })),
-  };
-  return {
-    ...(peers ? { peers } : {}),
+  // One shape for every request (absent parts undefined), so that reads of it stay monomorphic.
+  const context: Scoped = {
+    peers: access && new PeerClients(access, scope),
     caller,
     settings,
-    rest,
+    rest: scope.rest,
     restCalls: budget,
-    restAs: (userId) => {
-      const id = String(userId);
-      return caller.userId === id ? rest : clientFor(id, () => ({ ...caller, userId: id }));
-    },
-    restWithToken: (userId, token) =>
-      clientFor(`issued:${String(userId)}`, () => ({ ...(caller.appId === undefined ? {} : { appId: caller.appId }), token })),
+    restAs,
+    restWithToken,
     loaders,
     invalidate,
     subscriptions,
-    ...(connection?.resumeAfter === undefined ? {} : { resumeAfter: connection.resumeAfter }),
+    resumeAfter: connection?.resumeAfter,
     trace,
+    [SCOPE]: scope,
   };
+  return context;
 }

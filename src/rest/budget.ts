@@ -26,19 +26,22 @@ export interface CallBudget {
   reset(): void;
 }
 
+// A class: one is made per request, and its methods need not be made with it.
+class Budget implements CallBudget {
+  used = 0;
+
+  constructor(readonly limit: number) {}
+
+  take(endpoint: string): void {
+    if (this.used >= this.limit) throw new RestBudgetExceeded(endpoint, this.limit);
+    this.used++;
+  }
+
+  reset(): void {
+    this.used = 0;
+  }
+}
+
 export function callBudget(limit: number): CallBudget {
-  let used = 0;
-  return {
-    limit,
-    get used() {
-      return used;
-    },
-    take(endpoint) {
-      if (used >= limit) throw new RestBudgetExceeded(endpoint, limit);
-      used++;
-    },
-    reset() {
-      used = 0;
-    },
-  };
+  return new Budget(limit);
 }

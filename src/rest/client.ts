@@ -128,8 +128,10 @@ interface Prepared {
   readonly p: Placement;
   readonly path: string;
   readonly headers: Record<string, string>;
-  readonly body?: string;
+  readonly body: string | undefined;
   readonly secrets: readonly string[];
+  /** With no tracer, what every attempt sends: the headers, with the call's trace context already among them. */
+  readonly untraced: Traced | undefined;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -158,7 +160,16 @@ export function createRestClient(options: RestClientOptions): RestClient {
   });
   const clock = deadlines(callTimeoutMs);
 
-  function prepare(name: string, params: object, caller: Caller, want: 'json' | 'binary'): Prepared {
+  const { tracer } = options;
+
+  /** Sets a caller's header; the value itself stays out of the message: it may be the token. */
+  function setCallerHeader(headers: Record<string, string>, header: string, value: string): void {
+    if (BAD_HEADER_VALUE.test(value)) throw new TypeError(`caller's ${header} is not a valid header value`);
+    headers[header] = value;
+  }
+
+  // Once per call, and built in place (no spreads, no entry arrays): every REST call comes here.
+  function prepare(name: string, params: object, caller: Caller, want: 'json' | 'binary', parent: Context | undefined): Prepared {
     const p = placement(name);
     if (p.binary !== (want === 'binary')) {
       throw new TypeError(`${name} answers with ${p.binary ? 'a file: use download()' : 'JSON: use call()'}`);
@@ -167,33 +178,24 @@ export function createRestClient(options: RestClientOptions): RestClient {
     const encoded = encodeParams(p, record);
     const headers: Record<string, string> = {};
     const appId = caller.appId ?? options.appId;
-    if (appId !== undefined) headers.app_id = appId;
-    if (caller.token !== undefined) headers['access-token'] = caller.token;
-    if (caller.userId !== undefined) headers.user_id = caller.userId;
-    if (caller.groupId !== undefined && p.groupIdHeader) headers.group_id = caller.groupId;
-    for (const [header, value] of Object.entries(headers)) {
-      // The value itself stays out of the message: it may be the token.
-      if (BAD_HEADER_VALUE.test(value)) throw new TypeError(`caller's ${header} is not a valid header value`);
-    }
+    if (appId !== undefined) setCallerHeader(headers, 'app_id', appId);
+    if (caller.token !== undefined) setCallerHeader(headers, 'access-token', caller.token);
+    if (caller.userId !== undefined) setCallerHeader(headers, 'user_id', caller.userId);
+    if (caller.groupId !== undefined && p.groupIdHeader) setCallerHeader(headers, 'group_id', caller.groupId);
     if (encoded.body !== undefined) headers['content-type'] = 'application/json';
-    return {
-      p,
-      path: prefix + p.path + encoded.search,
-      headers,
-      ...(encoded.body !== undefined ? { body: encoded.body } : {}),
-      secrets: secretsOf(caller, record),
-    };
+    let untraced: Traced | undefined;
+    if (!tracer) {
+      // Nothing recorded: the request's context goes on unchanged, its headers formatted once per request.
+      const carried = parent && contextHeaders(parent);
+      if (carried) for (const header in carried) headers[header] = carried[header]!;
+      untraced = { headers, parent };
+    }
+    return { p, path: prefix + p.path + encoded.search, headers, body: encoded.body, secrets: secretsOf(caller, record), untraced };
   }
-
-  const { tracer } = options;
 
   /** The attempt's span (when recording) and the headers that carry its trace context. */
   function traced(prepared: Prepared, attempt: number, parent: Context | undefined): Traced {
-    if (!tracer) {
-      // Nothing recorded: the request's context goes on unchanged, its headers formatted once.
-      const carried = parent && contextHeaders(parent);
-      return { headers: carried ? { ...prepared.headers, ...carried } : prepared.headers, parent };
-    }
+    if (prepared.untraced || !tracer) return prepared.untraced ?? { headers: prepared.headers, parent };
     const span = startCallSpan(tracer, prepared.p.name, prepared.p.method, attempt, parent);
     return { span, headers: traceHeaders(span, prepared.headers) };
   }
@@ -203,16 +205,23 @@ export function createRestClient(options: RestClientOptions): RestClient {
     if (span) endCallSpan(span, status, error);
     if (!options.onCall) return;
     const sc = span ? span.spanContext() : t.parent && trace.getSpanContext(t.parent);
+    // Fields absent rather than undefined (logs list what is there), set in place rather than spread.
     const info: CallInfo = {
       endpoint: prepared.p.name,
       method: prepared.p.method,
       path: prepared.p.path,
       ms: performance.now() - started,
       attempt,
-      ...(status !== undefined ? { status } : {}),
-      ...(error instanceof UpstreamError ? { error: error.kind, ...(error.code !== undefined ? { code: error.code } : {}) } : {}),
-      ...(sc ? { traceId: sc.traceId, spanId: sc.spanId } : {}),
     };
+    if (status !== undefined) info.status = status;
+    if (error instanceof UpstreamError) {
+      info.error = error.kind;
+      if (error.code !== undefined) info.code = error.code;
+    }
+    if (sc) {
+      info.traceId = sc.traceId;
+      info.spanId = sc.spanId;
+    }
     try {
       options.onCall(info);
     } catch {
@@ -325,7 +334,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
     caller: Caller,
     opts: CallOptions = {},
   ): Promise<Reply<K>> {
-    const prepared = prepare(name, params, caller, 'json');
+    const prepared = prepare(name, params, caller, 'json', opts.trace);
     const { signal } = opts;
     const envelope = await withRetries(prepared, signal, (attempt) => attemptCall(prepared, attempt, opts)).catch((err: unknown) =>
       refused(err, caller),
@@ -353,7 +362,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
     caller: Caller,
     opts: CallOptions = {},
   ): Promise<Download> {
-    const prepared = prepare(name, params, caller, 'binary');
+    const prepared = prepare(name, params, caller, 'binary', opts.trace);
     const { signal } = opts;
     return withRetries(prepared, signal, async (attempt) => {
       const started = performance.now();

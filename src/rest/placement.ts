@@ -72,7 +72,9 @@ export function placement(name: EndpointName | string): Placement {
 export function encodeParams(p: Placement, params: Readonly<Record<string, unknown>>): Encoded {
   const query: Record<string, unknown> = {};
   const body: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(params)) {
+  // for-in over the caller's plain params object: no array of entries per call.
+  for (const key in params) {
+    const value = params[key];
     if (value === undefined) continue;
     if (p.query?.keys.has(key)) query[key] = value;
     else if (p.body?.kind === 'object' && p.body.keys.has(key)) body[key] = value;

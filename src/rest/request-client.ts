@@ -6,6 +6,7 @@ import type { Caller } from './caller';
 import type { CallName, CallOptions, Download, DownloadName, Reply, RestClient } from './client';
 import type { Endpoints } from './endpoints';
 import { endpoints } from './endpoints';
+import { idText, type Int64 } from './json';
 import type { ParamsIn } from './table';
 
 export interface RequestClient {
@@ -20,7 +21,8 @@ export interface RequestClient {
 export function stableKey(value: unknown): string {
   if (value === undefined) return 'u';
   if (value === null || typeof value !== 'object') {
-    return typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
+    // An integer is written as JSON writes it, through idText (IDs recur: their text is kept).
+    return typeof value === 'bigint' || Number.isInteger(value) ? idText(value as Int64) : JSON.stringify(value);
   }
   if (Array.isArray(value)) return `[${value.map(stableKey).join(',')}]`;
   // Called for every read a resolver makes: plain loops, no intermediate arrays of entries.
@@ -39,54 +41,53 @@ export function stableKey(value: unknown): string {
 /** What the request around a client adds to it. */
 export interface BindOptions {
   /** Called when a write starts and when it ends (the request forgets what it read). */
-  onWrite?: () => void;
+  onWrite?(): void;
   /** The request's REST calls, shared by all its clients: each call sent takes one. */
-  budget?: CallBudget;
+  readonly budget?: CallBudget;
   /** The trace the request's calls belong to now (its operation's span), read at each call. */
-  trace?: () => Context | undefined;
+  readonly trace?: { readonly current: Context | undefined };
 }
 
-export function bindClient(client: RestClient, caller: Caller, bind: BindOptions = {}): RequestClient {
-  const memo = new Map<string, Promise<unknown>>();
-  const { onWrite, budget, trace } = bind;
-  /** The call's options with the request's trace context, when it has one. */
-  const traced = (opts: CallOptions | undefined): CallOptions | undefined => {
-    const ctx = trace?.();
-    return ctx ? { ...opts, trace: ctx } : opts;
-  };
-  /** `send` once the budget allows it; a refusal is a rejected promise, as a failed call is. */
-  const budgeted = <T>(endpoint: string, send: () => Promise<T>): Promise<T> => {
-    if (!budget) return send();
-    try {
-      budget.take(endpoint);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    return send();
-  };
+const UNBOUND: BindOptions = {};
 
-  function call<K extends CallName>(name: K, params: ParamsIn<Endpoints[K]>, opts?: CallOptions): Promise<Reply<K>> {
+// A class, not closures: a request binds one client or more, and a list of members one per
+// member, so the methods live on the prototype and the memo is made on the first read.
+class BoundClient implements RequestClient {
+  private memo: Map<string, Promise<unknown>> | undefined;
+
+  constructor(
+    private readonly client: RestClient,
+    readonly caller: Caller,
+    private readonly bind: BindOptions,
+  ) {}
+
+  clear(): void {
+    this.memo?.clear();
+  }
+
+  call<K extends CallName>(name: K, params: ParamsIn<Endpoints[K]>, opts?: CallOptions): Promise<Reply<K>> {
     const { effect } = endpoints[name];
     if (effect === 'write') {
       // A write may change what any GET answers: forget them now, and again when it is done, since
       // a GET begun while it ran may hold the state from before.
       const forget = () => {
-        memo.clear();
-        onWrite?.();
+        this.clear();
+        this.bind.onWrite?.();
       };
       forget();
-      const written = budgeted(name, () => client.call(name, params, caller, traced(opts)));
+      const written = this.send(name, params, opts);
       written.then(forget, forget);
       return written;
     }
     // Each call hands out something new: two uploads in one request must not share one target.
-    if (effect === 'issue') return budgeted(name, () => client.call(name, params, caller, traced(opts)));
+    if (effect === 'issue') return this.send(name, params, opts);
     const key = `${name} ${stableKey(params)}`;
+    const memo = (this.memo ??= new Map());
     const known = memo.get(key);
     if (known) return known as Promise<Reply<K>>;
     // The first asker's signal governs the shared call; within one request all ask with the request's signal.
     // One promise per call: a failure is forgotten (a later asker tries again).
-    const pending: Promise<Reply<K>> = budgeted(name, () => client.call(name, params, caller, traced(opts))).catch((err: unknown) => {
+    const pending: Promise<Reply<K>> = this.send(name, params, opts).catch((err: unknown) => {
       if (memo.get(key) === pending) memo.delete(key);
       throw err;
     });
@@ -94,10 +95,31 @@ export function bindClient(client: RestClient, caller: Caller, bind: BindOptions
     return pending;
   }
 
-  return {
-    caller,
-    clear: () => memo.clear(),
-    call,
-    download: (name, params, opts) => budgeted(name, () => client.download(name, params, caller, traced(opts))),
-  };
+  download<K extends DownloadName>(name: K, params: ParamsIn<Endpoints[K]>, opts?: CallOptions): Promise<Download> {
+    return this.budgeted(name) ?? this.client.download(name, params, this.caller, this.traced(opts));
+  }
+
+  private send<K extends CallName>(name: K, params: ParamsIn<Endpoints[K]>, opts: CallOptions | undefined): Promise<Reply<K>> {
+    return this.budgeted(name) ?? this.client.call(name, params, this.caller, this.traced(opts));
+  }
+
+  /** Takes a call from the budget: undefined when it allows one, else the refusal, a rejected promise as a failed call is. */
+  private budgeted(endpoint: string): Promise<never> | undefined {
+    try {
+      this.bind.budget?.take(endpoint);
+      return undefined;
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** The call's options with the request's trace context, when it has one. */
+  private traced(opts: CallOptions | undefined): CallOptions | undefined {
+    const ctx = this.bind.trace?.current;
+    return ctx ? { ...opts, trace: ctx } : opts;
+  }
+}
+
+export function bindClient(client: RestClient, caller: Caller, bind: BindOptions = UNBOUND): RequestClient {
+  return new BoundClient(client, caller, bind);
 }

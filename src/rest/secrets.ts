@@ -10,7 +10,8 @@ const MIN_SECRET_LENGTH = 4;
 export function secretsOf(caller: Caller, params: Readonly<Record<string, unknown>>): string[] {
   const found: string[] = [];
   if (caller.token && caller.token.length >= MIN_SECRET_LENGTH) found.push(caller.token);
-  for (const [key, value] of Object.entries(params)) {
+  for (const key in params) {
+    const value = params[key];
     if (SECRET_PARAM.test(key) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH) found.push(value);
   }
   return found;

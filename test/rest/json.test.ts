@@ -1,6 +1,6 @@
 // int64-exact JSON (src/rest/json.ts) and the scalar schemas of the endpoint table (src/rest/table.ts).
 import { describe, expect, it } from 'vitest';
-import { parseJson, stringifyJson } from '../../src/rest/json';
+import { idText, parseJson, stringifyJson } from '../../src/rest/json';
 import { bool, double, int32In, int64 } from '../../src/rest/table';
 
 // A real message ID of the service, far above 2^53: JSON.parse would turn it into ...091400.
@@ -28,6 +28,20 @@ describe('parseJson and stringifyJson keep int64 exact', () => {
     expect(parsed.data.next_msg_id).toBe(-BigInt(MSG_ID));
     expect(parsed.msg_ids).toEqual([BigInt(MSG_ID), 1, -BigInt(MSG_ID)]);
     expect(stringifyJson(parsed)).toBe(text);
+  });
+
+  it('keeps a long integer exact wherever its digit run starts: the whole text, after a bracket, after 13-digit IDs', () => {
+    expect(parseJson(MSG_ID)).toBe(BigInt(MSG_ID));
+    expect(parseJson(`[${MSG_ID}]`)).toEqual([BigInt(MSG_ID)]);
+    const ids = Array.from({ length: 20 }, (_, i) => 2000000000100 + i);
+    expect(parseJson(`{"ids":[${ids.join(',')}],"last":${MSG_ID}}`)).toEqual({ ids, last: BigInt(MSG_ID) });
+  });
+
+  it('idText writes an int64 as String does, also past its memory of recent IDs', () => {
+    for (const id of [0, 7, 2 ** 31, 2 ** 53 - 1, 2000000000001, BigInt(MSG_ID)]) expect(idText(id)).toBe(String(id));
+    const many = Array.from({ length: 25_000 }, (_, i) => 2000000000000 + i);
+    expect(many.map(idText)).toEqual(many.map(String));
+    expect(many.map(idText)).toEqual(many.map(String));
   });
 
   it('writes bigints given by our own code as plain JSON numbers', () => {

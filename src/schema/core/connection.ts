@@ -40,8 +40,8 @@ export const PageInfoRef = builder.objectRef<PageInfoShape>('PageInfo').implemen
 });
 
 interface EdgeShape<T> {
-  node: T;
-  cursor: string;
+  readonly node: T;
+  readonly cursor: string;
 }
 
 export interface ConnectionShape<T> {
@@ -49,6 +49,44 @@ export interface ConnectionShape<T> {
   pageInfo: PageInfoShape;
   totalCount: Int64 | null;
 }
+
+// Cursors are encoded when read, not when the page is made: a page selected for its nodes alone
+// (a list of members with their names) encodes none. Classes, so that no closure is made per edge.
+
+/** An edge whose cursor is `encode(from)`, encoded each time it is read (a deterministic value). */
+class Edge<T, A> implements EdgeShape<T> {
+  constructor(
+    readonly node: T,
+    private readonly encode: (from: A) => string,
+    private readonly from: A,
+  ) {}
+
+  get cursor(): string {
+    return this.encode(this.from);
+  }
+}
+
+export const edgeOf = <T, A>(node: T, encode: (from: A) => string, from: A): EdgeShape<T> => new Edge(node, encode, from);
+
+/** The page's first and last edges' cursors, read from them when selected. */
+class PageInfo implements PageInfoShape {
+  constructor(
+    readonly hasNextPage: boolean,
+    readonly hasPreviousPage: boolean,
+    private readonly edges: readonly EdgeShape<unknown>[],
+  ) {}
+
+  get startCursor(): string | null {
+    return this.edges[0]?.cursor ?? null;
+  }
+
+  get endCursor(): string | null {
+    return this.edges[this.edges.length - 1]?.cursor ?? null;
+  }
+}
+
+export const pageInfoOf = (edges: readonly EdgeShape<unknown>[], hasNextPage: boolean, hasPreviousPage: boolean): PageInfoShape =>
+  new PageInfo(hasNextPage, hasPreviousPage, edges);
 
 /** The builder's own schema types (context and scalars), so any of its refs fits. */
 type Types = SchemaTypes;
@@ -135,18 +173,11 @@ export function decodeCursor(arg: string, cursor: string): unknown[] {
  * A connection of the admin user list (paged by number: no cursor to anchor on), read at `offset`;
  * its cursor is the offset after an edge (base64url of `<offset>:`).
  */
+const offsetCursor = (skip: number) => Buffer.from(`${skip}:`, 'utf8').toString('base64url');
+
 export function offsetConnection<T>(items: readonly T[], offset: number, hasNextPage: boolean): ConnectionShape<T> {
-  const edges = items.map((node, i) => ({ node, cursor: Buffer.from(`${offset + i + 1}:`, 'utf8').toString('base64url') }));
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage,
-      hasPreviousPage: offset > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
-    },
-    totalCount: null,
-  };
+  const edges = items.map((node, i) => edgeOf(node, offsetCursor, offset + i + 1));
+  return { edges, pageInfo: pageInfoOf(edges, hasNextPage, offset > 0), totalCount: null };
 }
 
 /** The offset an offsetConnection cursor names (0 without one). */

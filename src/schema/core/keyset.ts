@@ -12,7 +12,7 @@ import type { ObjectFieldBuilder, ObjectRef } from '@pothos/core';
 import type { GatewayContext } from '../../context';
 import type { EndpointName } from '../../rest/endpoints';
 import { builder, reaches, type SchemaTypes } from './builder';
-import { type ConnectionShape, decodeCursor, encodeCursor, MAX_PAGE, notOurs } from './connection';
+import { type ConnectionShape, decodeCursor, edgeOf, encodeCursor, MAX_PAGE, notOurs, pageInfoOf } from './connection';
 import { badUserInput, inRange } from './inputs';
 
 /** Where an item sorts (a time, a number that grows; null when unknown) and which item it is. */
@@ -51,7 +51,8 @@ interface Around {
 /** A cursor: the item's sort key; for an item with none, also what stood around it (the fallbacks when it left). */
 type Cursor = SortKey & { around?: Around };
 
-function encodeKey(key: SortKey, around: Around): string {
+/** The cursor of an item at its place in the page (encoded when read: connection.ts edgeOf). */
+function encodeKey({ key, around }: { key: SortKey; around: Around }): string {
   return encodeCursor(key.sort === null ? [null, key.id, around.place, around.prev, around.next] : [key.sort, key.id]);
 }
 
@@ -141,18 +142,9 @@ export function keysetPage<T>(
     const idAt = (i: number) => (i >= known && i < sorted.length ? sorted[i]!.key.id : null);
     const edges = sorted.slice(start, end).map((e, i) => {
       const at = start + i;
-      return { node: e.node, cursor: encodeKey(e.key, { place: at - known, prev: idAt(at - 1), next: idAt(at + 1) }) };
+      return edgeOf(e.node, encodeKey, { key: e.key, around: { place: at - known, prev: idAt(at - 1), next: idAt(at + 1) } });
     });
-    return {
-      edges,
-      pageInfo: {
-        hasPreviousPage: start > 0,
-        hasNextPage: end < sorted.length,
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges[edges.length - 1]?.cursor ?? null,
-      },
-      totalCount: all.length,
-    };
+    return { edges, pageInfo: pageInfoOf(edges, end < sorted.length, start > 0), totalCount: all.length };
   };
 }
 

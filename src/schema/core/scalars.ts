@@ -1,6 +1,6 @@
 // The custom scalars of the schema: ID (exact int64 decimals), DateTime and SafeInt.
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { INT64_MAX, type Int64, toInt64 } from '../../rest/json';
+import { idText, INT64_MAX, type Int64, toInt64 } from '../../rest/json';
 
 /**
  * A scalar's refusal of an input value. graphql-js wraps it (adding the expected type and the
@@ -31,7 +31,7 @@ export const IDScalar = new GraphQLScalarType<Int64, string>({
     'An identifier of the IM service: a non-negative 64-bit integer written as a decimal string. ' +
     'Message IDs exceed 2^53, so never convert an ID to a JavaScript number.',
   serialize(value) {
-    if (typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
+    if (typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) return idText(value);
     if (typeof value === 'string' && DECIMAL.test(value)) return value;
     throw new GraphQLError(`ID cannot represent ${String(value)}`);
   },

@@ -11,7 +11,17 @@
 // items removed before the item (up to a page of them) leave it among what is read. Reads are
 // that much longer (about `first` items more), in the same single call.
 import type { Int64 } from '../../rest/json';
-import { type ConnectionShape, decodeCursor, encodeCursor, firstOf, MAX_PAGE, notOurs, type PageArgs } from './connection';
+import {
+  type ConnectionShape,
+  decodeCursor,
+  edgeOf,
+  encodeCursor,
+  firstOf,
+  MAX_PAGE,
+  notOurs,
+  type PageArgs,
+  pageInfoOf,
+} from './connection';
 
 interface Anchor {
   /** The service cursor to read from ('': the start). */
@@ -83,16 +93,11 @@ export function toConnection<R, T>(
     const endOfRead = start + i === reply.data.length - 1 && next !== undefined;
     const base = endOfRead ? { base: next, offset: 0 } : { base: where.from, offset: skip };
     const before = start + i > 0 ? items.id(reply.data[start + i - 1]!) : null;
-    return { node: items.map(record), cursor: encodeCursor([where.from, skip, items.id(record), before, base.base, base.offset]) };
+    return edgeOf(items.map(record), encodeCursor, [where.from, skip, items.id(record), before, base.base, base.offset]);
   });
   return {
     edges,
-    pageInfo: {
-      hasNextPage: next !== undefined || start + shown.length < reply.data.length,
-      hasPreviousPage: at !== START,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
-    },
+    pageInfo: pageInfoOf(edges, next !== undefined || start + shown.length < reply.data.length, at !== START),
     totalCount: reply.total ?? null,
   };
 }

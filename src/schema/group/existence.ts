@@ -18,8 +18,8 @@ const GROUP_NOT_FOUND = 20001;
 /** Fields that need no call of their own. */
 const FREE = new Set(['id', '__typename']);
 
-/** The arguments of the selection's one `members` field, when that is all it asks (plain fields, no fragments). */
-function membersAlone(info: GraphQLResolveInfo): PageArgs | undefined {
+/** The selection's one `members` field, when that is all it asks (plain fields, no fragments). */
+function membersField(info: GraphQLResolveInfo): FieldNode | undefined {
   let members: FieldNode | undefined;
   for (const node of info.fieldNodes) {
     for (const selection of node.selectionSet?.selections ?? []) {
@@ -29,10 +29,27 @@ function membersAlone(info: GraphQLResolveInfo): PageArgs | undefined {
       members = selection;
     }
   }
+  return members;
+}
+
+// A document is parsed once and its nodes reused by every request running it: the arguments
+// written in it (no variables) are read once per `members` node.
+const literalArgs = new WeakMap<FieldNode, PageArgs>();
+
+/** The arguments of the selection's one `members` field, when that is all it asks. */
+function membersAlone(info: GraphQLResolveInfo): PageArgs | undefined {
+  const members = membersField(info);
   const type = getNamedType(info.returnType);
   const field = members && isObjectType(type) ? type.getFields().members : undefined;
   if (!members || !field) return undefined;
-  return getArgumentValues(field, members, info.variableValues);
+  const known = literalArgs.get(members);
+  if (known) return known;
+  const args: PageArgs = getArgumentValues(field, members, info.variableValues);
+  const literal = !members.arguments?.some(
+    (a) => a.value.kind !== 'IntValue' && a.value.kind !== 'StringValue' && a.value.kind !== 'NullValue',
+  );
+  if (literal) literalArgs.set(members, Object.freeze(args));
+  return args;
 }
 
 /** The group an ID names; null when there is none. */

@@ -5,13 +5,13 @@
 // Each answer primes the others.
 import DataLoader from 'dataloader';
 import type { GatewayContext } from '../../context';
-import type { Int64 } from '../../rest/json';
+import { idText, type Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { defineLoader } from '../core/loader';
 import type { GroupParent } from '../core/refs';
 import { recordField } from '../core/record-field';
 
-const idKey = (id: Int64): string => String(id);
+const idKey = idText;
 
 /** DataLoader wants failures as Error values, one per key, not a rejected batch. */
 const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));

@@ -2,7 +2,7 @@
 // (POST /group/members/display_name, one call per group per request), and the mutations on
 // members and roles: display name, admins, kick, leave, transfer.
 import type { GatewayContext } from '../../context';
-import type { Int64 } from '../../rest/json';
+import { idText, type Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf, type PageArgs, pageArgs } from '../core/connection';
@@ -49,10 +49,10 @@ const MemberRef = builder.objectRef<MemberParent>('Member').implement({
       description: 'Owner, admin or member: from the group summary (owner) and the admin list, each read once per request.',
       extensions: reaches('POST /group/info/batch', 'GET /group/admin_list'),
       resolve: async ({ group, record }, _a, ctx) => {
-        const userId = String(record.user_id);
-        if (String((await summaryOf(group, ctx)).owner) === userId) return 'OWNER' as const;
+        const userId = idText(record.user_id);
+        if (idText((await summaryOf(group, ctx)).owner) === userId) return 'OWNER' as const;
         const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: group.id })).data;
-        return admins.some((a) => String(a.user_id) === userId) ? ('ADMIN' as const) : ('MEMBER' as const);
+        return admins.some((a) => idText(a.user_id) === userId) ? ('ADMIN' as const) : ('MEMBER' as const);
       },
     }),
     displayName: t.string({
@@ -95,7 +95,7 @@ export async function memberPage(
 ) {
   const reply = await readMemberPage(ctx, endpoint, group.id, args);
   primeMembers(ctx, group.id, reply.data);
-  return toConnection(reply, args, { defaultFirst: PAGE, id: (m) => String(m.user_id), map: memberOf(group) });
+  return toConnection(reply, args, { defaultFirst: PAGE, id: (m) => idText(m.user_id), map: memberOf(group) });
 }
 
 builder.objectFields(GroupRef, (t) => ({
@@ -113,7 +113,7 @@ builder.objectFields(GroupRef, (t) => ({
     endpoint: 'GET /group/admin_list',
     defaultFirst: PAGE,
     // In the order they joined the group (the service's); a cursor names an admin and that time.
-    key: (m) => ({ sort: Number(m.record.join_time), id: String(m.record.user_id) }),
+    key: (m) => ({ sort: Number(m.record.join_time), id: idText(m.record.user_id) }),
     order: 'ascending',
     read: async (g, ctx) => {
       const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: g.id })).data;

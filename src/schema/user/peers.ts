@@ -9,7 +9,7 @@
 // Private fields (email, mobile, privateInfo, settings, ...) never take this path.
 import DataLoader from 'dataloader';
 import type { GatewayContext } from '../../context';
-import type { Int64 } from '../../rest/json';
+import { idText, type Int64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { provenBy, remembered } from '../../peers/service-credential';
@@ -43,12 +43,12 @@ function peerLoader<T>(what: string, read: PeerRead<T>) {
           Promise.all(
             ids.map((id) => {
               const peers = ctx.peers!;
-              const key = `${peers.credential.appId}:${what}:${String(id)}`;
+              const key = `${peers.credential.appId}:${what}:${idText(id)}`;
               // A failure is reported to this request and not remembered.
               return remembered(peers.credential, key, () => read(peers.as(id))).catch(asError);
             }),
           ),
-        { cacheKeyFn: String },
+        { cacheKeyFn: idText },
       ),
   );
 }
@@ -70,13 +70,13 @@ async function readPublic<T>(
   if (u.id === undefined || u.as) return own();
   // The service token itself (an admin caller of the app, usually acting as one user): another
   // user's public fields come from the app's shared cache too; the acting user's are read fresh.
-  if (ctx.peers?.callerIsService) return String(u.id) === ctx.caller.userId ? own() : loader(ctx).load(u.id);
+  if (ctx.peers?.callerIsService) return idText(u.id) === ctx.caller.userId ? own() : loader(ctx).load(u.id);
   if (ctx.peers) {
     const self = await provenCaller(ctx);
     // An admin token of its own reads anyone with its own access.
     if (self === null) return own();
     // Its own fields are read fresh, never from the shared cache.
-    return String(self) === String(u.id) ? read(ctx.rest) : loader(ctx).load(u.id);
+    return idText(self) === idText(u.id) ? read(ctx.rest) : loader(ctx).load(u.id);
   }
   try {
     return await own();
