@@ -83,8 +83,9 @@ export async function startGatewayProcess(
   nodeArgs: readonly string[] = [],
   /** Settings of this gateway over the environment's (bench/tracing.ts runs one per setting). */
   extraEnv: Record<string, string> = {},
-): Promise<{ process: ChildProcess; origin: string }> {
+): Promise<{ process: ChildProcess; origin: string; metricsOrigin: string }> {
   const port = await freePort();
+  const metricsPort = await freePort();
   const fromSource = process.env.BENCH_GATEWAY_SOURCE === '1';
   if (!fromSource) await run('npm', ['run', '--silent', 'bundle'], { cwd: repo });
   const extra = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -95,7 +96,7 @@ export async function startGatewayProcess(
     env: {
       ...process.env,
       PORT: String(port),
-      METRICS_PORT: String(await freePort()),
+      METRICS_PORT: String(metricsPort),
       IM_BASE_URL: setup.url,
       IM_APP_ID: setup.appId,
       // The service credential: users' tokens read their peers through it (bench/peers.ts's varied cases).
@@ -107,5 +108,5 @@ export async function startGatewayProcess(
   });
   children.push(gateway);
   await started(gateway, 'gateway', /GraphQL\s+http/);
-  return { process: gateway, origin: `http://127.0.0.1:${port}` };
+  return { process: gateway, origin: `http://127.0.0.1:${port}`, metricsOrigin: `http://127.0.0.1:${metricsPort}` };
 }

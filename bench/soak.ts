@@ -2,7 +2,8 @@
 // The seeded emulator and the gateway (as production runs it: the bundle, metrics on) in child
 // processes, as in bench/peers.ts (BENCH_GATEWAY_SOURCE, BENCH_GATEWAY_NODE_ARGS as there); wrk
 // sends the peers bench's three queries and a mutation (setNickname), in turn on each connection,
-// for BENCH_SOAK_SECONDS. Meanwhile the gateway's heap is read from its /metrics (prom-client's
+// for BENCH_SOAK_SECONDS. Meanwhile the gateway's heap is read from its /metrics, on the metrics
+// port of its own as in production (prom-client's
 // nodejs_heap_size_used_bytes, and the old space alone) every second, and its RSS from
 // /proc/<pid>/status; every BENCH_SOAK_SAMPLE_S one row is printed (with the heap V8 holds and the
 // memory outside it, where RSS goes, as read last).
@@ -125,7 +126,7 @@ async function main() {
     checked.map((c) => c.request),
     headers,
   );
-  const idle = { t: 0, rss: rssBytes(pid), ...(await heap(gateway.origin)) };
+  const idle = { t: 0, rss: rssBytes(pid), ...(await heap(gateway.metricsOrigin)) };
   const loadBefore = loadavg();
   afterFullGc.length = 0;
   gcLines.clear();
@@ -140,7 +141,7 @@ async function main() {
   for (let second = 1; second <= SECONDS && !done; second++) {
     await later(began + second * 1000 - performance.now());
     if (done) break;
-    window.push({ t: second, rss: rssBytes(pid), ...(await heap(gateway.origin)) });
+    window.push({ t: second, rss: rssBytes(pid), ...(await heap(gateway.metricsOrigin)) });
     if (second % SAMPLE_S === 0) {
       rows.push({
         ...window.at(-1)!,
