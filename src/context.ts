@@ -174,7 +174,7 @@ function restAs(this: GatewayContext, userId: Int64): RequestClient {
 
 function restWithToken(this: GatewayContext, userId: Int64, token: string): RequestClient {
   const { appId } = this.caller;
-  return (this as Scoped)[SCOPE].clientFor(`issued:${String(userId)}`, () => (appId === undefined ? { token } : { appId, token }));
+  return (this as Scoped)[SCOPE].clientFor(`issued:${idText(userId)}`, () => (appId === undefined ? { token } : { appId, token }));
 }
 
 function invalidate(this: GatewayContext): void {

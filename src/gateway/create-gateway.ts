@@ -135,7 +135,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     connections: config.connections,
     freezeReplies: config.freezeReplies,
     // Spans of REST calls only when they are recorded; else the request's context goes on as it is.
-    ...(tracing?.exporting ? { tracer: tracing.tracer } : {}),
+    ...(tracing?.tracer ? { tracer: tracing.tracer } : {}),
     onCall: (info) => {
       logTrouble(info);
       readiness.record(info);
@@ -236,7 +236,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         },
       }),
       ...(metrics ? [metrics.plugin] : []),
-      ...(tracing?.exporting || config.logRequests ? [useOperationTracing(tracing)] : []),
+      ...(tracing?.tracer || config.logRequests ? [useOperationTracing(tracing)] : []),
       ...(config.jit ? [useCompiledExecution({ afterRuns: config.jitAfterRuns })] : []),
       // After compiled execution: it shares whichever execution that plugin chose.
       ...(config.shareQueries ? [useSharedExecution(metrics ? { onShared: metrics.sharedExecution } : {})] : []),

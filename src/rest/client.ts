@@ -195,7 +195,8 @@ export function createRestClient(options: RestClientOptions): RestClient {
 
   /** The attempt's span (when recording) and the headers that carry its trace context. */
   function traced(prepared: Prepared, attempt: number, parent: Context | undefined): Traced {
-    if (prepared.untraced || !tracer) return prepared.untraced ?? { headers: prepared.headers, parent };
+    // Without a tracer, prepare made what every attempt sends.
+    if (!tracer) return prepared.untraced ?? { headers: prepared.headers, parent };
     const span = startCallSpan(tracer, prepared.p.name, prepared.p.method, attempt, parent);
     return { span, headers: traceHeaders(span, prepared.headers) };
   }

@@ -48,7 +48,8 @@ function endSpan(span: Span, status: number): void {
 
 export function observeRequests(handler: Handler, { tracing, logRequests, routes }: ObserveOptions): Handler {
   if (!tracing && !logRequests) return handler;
-  if (tracing && !tracing.exporting && !logRequests) {
+  const tracer = tracing?.tracer;
+  if (tracing && !tracer && !logRequests) {
     // Nothing recorded, nothing logged: the trace context alone, at the least cost per request.
     return (req, res) => {
       traces.set(req, { current: tracing.parentOf(req.headers) });
@@ -65,9 +66,9 @@ export function observeRequests(handler: Handler, { tracing, logRequests, routes
     const method = req.method ?? 'GET';
     const record: RequestTrace = { current: undefined };
     let span: Span | undefined;
-    if (tracing?.exporting) {
+    if (tracing && tracer) {
       const parent = tracing.parentOf(req.headers);
-      span = tracing.tracer.startSpan(route ? `${method} ${route}` : method, { kind: SpanKind.SERVER }, parent);
+      span = tracer.startSpan(route ? `${method} ${route}` : method, { kind: SpanKind.SERVER }, parent);
       if (span.isRecording()) {
         span.setAttribute('http.request.method', method);
         if (route) span.setAttribute('http.route', route);

@@ -23,7 +23,7 @@ import {
   withFields,
 } from './common';
 import { GroupRef, UserRef } from '../core/refs';
-import { cacheIdField } from '../core/cache-id';
+import { cacheIdField, joinedId } from '../core/cache-id';
 
 const PAGE = 100; // the service's default for applications and invitations (upstream notes)
 
@@ -85,7 +85,7 @@ const GroupInvitationConnectionRef = connectionOf('GroupInvitation', GroupInvita
 
 async function applicationsOf(ctx: GatewayContext, groupIds: Int64[], args: { first?: number | null; after?: string | null }) {
   const reply = await ctx.rest.call('POST /group/application_list', { group_list: groupIds, ...toPaging(args, PAGE) });
-  return toConnection(reply, args, { defaultFirst: PAGE, id: (a) => `${String(a.group_id)}:${String(a.applicant_id)}`, map: (a) => a });
+  return toConnection(reply, args, { defaultFirst: PAGE, id: (a) => joinedId([a.group_id, a.applicant_id]), map: (a) => a });
 }
 
 builder.objectFields(GroupRef, (t) => ({
@@ -124,7 +124,7 @@ builder.queryFields((t) => ({
       toConnection(await ctx.rest.call('GET /group/invitation_list', toPaging(args, PAGE)), args, {
         defaultFirst: PAGE,
         // A handled invitation stays listed beside a later one from the same inviter: the expiry tells them apart.
-        id: (i) => `${String(i.group_id)}:${String(i.inviter_id)}:${String(i.expired_time)}`,
+        id: (i) => joinedId([i.group_id, i.inviter_id, i.expired_time]),
         map: (i) => i,
       }),
   }),

@@ -39,9 +39,10 @@ function start(tracing: Tracing | undefined, args: OperationArgs): Span | undefi
   const name = op?.name?.value;
   context.trace.operation = name ?? `(anonymous ${type})`;
   // Not recording: the request's context is already what its REST calls carry on.
-  if (!tracing?.exporting) return undefined;
+  const tracer = tracing?.tracer;
+  if (!tracer) return undefined;
   const parent: Context = context.trace.current ?? tracing.parentOf();
-  const span = tracing.tracer.startSpan(name ? `${type} ${name}` : type, { kind: SpanKind.INTERNAL }, parent);
+  const span = tracer.startSpan(name ? `${type} ${name}` : type, { kind: SpanKind.INTERNAL }, parent);
   if (span.isRecording()) {
     span.setAttribute('graphql.operation.type', type);
     if (name) span.setAttribute('graphql.operation.name', name);

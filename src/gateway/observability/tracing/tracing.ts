@@ -1,7 +1,7 @@
 // The gateway's tracing, from OpenTelemetry's standard variables (config.ts: TracingConfig):
 // - OTEL_SDK_DISABLED=true: none at all (no span, no `traceparent` sent on);
-// - no exporter set: the API's no-op tracer. Nothing is recorded, but the trace context goes on:
-//   an incoming `traceparent` is forwarded on every REST call, and a request without one gets a
+// - no exporter set: no tracer. Nothing is recorded, but the trace context goes on: an incoming
+//   `traceparent` is forwarded unchanged on every REST call, and a request without one gets a
 //   fresh trace id, so the IM service's logs can still be joined on it. Costs next to nothing;
 // - an exporter set: the SDK's tracer, sampled as OTEL_TRACES_SAMPLER says, spans batched to
 //   OTLP/HTTP (JSON or protobuf).
@@ -11,7 +11,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import {
   type Context,
   defaultTextMapGetter,
-  ProxyTracerProvider,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -33,9 +32,8 @@ import { samplerOf } from './sampler';
 const TRACER_NAME = 'im-graphql-gateway';
 
 export interface Tracing {
-  readonly tracer: Tracer;
-  /** Spans are recorded and exported (an exporter is set). */
-  readonly exporting: boolean;
+  /** The SDK's tracer when spans are recorded and exported (an exporter is set); else none. */
+  readonly tracer: Tracer | undefined;
   /** What a request's first span hangs under: the incoming trace context, or a new trace. */
   parentOf(headers?: IncomingHttpHeaders): Context;
   /** Each poll round a trace of its own (subscriptions/poller.ts). */
@@ -59,12 +57,12 @@ export function createTracing(config: TracingConfig): Tracing | undefined {
       spanProcessors: [new BatchSpanProcessor({ exporter })],
     });
   }
-  const tracer = provider ? provider.getTracer(TRACER_NAME) : new ProxyTracerProvider().getTracer(TRACER_NAME);
+  const tracer = provider?.getTracer(TRACER_NAME);
 
   function parentOf(headers?: IncomingHttpHeaders): Context {
     const ctx = headers?.traceparent ? propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter) : ROOT_CONTEXT;
-    // The SDK starts a trace by itself; the no-op tracer would start none, so the trace id is made here.
-    if (provider || trace.getSpanContext(ctx)) return ctx;
+    // The SDK starts a trace by itself; with no tracer the trace id is made here.
+    if (tracer || trace.getSpanContext(ctx)) return ctx;
     return trace.setSpanContext(ctx, {
       traceId: randomIds.generateTraceId(),
       spanId: randomIds.generateSpanId(),
@@ -74,7 +72,7 @@ export function createTracing(config: TracingConfig): Tracing | undefined {
 
   const traceRound: RoundTracer = (source, rest) => {
     // Nothing recorded: the round's calls carry a trace of their own, with no span.
-    if (!provider) return { rest: tracedClient(rest, parentOf()), end() {} };
+    if (!tracer) return { rest: tracedClient(rest, parentOf()), end() {} };
     const span = tracer.startSpan(`poll ${source}`, { kind: SpanKind.INTERNAL, attributes: { 'im.poll.source': source } }, parentOf());
     return {
       rest: tracedClient(rest, trace.setSpan(ROOT_CONTEXT, span)),
@@ -87,7 +85,6 @@ export function createTracing(config: TracingConfig): Tracing | undefined {
 
   return {
     tracer,
-    exporting: provider !== undefined,
     parentOf,
     traceRound,
     shutdown: async () => {
