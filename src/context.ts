@@ -1,8 +1,10 @@
 // Per request: who is calling (from the HTTP headers or the WebSocket connectionParams), REST
 // clients bound to that caller, and the request's loaders. Nothing here is shared between requests.
 import type { Context } from '@opentelemetry/api';
+import { GraphQLError } from 'graphql';
 import { type PeerAccess, peerAccessFor, type ServiceCredential } from './peers/service-credential';
 import { callBudget, type CallBudget } from './rest/budget';
+import type { IdFormat } from './config';
 import type { Caller } from './rest/caller';
 import type { RestClient } from './rest/client';
 import { idText, type Int64 } from './rest/json';
@@ -18,6 +20,8 @@ interface GatewaySettings {
   readonly maxUploadBytes: number;
   /** REST calls one request (or subscription event) may make; unlimited when absent. */
   readonly maxRestCalls?: number;
+  /** The ID format of requests that do not choose one. */
+  readonly idFormat?: IdFormat;
 }
 
 /** What the request's observers share: the trace its REST calls belong to (its HTTP span's, then its operation's), and the operation's name. */
@@ -28,6 +32,8 @@ export interface RequestTrace {
 
 export interface GatewayContext {
   readonly caller: Caller;
+  /** What `id` answers on Nodes other than User and Group (X-ID-Format, else the gateway's ID_FORMAT). */
+  readonly idFormat: IdFormat;
   readonly settings: GatewaySettings;
   /** REST calls for this request: identical reads are made once; failures are UpstreamErrors (the schema words them). */
   readonly rest: RequestClient;
@@ -102,6 +108,20 @@ export function paramsLookup(params: Readonly<Record<string, unknown>> | undefin
     const value = lower.get(name);
     return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
   };
+}
+
+/**
+ * The ID format a request asks for: the `X-ID-Format` header (`connectionParams["x-id-format"]` on
+ * a WebSocket) when it is `global` or `service`, else the gateway's default. Another value is
+ * refused (BAD_REQUEST), so a typo does not silently answer the other format.
+ */
+export function idFormatFrom(lookup: Lookup, fallback: IdFormat): IdFormat {
+  const asked = lookup('x-id-format')?.trim().toLowerCase();
+  if (asked === undefined || asked === '') return fallback;
+  if (asked === 'global' || asked === 'service') return asked;
+  throw new GraphQLError(`X-ID-Format must be "global" or "service", got ${JSON.stringify(asked.slice(0, 40))}`, {
+    extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+  });
 }
 
 /** The request's clients by who they act as, and what they share: one per request, its map made on first use. */
@@ -191,6 +211,7 @@ export function createContext(
   service?: { credential: ServiceCredential | undefined; defaultAppId: string },
   trace: RequestTrace = { current: undefined },
   connection?: { resumeAfter?: unknown },
+  idFormat: IdFormat = settings.idFormat ?? 'service',
 ): GatewayContext {
   const loaders = new Map<unknown, unknown>();
   const budget = callBudget(settings.maxRestCalls ?? Number.POSITIVE_INFINITY);
@@ -200,6 +221,7 @@ export function createContext(
   const context: Scoped = {
     peers: access && new PeerClients(access, scope),
     caller,
+    idFormat,
     settings,
     rest: scope.rest,
     restCalls: budget,

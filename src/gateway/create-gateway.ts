@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
+import { callerFrom, createContext, type GatewayContext, headersLookup, idFormatFrom, paramsLookup } from '../context';
 import type { Config } from '../config';
 import { createRestClient, type RestClient } from '../rest/client';
 import { forgetCaller, serviceCredential } from '../peers/service-credential';
@@ -172,7 +172,13 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     redisPrefix: options.redisPrefix ?? 'im-gateway:',
     warn: (message) => log().warn(`persisted queries: ${message}`),
   });
-  const settings = { imBaseUrl, uploadHosts: config.uploadHosts, maxUploadBytes: config.maxUploadBytes, maxRestCalls: config.maxRestCalls };
+  const settings = {
+    imBaseUrl,
+    uploadHosts: config.uploadHosts,
+    maxUploadBytes: config.maxUploadBytes,
+    maxRestCalls: config.maxRestCalls,
+    idFormat: config.idFormat,
+  };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -193,7 +199,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     }) => {
       const lookup = connectionParams ? paramsLookup(connectionParams) : request ? requestLookup(request) : headersLookup(new Headers());
       const trace = operationTrace(tracing, req, connectionParams);
-      return createContext(rest, callerFrom(lookup), settings, subscriptions, service, trace, connectionParams);
+      const idFormat = idFormatFrom(lookup, config.idFormat);
+      return createContext(rest, callerFrom(lookup), settings, subscriptions, service, trace, connectionParams, idFormat);
     },
     // Served ahead of yoga by createGraphiQLPage (rendered once, not per request).
     graphiql: false,

@@ -3,6 +3,7 @@ import { GraphQLDeferDirective, GraphQLStreamDirective } from '@graphql-tools/ut
 import { specifiedDirectives } from 'graphql';
 import { builder } from './core/builder';
 import { useExactIds } from './core/exact-ids';
+import { useGlobalIdInputs } from './core/global-id-inputs';
 import { IDScalar } from './core/scalars';
 import './user/token';
 import './user/user';
@@ -38,7 +39,6 @@ import './message/conversation-events';
 
 // @defer and @stream in the schema itself (the defer-stream plugin adds them only when absent), so
 // schema.graphql declares them for client tooling: codegen validates deferred fragments against it.
-export const schema = useExactIds(
-  builder.toSchema({ directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] }),
-  IDScalar,
+export const schema = useGlobalIdInputs(
+  useExactIds(builder.toSchema({ directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] }), IDScalar),
 );

@@ -25,9 +25,9 @@ const SEP = '\u0000';
 type Kind = 'shared' | 'alone' | 'write';
 
 function keyOf(args: ExecutionArgs, epoch: number): string {
-  const { caller } = args.contextValue as GatewayContext;
+  const { caller, idFormat } = args.contextValue as GatewayContext;
   const variables = args.variableValues ? JSON.stringify(args.variableValues) : '';
-  return [epoch, args.operationName ?? '', caller.appId, caller.token, caller.userId, caller.groupId, variables].join(SEP);
+  return [epoch, args.operationName ?? '', caller.appId, caller.token, caller.userId, caller.groupId, idFormat, variables].join(SEP);
 }
 
 const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as Promise<unknown> | null)?.then === 'function';

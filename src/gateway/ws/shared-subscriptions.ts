@@ -201,7 +201,7 @@ export function sharedSubscriptions(): SharedSubscriptions {
  * the same variables and resume positions (key undefined: not shared), and whether its field replays its state.
  */
 function shareOf(args: ExecutionArgs): { key: string | undefined; replay: boolean } {
-  const context = args.contextValue as { caller?: Caller; resumeAfter?: unknown } | undefined;
+  const context = args.contextValue as { caller?: Caller; resumeAfter?: unknown; idFormat?: string } | undefined;
   const caller = context?.caller;
   const text = args.document.loc?.source.body;
   const operation = getOperationAST(args.document, args.operationName);
@@ -212,7 +212,8 @@ function shareOf(args: ExecutionArgs): { key: string | undefined; replay: boolea
   const identity = [caller.appId, caller.token, caller.userId, caller.groupId].map((part) => part ?? null);
   // A connection that resumes (connectionParams.resumeAfter) starts elsewhere than one that does not.
   const resume = context?.resumeAfter ?? null;
-  const key = `${JSON.stringify([...identity, args.operationName ?? null, args.variableValues ?? null, resume])}\n${text}`;
+  const ids = context?.idFormat ?? null;
+  const key = `${JSON.stringify([...identity, args.operationName ?? null, args.variableValues ?? null, resume, ids])}\n${text}`;
   return { key, replay: definition?.extensions.replaysLatest === true };
 }
 

@@ -1,16 +1,24 @@
 // Identity for objects the service names by several IDs (a member: its group and its user), so
-// that normalized client caches (Apollo's, Relay's) keep one entry per object. Such an `id` is a
-// String, not an ID: the ID scalar is the service's own int64, which these are not.
+// that normalized client caches (Apollo's, Relay's) keep one entry per object and `node(id:)`
+// fetches it again: a global ID when the request asks for global IDs, else the parts joined by
+// ":" as before global IDs (global-id.ts).
 import type { ObjectFieldBuilder } from '@pothos/core';
 import type { Int64 } from '../../rest/json';
 import type { SchemaTypes } from './builder';
+import { type GlobalKind, nodeId } from './global-id';
 
 /** The `id` field of such an object: `ids` are its parts, which `parts` names ("group ID and user ID"). */
-export const cacheIdField = <P>(t: ObjectFieldBuilder<SchemaTypes, P>, parts: string, ids: (parent: P) => Int64[]) =>
-  t.string({
+export const cacheIdField = <P>(t: ObjectFieldBuilder<SchemaTypes, P>, kind: GlobalKind, parts: string, ids: (parent: P) => Int64[]) =>
+  t.field({
+    type: 'ID',
     nullable: false,
-    description: `Identity for client caches: ${parts}, joined by ":". Not an ID of the service: read the parts from their own fields.`,
-    resolve: (parent) => joinedId(ids(parent)),
+    description:
+      `Its ID for node(id:) and client caches: a global ID with X-ID-Format: global; otherwise ${parts}, joined by ":" ` +
+      '(read the parts from their own fields).',
+    resolve: (parent, _args, ctx) => {
+      const parts = ids(parent);
+      return nodeId(ctx, kind, parts, joinedId(parts));
+    },
   });
 
 /** The cache identity of parts (a Member's: group ID and user ID), as cacheIdField answers it. */

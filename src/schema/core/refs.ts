@@ -4,6 +4,7 @@ import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { builder } from './builder';
+import { fetchedKind } from './node-kinds';
 
 /** A user; without `id`, the acting user (whose ID is learnt from the profile). */
 export interface UserParent {
@@ -35,19 +36,21 @@ export const SharedFileRef = builder.objectRef<R.SharedFile>('SharedFile');
 const isGroupParent = (p: UserParent | GroupParent): p is GroupParent => 'summary' in p || 'info' in p;
 
 /**
- * What can be fetched alone by its ID with `node(id:)`: User and Group. IDs stay the service's
- * exact int64 (no type prefix): user and group IDs are drawn from separate ranges, so one ID names
- * one thing (message.ts tells them apart with one batch lookup).
+ * What `node(id:)` fetches by its ID alone. User and Group keep the service's int64 as ID (user and
+ * group IDs are drawn from separate ranges, so one ID names one thing); the others answer a global
+ * ID (global-id.ts) when the request asks for them, and each registers its fetch (node-kinds.ts).
  */
-export const NodeRef = builder.interfaceRef<UserParent | GroupParent>('Node').implement({
-  description: "An object that `node(id:)` fetches by its ID alone: a User or a Group. `id` is the service's int64 ID.",
-  resolveType: (p) => (isGroupParent(p) ? 'Group' : 'User'),
+export const NodeRef = builder.interfaceRef<object>('Node').implement({
+  description:
+    "An object that `node(id:)` fetches again by its `id` alone. User and Group IDs are the service's int64 IDs; " +
+    'the other types answer a global ID (an opaque string) when the request sends `X-ID-Format: global` ' +
+    '(`connectionParams["x-id-format"]` on a WebSocket), and their former `id` otherwise, until the switch dated in CHANGELOG.',
+  resolveType: (p) => fetchedKind(p) ?? (isGroupParent(p as UserParent | GroupParent) ? 'Group' : 'User'),
   fields: (t) => ({
     id: t.field({
       type: 'ID',
       nullable: false,
-      description: 'The ID (a user ID or a group ID: they never coincide).',
-      resolve: (p) => p.id ?? 0,
+      description: 'The ID `node(id:)` takes: a user or group ID, or a global ID.',
     }),
   }),
 });

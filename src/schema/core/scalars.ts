@@ -1,6 +1,7 @@
 // The custom scalars of the schema: ID (exact int64 decimals), DateTime and SafeInt.
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { idText, INT64_MAX, type Int64, toInt64 } from '../../rest/json';
+import { decodeGlobalId, type GlobalId, looksGlobal } from './global-id';
 
 /**
  * A scalar's refusal of an input value. graphql-js wraps it (adding the expected type and the
@@ -15,24 +16,33 @@ function badInput(message: string): Error {
 }
 
 const DECIMAL = /^\d{1,19}$/;
+// The `id` of objects named by several service IDs, as answered before global IDs (cache-id.ts).
+const JOINED = /^\d{1,19}(?::\d{1,19}){1,3}$/;
 
-/** An ID as a client sends it (a decimal string, or a safe integer) → Int64; a ScalarInputError otherwise. */
-export function parseId(value: unknown): Int64 {
+/**
+ * An ID as a client sends it: a decimal string or a safe integer → Int64; a global ID the gateway
+ * answered → GlobalId (global-id-inputs.ts hands each argument the service ID it stands for);
+ * a ScalarInputError otherwise.
+ */
+export function parseId(value: unknown): Int64 | GlobalId {
   const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-  if (typeof text !== 'string' || !DECIMAL.test(text) || BigInt(text) > INT64_MAX) {
-    throw badInput(`ID must be a non-negative int64 decimal such as "1552747048460091409", got ${JSON.stringify(value)}`);
-  }
-  return toInt64(text);
+  if (typeof text === 'string' && DECIMAL.test(text) && BigInt(text) <= INT64_MAX) return toInt64(text);
+  const global = typeof text === 'string' ? decodeGlobalId(text) : undefined;
+  if (global) return global;
+  throw badInput(
+    `ID must be a non-negative int64 decimal such as "1552747048460091409" or a global ID the gateway answered, got ${JSON.stringify(value)}`,
+  );
 }
 
-export const IDScalar = new GraphQLScalarType<Int64, string>({
+export const IDScalar = new GraphQLScalarType<Int64 | GlobalId, string>({
   name: 'ID',
   description:
-    'An identifier of the IM service: a non-negative 64-bit integer written as a decimal string. ' +
-    'Message IDs exceed 2^53, so never convert an ID to a JavaScript number.',
+    'An identifier: an ID of the IM service (a non-negative 64-bit integer written as a decimal string; message IDs ' +
+    'exceed 2^53, so never convert an ID to a JavaScript number), or a global ID (an opaque string that `node(id:)` ' +
+    'fetches; see the Node interface). Arguments that take a message, conversation, announcement or file ID accept either.',
   serialize(value) {
     if (typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) return idText(value);
-    if (typeof value === 'string' && DECIMAL.test(value)) return value;
+    if (typeof value === 'string' && (DECIMAL.test(value) || JOINED.test(value) || looksGlobal(value))) return value;
     throw new GraphQLError(`ID cannot represent ${String(value)}`);
   },
   parseValue: parseId,

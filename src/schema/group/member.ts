@@ -41,7 +41,7 @@ const memberOf =
 const MemberRef = builder.objectRef<MemberParent>('Member').implement({
   description: 'A member of a group.',
   fields: (t) => ({
-    id: cacheIdField(t, 'group ID and user ID', (m) => [m.group.id, m.record.user_id]),
+    id: cacheIdField(t, 'Member', 'group ID and user ID', (m) => [m.group.id, m.record.user_id]),
     userId: t.field({ type: 'ID', nullable: false, description: 'User ID of the member.', resolve: (m) => m.record.user_id }),
     user: t.field({ type: UserRef, description: 'The member as a user.', resolve: (m) => ({ id: m.record.user_id }) }),
     role: t.field({

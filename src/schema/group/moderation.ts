@@ -27,7 +27,7 @@ const PAGE = 100;
 const BlockedMemberRef = builder.objectRef<R.BlacklistEntry>('BlockedMember').implement({
   description: "A user on a group's blacklist: kept out of the group.",
   fields: (t) => ({
-    id: cacheIdField(t, 'group ID and user ID', (e) => [e.group_id, e.user_id]),
+    id: cacheIdField(t, 'BlockedMember', 'group ID and user ID', (e) => [e.group_id, e.user_id]),
     userId: t.field({ type: 'ID', nullable: false, description: 'User ID.', resolve: (e) => e.user_id }),
     user: t.field({ type: UserRef, description: 'The user.', resolve: (e) => ({ id: e.user_id }) }),
     blockedAt: t.field({

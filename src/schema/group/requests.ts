@@ -30,7 +30,7 @@ const PAGE = 100; // the service's default for applications and invitations (ups
 const GroupApplicationRef = builder.objectRef<R.GroupApplication>('GroupApplication').implement({
   description: 'An application to join a group.',
   fields: (t) => ({
-    id: cacheIdField(t, 'group ID and applicant ID', (a) => [a.group_id, a.applicant_id]),
+    id: cacheIdField(t, 'GroupApplication', 'group ID and applicant ID', (a) => [a.group_id, a.applicant_id]),
     applicantId: t.field({ type: 'ID', nullable: false, description: 'ID of the applicant.', resolve: (a) => a.applicant_id }),
     applicant: t.field({ type: UserRef, description: 'The applicant.', resolve: (a) => ({ id: a.applicant_id }) }),
     groupId: t.field({ type: 'ID', nullable: false, description: 'ID of the group.', resolve: (a) => a.group_id }),
@@ -44,7 +44,7 @@ const GroupApplicationRef = builder.objectRef<R.GroupApplication>('GroupApplicat
 const GroupInvitationRef = builder.objectRef<R.GroupInvitation>('GroupInvitation').implement({
   description: 'An invitation to join a group.',
   fields: (t) => ({
-    id: cacheIdField(t, 'group ID, inviter ID and invitee ID', (i) => [i.group_id, i.inviter_id, i.invitee_id]),
+    id: cacheIdField(t, 'GroupInvitation', 'group ID, inviter ID and invitee ID', (i) => [i.group_id, i.inviter_id, i.invitee_id]),
     groupId: t.field({ type: 'ID', nullable: false, description: 'ID of the group.', resolve: (i) => i.group_id }),
     group: t.field({ type: GroupRef, nullable: false, description: 'The group.', resolve: (i) => ({ id: i.group_id }) }),
     inviterId: t.field({

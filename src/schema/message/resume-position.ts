@@ -4,6 +4,7 @@
 // connectionParams anew, so a client that keeps its last message IDs there loses nothing in a drop.
 import { GraphQLError } from 'graphql';
 import type { Int64 } from '../../rest/json';
+import { serviceIdOf } from '../core/global-id';
 import { parseId } from '../core/scalars';
 
 /** Conversations one connection may name: far more than a client has open. */
@@ -25,9 +26,12 @@ export function resumePosition(resumeAfter: unknown, conversation: Int64): Int64
   if (Object.keys(entries).length > MAX_RESUME_ENTRIES) throw refused(`names more than ${MAX_RESUME_ENTRIES} conversations`);
   const key = String(conversation);
   if (!Object.hasOwn(entries, key)) return undefined;
+  let id;
   try {
-    return parseId(entries[key]);
+    id = serviceIdOf(parseId(entries[key]), ['Message']);
   } catch (err) {
     throw refused(`["${key}"]: ${(err as Error).message}`);
   }
+  if (id === undefined) throw refused(`["${key}"]: names something other than a message`);
+  return id;
 }

@@ -17,7 +17,7 @@ import { cacheIdField } from '../core/cache-id';
 const DeviceRef = builder.objectRef<Device>('Device').implement({
   description: 'A device the user has logged in on.',
   fields: (t) => ({
-    id: cacheIdField(t, 'user ID and device number', (d) => [d.user_id, d.device_sn]),
+    id: cacheIdField(t, 'Device', 'user ID and device number', (d) => [d.user_id, d.device_sn]),
     deviceSn: t.exposeInt('device_sn', { nullable: false, description: "Device number, within the user's devices." }),
     // The spec's int32 codes as the enum's values; graphql-js reports an unknown code on this field.
     platform: t.field({ type: Platform, description: 'Platform of the device.', resolve: (d) => d.platform as 1 | 2 | 3 | 4 | 5 | 6 }),

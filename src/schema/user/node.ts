@@ -1,8 +1,11 @@
-// Fetching by ID alone: `node(id:)` for User and Group, null for a missing one, as `user(id:)` and
-// `group(id:)` answer too. The group check is the request's one POST /group/info/batch (shared
-// with Group's summary fields); the user check reads the public profile (peers.ts), so a caller
-// that may not read another user's profile gets the object, not null.
+// Fetching by ID alone: `node(id:)`. A user or group ID (the service's int64) is told apart by
+// the request's one POST /group/info/batch (shared with Group's summary fields), then the user's
+// public profile (peers.ts), so a caller that may not read another user's profile gets the object,
+// not null. A global ID is fetched by the fetch its kind registered (node-kinds.ts).
 import { builder, reaches } from '../core/builder';
+import { GlobalId } from '../core/global-id';
+import type { IdOrGlobal } from '../core/global-id-inputs';
+import { fetchNode } from '../core/node-kinds';
 import { NodeRef } from '../core/refs';
 import { groupOrNull } from '../message/message';
 import { userExists } from './peers';
@@ -11,10 +14,15 @@ builder.queryField('node', (t) =>
   t.field({
     type: NodeRef,
     description:
-      "The User or Group with this ID; null when there is none. IDs are the service's exact int64 IDs, not global " +
-      "IDs: user and group IDs never coincide, so one batch group look-up (then the user's profile) tells which it is.",
-    extensions: reaches('POST /group/info/batch', 'GET /user/profile'),
-    args: { id: t.arg({ type: 'ID', required: true, description: 'A user ID or a group ID.' }) },
-    resolve: async (_root, { id }, ctx) => (await groupOrNull(id, ctx)) ?? ((await userExists(id, ctx)) ? { id } : null),
+      'The object with this ID; null when there is none (or the caller cannot see it). A user or group ID, or a global ID ' +
+      'that an `id` answered (see Node).',
+    extensions: { ...reaches('POST /group/info/batch', 'GET /user/profile'), readsGlobalIds: true },
+    args: { id: t.arg({ type: 'ID', required: true, description: 'A user or group ID, or a global ID.' }) },
+    resolve: async (_root, args, ctx) => {
+      // This field is left out of global-id-inputs.ts: its argument may still be a GlobalId.
+      const id = args.id as IdOrGlobal;
+      if (id instanceof GlobalId) return fetchNode(id, ctx);
+      return (await groupOrNull(id, ctx)) ?? ((await userExists(id, ctx)) ? { id } : null);
+    },
   }),
 );

@@ -1,0 +1,97 @@
+// Arguments that take one service ID accept the global ID of that kind too (a client that keys its
+// cache by global IDs passes `message.id` to `recallMessage`). The ID scalar parses a global ID to
+// a GlobalId; this pass, run once at schema build, wraps each field with ID arguments so that its
+// resolver sees only service IDs: a global ID of the kind the argument takes becomes its service
+// ID, one of another kind is BAD_USER_INPUT naming the argument. `node(id:)` reads its own.
+import {
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  getNamedType,
+  isInputObjectType,
+  isObjectType,
+} from 'graphql';
+import type { Int64 } from '../../rest/json';
+import { GlobalId, type GlobalKind, serviceIdOf } from './global-id';
+import { badUserInput } from './inputs';
+
+/** The kinds an argument (or input field) of this name takes; none for user, group and other IDs. */
+function kindsByName(name: string, field: GraphQLField<unknown, unknown>): readonly GlobalKind[] {
+  if (/^messageIds?$/.test(name) || (name === 'after' && field.name === 'conversationEvents')) return ['Message'];
+  if (/^conversationIds?$/.test(name) || name === 'with') return ['Conversation'];
+  if (/^announcementIds?$/.test(name)) return ['Announcement'];
+  if (/^fileIds?$/.test(name)) return ['SharedFile'];
+  const returned = getNamedType(field.type).name;
+  if (name === 'id' && (returned === 'Announcement' || returned === 'SharedFile')) return [returned];
+  return [];
+}
+
+/** How to reach the IDs of one argument: an ID (maybe a list of them), or an input object's fields. */
+type Plan = { kind: 'id'; kinds: readonly GlobalKind[] } | { kind: 'object'; fields: Map<string, Plan> };
+
+function planOf(type: GraphQLInputType, name: string, field: GraphQLField<unknown, unknown>, seen: Set<string>): Plan | undefined {
+  const named = getNamedType(type);
+  if (named.name === 'ID') return { kind: 'id', kinds: kindsByName(name, field) };
+  if (!isInputObjectType(named) || seen.has(named.name)) return undefined;
+  seen.add(named.name);
+  const fields = new Map<string, Plan>();
+  for (const inner of Object.values(named.getFields())) {
+    const plan = planOf(inner.type, inner.name, field, seen);
+    if (plan) fields.set(inner.name, plan);
+  }
+  seen.delete(named.name);
+  return fields.size > 0 ? { kind: 'object', fields } : undefined;
+}
+
+/** The value with each global ID replaced by its service ID (in place: the replacement is idempotent). */
+function convert(value: unknown, plan: Plan, path: string): unknown {
+  if (value === null || value === undefined) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = convert(value[i], plan, `${path}[${i}]`);
+    return value;
+  }
+  if (plan.kind === 'id') {
+    if (!(value instanceof GlobalId)) return value;
+    const id = serviceIdOf(value, plan.kinds);
+    if (id === undefined) {
+      const takes = plan.kinds.length > 0 ? `a ${plan.kinds.join(' or ')} ID` : 'a service ID (a decimal int64)';
+      throw badUserInput(path, `takes ${takes}; the global ID given names a ${value.kind}`);
+    }
+    return id;
+  }
+  const record = value as Record<string, unknown>;
+  for (const [name, inner] of plan.fields) if (name in record) record[name] = convert(record[name], inner, `${path}.${name}`);
+  return record;
+}
+
+function wrap<F extends GraphQLFieldResolver<unknown, unknown>>(resolve: F, plans: Map<string, Plan>): F {
+  return function (this: unknown, source, args, context, info) {
+    for (const [name, plan] of plans) if (args[name] !== undefined) args[name] = convert(args[name], plan, name);
+    return resolve.call(this, source, args, context, info);
+  } as F;
+}
+
+/** Whether `node(id:)`-like fields read their global IDs themselves: they say so in extensions. */
+const readsGlobalIds = (field: GraphQLField<unknown, unknown>) => field.extensions.readsGlobalIds === true;
+
+export function useGlobalIdInputs(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (field.args.length === 0 || readsGlobalIds(field)) continue;
+      const plans = new Map<string, Plan>();
+      for (const arg of field.args) {
+        const plan = planOf(arg.type, arg.name, field, new Set());
+        if (plan) plans.set(arg.name, plan);
+      }
+      if (plans.size === 0) continue;
+      if (field.resolve) field.resolve = wrap(field.resolve, plans);
+      if (field.subscribe) field.subscribe = wrap(field.subscribe, plans);
+    }
+  }
+  return schema;
+}
+
+/** An ID argument of a field that reads global IDs itself: a service ID, or a global ID. */
+export type IdOrGlobal = Int64 | GlobalId;
