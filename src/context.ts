@@ -46,6 +46,14 @@ export interface GatewayContext {
    * caller's app_id, no user_id or group_id header. Shares the request's budget and memo rules.
    */
   restWithToken(this: GatewayContext, userId: Int64, token: string): RequestClient;
+  /**
+   * The client reading as a user this request just signed in (a login's token, one issued for a
+   * registration). A request that came without a token acts as that user from then on: the
+   * payload's user and every object under it, and the operation's later fields, so one sign-in
+   * request can read a whole home screen. A request with a token keeps its identity: only the
+   * user's own fields read with the new token (restWithToken).
+   */
+  signedIn(this: GatewayContext, userId: Int64, token: string): RequestClient;
   /** The request's DataLoaders, by definition (schema/core/loader.ts); emptied by `invalidate`. */
   readonly loaders: Map<unknown, unknown>;
   /**
@@ -137,6 +145,7 @@ class RequestScope implements BindOptions {
     readonly budget: CallBudget,
     readonly trace: RequestTrace,
     readonly loaders: Map<unknown, unknown>,
+    private readonly service: { credential: ServiceCredential | undefined; defaultAppId: string } | undefined,
   ) {
     this.rest = bindClient(client, caller, this);
   }
@@ -147,6 +156,18 @@ class RequestScope implements BindOptions {
     let known = others.get(key);
     if (!known) others.set(key, (known = bindClient(this.client, callerFor(), this)));
     return known;
+  }
+
+  /** The peers' clients of the request's caller, when the service credential serves it. */
+  peers(): PeerClients | undefined {
+    const access = peerAccessFor(this.service?.credential, this.rest.caller, this.service?.defaultAppId ?? '');
+    return access && new PeerClients(access, this);
+  }
+
+  /** The request's own client acts with `token` from now on; what it read without one is forgotten. */
+  adopt(token: string): void {
+    this.rest.caller.token = token;
+    this.onWrite();
   }
 
   /** A write through any of this request's clients may change what any read answers. */
@@ -197,6 +218,16 @@ function restWithToken(this: GatewayContext, userId: Int64, token: string): Requ
   return (this as Scoped)[SCOPE].clientFor(`issued:${idText(userId)}`, () => (appId === undefined ? { token } : { appId, token }));
 }
 
+function signedIn(this: GatewayContext, userId: Int64, token: string): RequestClient {
+  if (this.caller.token === token) return this.rest;
+  if (this.caller.token !== undefined) return this.restWithToken(userId, token);
+  const scope = (this as Scoped)[SCOPE];
+  scope.adopt(token);
+  // Other users' public fields are read as for any request with this token.
+  (this as { peers?: GatewayContext['peers'] }).peers = scope.peers();
+  return this.rest;
+}
+
 function invalidate(this: GatewayContext): void {
   const scope = (this as Scoped)[SCOPE];
   scope.onWrite();
@@ -215,11 +246,10 @@ export function createContext(
 ): GatewayContext {
   const loaders = new Map<unknown, unknown>();
   const budget = callBudget(settings.maxRestCalls ?? Number.POSITIVE_INFINITY);
-  const scope = new RequestScope(client, caller, budget, trace, loaders);
-  const access = peerAccessFor(service?.credential, caller, service?.defaultAppId ?? '');
+  const scope = new RequestScope(client, caller, budget, trace, loaders, service);
   // One shape for every request (absent parts undefined), so that reads of it stay monomorphic.
   const context: Scoped = {
-    peers: access && new PeerClients(access, scope),
+    peers: scope.peers(),
     caller,
     idFormat,
     settings,
@@ -227,6 +257,7 @@ export function createContext(
     restCalls: budget,
     restAs,
     restWithToken,
+    signedIn,
     loaders,
     invalidate,
     subscriptions,

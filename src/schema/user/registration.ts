@@ -50,7 +50,7 @@ interface Registered extends UserSettings {
 async function registeredUser(r: Registered, ctx: GatewayContext, info: GraphQLResolveInfo): Promise<UserParent> {
   if (ctx.caller.token !== undefined || !selectsBeyond(info, ['id', '__typename'])) return { id: r.user_id };
   const { data } = await ctx.rest.call('POST /token/user', { name: r.credentials.username, password: r.credentials.password });
-  return { id: r.user_id, as: ctx.restWithToken(r.user_id, data.token) };
+  return { id: r.user_id, as: ctx.signedIn(r.user_id, data.token) };
 }
 
 const RegisterUserPayloadRef = payloadType<Registered>('RegisterUserPayload', {

@@ -1,4 +1,5 @@
 // Tokens: logging in by user ID, user name or login name. The token record of the service.
+import type { GatewayContext } from '../../context';
 import type { TokenRecord } from '../../rest/records';
 import type { InputFieldBuilder } from '@pothos/core';
 import { builder, type SchemaTypes } from '../core/builder';
@@ -29,8 +30,10 @@ const LoginPayloadRef = payloadType<TokenRecord>('LoginPayload', {
     token: t.field({ type: TokenRef, description: 'The token and the credentials issued beside it.', resolve: fromResult((r) => r) }),
     user: t.field({
       type: UserRef,
-      description: 'The user logged in, its fields read lazily with the token just issued (whatever token the request carried).',
-      resolve: fromResult((r, ctx) => ({ id: r.user_id, as: ctx.restWithToken(r.user_id, r.token) })),
+      description:
+        'The user logged in, read with the token just issued. A request sent without a token reads everything under it (its ' +
+        "groups, conversations, messages) as this user; one sent with a token reads only the user's own fields so.",
+      resolve: fromResult((r, ctx) => ({ id: r.user_id, as: ctx.signedIn(r.user_id, r.token) })),
     }),
   }),
 });
@@ -44,7 +47,15 @@ const credentials = (t: InputFieldBuilder<SchemaTypes, 'InputObject'>) => ({
   deviceGuid: t.string({ required: false, description: 'Device ID; when given, the device is registered and its pushToken returned.' }),
 });
 
-const LOGIN = 'A wrong name or password is a userError UNAUTHENTICATED.';
+const LOGIN =
+  'A wrong name or password is a userError UNAUTHENTICATED. A request sent without a token acts as the user logged in from ' +
+  'then on (the payload and the later fields of the operation).';
+
+/** A login's answer; a request that came without a token acts as its user from now on (GatewayContext.signedIn). */
+function signIn(ctx: GatewayContext, reply: { data: TokenRecord }): TokenRecord {
+  ctx.signedIn(reply.data.user_id, reply.data.token);
+  return reply.data;
+}
 
 mutation('loginById', {
   description: `Get a token for a user by user ID and password. ${LOGIN}`,
@@ -54,8 +65,14 @@ mutation('loginById', {
   inputDescription: 'User ID and password.',
   input: (t) => ({ userId: t.field({ type: 'ID', required: true, description: 'User ID.' }), ...credentials(t) }),
   resolve: async (input, ctx) =>
-    (await ctx.rest.call('POST /token/id', { user_id: input.userId, password: input.password, device_guid: orUndefined(input.deviceGuid) }))
-      .data,
+    signIn(
+      ctx,
+      await ctx.rest.call('POST /token/id', {
+        user_id: input.userId,
+        password: input.password,
+        device_guid: orUndefined(input.deviceGuid),
+      }),
+    ),
 });
 
 mutation('loginByName', {
@@ -66,13 +83,14 @@ mutation('loginByName', {
   inputDescription: 'User name and password.',
   input: (t) => ({ username: t.string({ required: true, description: 'User name.' }), ...credentials(t) }),
   resolve: async (input, ctx) =>
-    (
+    signIn(
+      ctx,
       await ctx.rest.call('POST /token/user', {
         name: input.username,
         password: input.password,
         device_guid: orUndefined(input.deviceGuid),
-      })
-    ).data,
+      }),
+    ),
 });
 
 mutation('loginByLoginName', {
@@ -83,11 +101,12 @@ mutation('loginByLoginName', {
   inputDescription: 'Login name and password.',
   input: (t) => ({ loginName: t.string({ required: true, description: 'User name, mobile number or e-mail.' }), ...credentials(t) }),
   resolve: async (input, ctx) =>
-    (
+    signIn(
+      ctx,
       await ctx.rest.call('POST /token/login', {
         login_name: input.loginName,
         password: input.password,
         device_guid: orUndefined(input.deviceGuid),
-      })
-    ).data,
+      }),
+    ),
 });

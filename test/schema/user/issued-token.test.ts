@@ -1,7 +1,10 @@
 // A login's or a registration's payload is readable with the token just issued: a request without
-// a token (a sign-in screen) reads the user's nickName and private fields in the same answer.
-import { describe, expect, it } from 'vitest';
-import { useStack } from '../../helpers/stack';
+// a token (a sign-in screen) reads the user's nickName and private fields in the same answer, and acts
+// as that user for the rest of the request (its groups and conversations in the same answer).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGroup } from '../../helpers/groups';
+import { lateBound } from '../../helpers/late-bound';
+import { type Stack, startStack, useStack } from '../../helpers/stack';
 
 const stack = useStack();
 
@@ -35,6 +38,66 @@ describe("the user of a login's payload", () => {
     );
     expect(reply.errors).toBeUndefined();
     expect(reply.data!.loginByName.user.username).toBe(user.name);
+  });
+});
+
+describe('a request without a token that logs in', () => {
+  // As `npm start` runs: the gateway holds the service credential, so other users' names are read.
+  const stack = lateBound(() => credentialed, 'the stack with a service credential');
+  let credentialed: Stack | undefined;
+  beforeAll(async () => {
+    credentialed = await startStack({}, { serviceCredential: true });
+  });
+  afterAll(() => credentialed?.stop());
+
+  async function setUp() {
+    const [user, friend] = await Promise.all([stack.emu.user(), stack.emu.user()]);
+    await stack.emu.ok('PUT', '/user/nickname', { token: friend.token, query: { nick_name: 'Friend' } });
+    const group = await createGroup(stack.emu, user, { name: 'after login', members: [friend] });
+    const body = { content_type: 0, content: 'hello after login', attachment: '', targets: [user.id], type: 1 };
+    await stack.emu.ok('POST', '/message/send', { token: friend.token, body });
+    return { user, friend, group };
+  }
+
+  it("reads everything under the payload's user as that user: groups, conversations, other users' names", async () => {
+    const { user, group } = await setUp();
+    const reply = await stack.gql<{ loginByName: { user: Record<string, unknown> } }>(
+      `mutation { loginByName(input: { username: "${user.name}", password: "${user.password}" }) { user {
+          joinedGroups(first: 10) { edges { node { id name memberCount } } }
+          conversations(first: 10) { edges { node { peer { __typename } lastMessage { content from { displayName } } } } } } } }`,
+    );
+    expect(reply.errors).toBeUndefined();
+    expect(reply.data!.loginByName.user).toEqual({
+      joinedGroups: { edges: [{ node: { id: String(group), name: 'after login', memberCount: 2 } }] },
+      conversations: {
+        edges: expect.arrayContaining([
+          { node: { peer: { __typename: 'User' }, lastMessage: { content: 'hello after login', from: { displayName: 'Friend' } } } },
+        ]) as unknown,
+      },
+    });
+  });
+
+  it("acts as the user in the operation's later fields", async () => {
+    const { user } = await setUp();
+    const reply = await stack.gql(
+      `mutation { loginByName(input: { username: "${user.name}", password: "${user.password}" }) { ok }
+        setNickname(input: { nickName: "Signed In" }) { ok } }`,
+    );
+    expect(reply.errors).toBeUndefined();
+    const profile = await stack.emu.ok<{ nick_name: string }>('GET', '/user/profile', { token: user.token });
+    expect(profile.nick_name).toBe('Signed In');
+  });
+
+  it("keeps a request's own token for everything but the logged-in user's own fields", async () => {
+    const [{ user }, other] = await Promise.all([setUp(), stack.emu.user()]);
+    const reply = await stack.gql<{ loginByName: { user: { username: string } }; me: { username: string } }>(
+      `mutation { loginByName(input: { username: "${user.name}", password: "${user.password}" }) { user { username } }
+        setNickname(input: { nickName: "still other" }) { user { username } } }`,
+      {},
+      { 'access-token': other.token },
+    );
+    expect(reply.errors).toBeUndefined();
+    expect(reply.data).toEqual({ loginByName: { user: { username: user.name } }, setNickname: { user: { username: other.name } } });
   });
 });
 
