@@ -30,7 +30,7 @@ beforeAll(async () => {
     await forward(emu.url, req, res);
   });
   // No retries: the one failing call is the whole story.
-  gw = await gatewayVia(upstream.url, { IM_RETRIES: '0', LOG_LEVEL: 'error' });
+  gw = await gatewayVia(upstream.url, { IM_RETRIES: '0' });
 });
 afterAll(async () => {
   await gw?.gateway.stop();
