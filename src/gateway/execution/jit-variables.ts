@@ -4,6 +4,7 @@
 // Compiled runs therefore get the variables graphql-js coerced at the ID positions, written as the
 // canonical decimal string graphql-jit passes on; every other value stays as the client sent it,
 // for graphql-jit calls the other scalars' parseValue itself (DateTime's would refuse its own output).
+// A global ID is passed as its text: resolvers read it with globalIdOf (schema/core/global-id.ts).
 import {
   type GraphQLInputType,
   type GraphQLSchema,
@@ -14,13 +15,14 @@ import {
   typeFromAST,
   type VariableDefinitionNode,
 } from 'graphql';
+import { GlobalId } from '../../schema/core/global-id';
 
 type Values = Record<string, unknown>;
 
 function canonical(type: GraphQLInputType, raw: unknown, coerced: unknown): unknown {
   if (isNonNullType(type)) return canonical(type.ofType, raw, coerced);
   if (raw === null || raw === undefined || coerced === null || coerced === undefined) return raw;
-  if (isScalarType(type)) return type.name === 'ID' ? String(coerced) : raw;
+  if (isScalarType(type)) return type.name === 'ID' ? (coerced instanceof GlobalId ? coerced.text : String(coerced)) : raw;
   if (isListType(type)) {
     // A single value stands for a list of one (graphql-js wraps it; so does graphql-jit).
     if (!Array.isArray(raw)) return canonical(type.ofType, raw, (coerced as unknown[])[0]);

@@ -35,6 +35,11 @@ export class GlobalId {
   get serviceId(): Int64 {
     return this.parts[this.parts.length - 1]!;
   }
+
+  /** Its text: graphql-jit writes a document's literal arguments into the code it compiles as JSON (globalIdOf reads it back). */
+  toJSON(): string {
+    return this.text;
+  }
 }
 
 export function encodeGlobalId(kind: GlobalKind, parts: readonly Int64[]): string {
@@ -57,6 +62,15 @@ export function decodeGlobalId(text: string): GlobalId | undefined {
   if (!parts.every((p) => DECIMAL_PART.test(p) && BigInt(p) < 2n ** 63n)) return undefined;
   const ids = parts.map((p) => toInt64(p));
   return encodeGlobalId(kind, ids) === text ? new GlobalId(kind, ids, text) : undefined;
+}
+
+/**
+ * The global ID an argument value holds, if any: graphql-js hands resolvers the GlobalId the ID
+ * scalar parsed, graphql-jit its text (of an ID variable as sent, see jit-variables.ts, or of a literal).
+ */
+export function globalIdOf(value: unknown): GlobalId | undefined {
+  if (value instanceof GlobalId) return value;
+  return typeof value === 'string' && !DECIMAL_PART.test(value) ? decodeGlobalId(value) : undefined;
 }
 
 /** Whether an output value is a global ID's text: the ID scalar writes those as they are. */

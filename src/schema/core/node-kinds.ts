@@ -1,8 +1,10 @@
 // What `node(id:)` can fetch by a global ID: each domain file registers how to fetch its kind
 // (the Message by its conversation and ID, the Member by its group and user, ...), beside its type.
 import type { GatewayContext } from '../../context';
+import { classifyUpstreamError, type ErrorCode } from '../../rest/errors';
 import type { Int64 } from '../../rest/json';
 import type { GlobalId, GlobalKind } from './global-id';
+import { upstreamCause } from './upstream-errors';
 
 /** The object a global ID's parts name, as its type's fields read it; null when there is none. */
 export type NodeFetcher = (parts: readonly Int64[], ctx: GatewayContext) => Promise<object | null>;
@@ -30,3 +32,22 @@ export const fetchedKind = (parent: object): GlobalKind | undefined => fetchedKi
 
 /** The kinds registered: a test checks that every kind of global ID can be fetched. */
 export const fetchableKinds = (): GlobalKind[] => [...fetchers.keys()];
+
+// How the service refuses a read of something that is not there or not the caller's: an ID it does
+// not know (NOT_FOUND, or an invalid parameter naming it), or one the caller may not read.
+const UNSEEN: ReadonlySet<ErrorCode> = new Set(['NOT_FOUND', 'FORBIDDEN', 'BAD_USER_INPUT']);
+
+/**
+ * A fetch's object, null when the service refused the read as above: node(id:) answers null for
+ * what the caller cannot see. The parts came from a global ID the gateway answered, so such a
+ * refusal is about the object, not about the request; other failures stay errors.
+ */
+export async function unlessRefused<T>(read: Promise<T | null>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    const upstream = upstreamCause(err);
+    if (upstream && UNSEEN.has(classifyUpstreamError(upstream))) return null;
+    throw err;
+  }
+}

@@ -2,11 +2,10 @@
 // with one type per kind), resumable after a message ID. Polled like the other subscriptions
 // (src/subscriptions/conversation-events.ts, resume.ts).
 import type { Int64 } from '../../rest/json';
-import type { MessageRecord } from '../../rest/records';
 import type { DeliveredEvent } from '../../subscriptions/resume';
 import { DEEP_EVERY, WATCHED } from '../../subscriptions/conversation-events';
 import { builder, reaches } from '../core/builder';
-import { MessageRef } from './message';
+import { inConversation, MessageRef } from './message';
 import { valueOf } from './subscriptions';
 import { resumePosition } from './resume-position';
 
@@ -56,7 +55,12 @@ builder.objectRef<Of<'received'>>('MessageReceived').implement({
   description: 'A new message in the conversation, sent by either side. Pass its ID as `after` to resume after it.',
   interfaces: [ConversationEventRef],
   fields: (t) => ({
-    message: t.field({ type: MessageRef, nullable: false, description: 'The message.', resolve: (e) => e.message }),
+    message: t.field({
+      type: MessageRef,
+      nullable: false,
+      description: 'The message.',
+      resolve: (e) => inConversation(e.conversationId, e.message),
+    }),
   }),
 });
 
@@ -76,7 +80,7 @@ builder.objectRef<Of<'read'>>('MessageRead').implement({
       type: [MessageRef],
       nullable: false,
       description: 'The messages read, oldest first.',
-      resolve: (e): MessageRecord[] => e.messages,
+      resolve: (e) => e.messages.map((m) => inConversation(e.conversationId, m)),
     }),
   }),
 });

@@ -4,19 +4,18 @@
 // `before`) with the shared PageInfo; a message's cursor is its ID. Oldest first within a page.
 import type { Int64 } from '../../rest/json';
 import { INT64_MAX, toInt64 } from '../../rest/json';
-import type * as R from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
 import { MAX_PAGE, PageInfoRef } from '../core/connection';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { badUserInput, inRange } from '../core/inputs';
-import { MessageRef, type MessageParent } from './message';
+import { inConversation, MessageRef, type MessageParent } from './message';
 import { restFor } from '../user/profile';
 import { UserRef } from '../core/refs';
 
 interface HistoryPage {
   /** Oldest first. */
-  messages: R.MessageRecord[];
+  messages: MessageParent[];
   /** Whether older messages remain (the service did not say is_last). */
   hasPreviousPage: boolean;
   /** Whether the page was read `before` a cursor: newer messages exist. */
@@ -24,9 +23,9 @@ interface HistoryPage {
 }
 
 /** A message's cursor: its ID. `before` it reads the messages older than it (msg_id_start). */
-const cursorOf = (m: R.MessageRecord) => String(m.msg_id);
+const cursorOf = (m: MessageParent) => String(m.msg_id);
 
-export const HistoryEdgeRef = builder.objectRef<R.MessageRecord>('MessageHistoryEdge').implement({
+export const HistoryEdgeRef = builder.objectRef<MessageParent>('MessageHistoryEdge').implement({
   description: 'One message in a page of conversation history.',
   fields: (t) => ({
     node: t.field({ type: MessageRef, nullable: false, description: 'The message.', resolve: (m) => m }),
@@ -101,7 +100,7 @@ export async function readHistory(
   const start = args.before ? parseBefore(args.before) : 0;
   const { data } = await rest.call('GET /message/conversation', { opposite_id: opposite, msg_id_start: start, limit });
   return {
-    messages: [...data.messages].reverse(),
+    messages: data.messages.map((m) => inConversation(opposite, m)).reverse(),
     hasPreviousPage: !data.is_last && data.messages.length > 0,
     hasNextPage: start !== 0,
   };

@@ -10,7 +10,9 @@ import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { connectionOf } from '../core/connection';
 import { keysetArgs, keysetPage, type SortKey } from '../core/keyset';
-import { type GroupParent, GroupRef, UnreadConversationRef, type UserParent, UserRef } from '../core/refs';
+import { nodeId } from '../core/global-id';
+import { fetchableNode } from '../core/node-kinds';
+import { type GroupParent, GroupRef, NodeRef, UnreadConversationRef, type UserParent, UserRef } from '../core/refs';
 import { ConversationPayloadRef, historyArgs, HistoryRef, readHistory } from './conversation';
 import { groupOrNull, isSystem, MessageRef } from './message';
 import { fromResult } from '../core/mutation';
@@ -38,11 +40,22 @@ const PeerRef = builder.unionType('ConversationPeer', {
 
 export const ConversationRef = builder.objectRef<ConversationParent>('Conversation').implement({
   description: 'A conversation of the user: with another user, or in a group.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.field({
       type: 'ID',
       nullable: false,
-      description: "The conversation ID (conversationId elsewhere): the other user's ID, or the group ID; 0 for system notifications.",
+      description:
+        'Its ID for node(id:) and client caches (the identity of its row in me.conversations): a global ID with ' +
+        'X-ID-Format: global; otherwise the conversation ID, as `conversationId`.',
+      resolve: (c, _a, ctx) => nodeId(ctx, 'Conversation', [c.id], c.id),
+    }),
+    conversationId: t.field({
+      type: 'ID',
+      nullable: false,
+      description:
+        "The conversation ID (conversationId elsewhere): the other user's ID, or the group ID; 0 for system notifications. " +
+        'The same in either ID format.',
       resolve: (c) => c.id,
     }),
     peer: t.field({
@@ -108,6 +121,10 @@ export async function conversationOf(owner: UserParent, id: Int64, ctx: GatewayC
   const listed = (await conversationsOf(owner, ctx)).find((c) => String(c.id) === String(id));
   return listed ?? { id, kind: await kindOf(id, ctx), unreadCount: 0, activity: null, owner };
 }
+
+// node(id:) answers a conversation as the acting user's home list shows it; null when the list
+// does not hold it (never had, or deleted it, or left the group).
+fetchableNode('Conversation', async ([id], ctx) => (await conversationsOf({}, ctx)).find((c) => String(c.id) === String(id)) ?? null);
 
 const kindOf = async (id: Int64, ctx: GatewayContext): Promise<ConversationParent['kind']> =>
   isSystem(id) ? 'system' : (await groupOrNull(id, ctx)) ? 'group' : 'user';

@@ -3,14 +3,20 @@
 // an unread entry, opposite_id) does not say whether it names a user or a group; one POST
 // /group/info/batch per request (the group domain's batch loader) answers it for every ID asked
 // about: the IDs it returns are groups, all others are users (user and group IDs never coincide in
-// the service: they are drawn from separate ranges).
+// the service: they are drawn from separate ranges). A message is a Node: its global ID names its
+// conversation as the reader sees it, which the record does not say (a one-to-one message's
+// conversation is whichever side is not the reader), so each parent carries the opposite_id it
+// was read with.
 import type { GatewayContext } from '../../context';
-import { type Int64, parseJson } from '../../rest/json';
+import { type Int64, parseJson, toInt64 } from '../../rest/json';
 import type * as R from '../../rest/records';
+import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
+import { nodeId } from '../core/global-id';
+import { fetchableNode, unlessRefused } from '../core/node-kinds';
 import { MessageStatus, MessageType } from './enums';
 import { existingGroup, groupBatch } from '../group/loaders';
-import { type GroupParent, PeerRef, type UserParent, UserRef } from '../core/refs';
+import { type GroupParent, NodeRef, PeerRef, type UserParent, UserRef } from '../core/refs';
 
 /**
  * uid 0: the sender of system notifications sent without one (the admin token), and so the
@@ -45,7 +51,29 @@ const CTYPE_CODE = { TEXT: 0, IMAGE: 1, AUDIO: 2, VIDEO: 3, FILE: 4, LOCATION: 5
 const STATUSES: ReadonlySet<string> = new Set<MessageParent['status']>(['UNREAD', 'DELIVERED', 'READ', 'RECALLED']);
 
 /** A message record, or one its sender just recalled (recallMessage answers it so; the service no longer has it). */
-export type MessageParent = Omit<R.MessageRecord, 'status'> & { status: R.MessageStatus | 'RECALLED' };
+export type MessageParent = Omit<R.MessageRecord, 'status'> & {
+  status: R.MessageStatus | 'RECALLED';
+  /** The conversation it was read in: the opposite_id (the other user's ID, or the group ID). */
+  conversation: Int64;
+};
+
+/** A message record read in the conversation with opposite_id `conversation`, as a Message parent. */
+export const inConversation = (conversation: Int64, m: R.MessageRecord): MessageParent => ({ ...m, conversation });
+
+/**
+ * One message of a conversation by its ID, as the acting user of `rest` reads it: the service has
+ * no read by ID, so this reads the one message just older than msg_id + 1 and checks its ID; null
+ * when it is not there.
+ */
+export async function messageById(rest: RequestClient, conversation: Int64, msgId: Int64): Promise<MessageParent | null> {
+  const { data } = await rest.call('GET /message/conversation', {
+    opposite_id: conversation,
+    msg_id_start: toInt64(BigInt(msgId) + 1n),
+    limit: 1,
+  });
+  const found = data.messages.find((m) => String(m.msg_id) === String(msgId));
+  return found ? inConversation(conversation, found) : null;
+}
 
 type Attachment = Readonly<Record<string, unknown>>;
 
@@ -81,11 +109,20 @@ const MessageAttachmentRef = builder.objectRef<Attachment>('MessageAttachment').
 
 export const MessageRef = builder.objectRef<MessageParent>('Message').implement({
   description: 'A message of a conversation, as the reading user sees it.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.field({
       type: 'ID',
       nullable: false,
-      description: 'Message ID (msg_id): a 64-bit integer beyond 2^53, exact.',
+      description:
+        'Its ID for node(id:) and client caches: a global ID (naming the conversation as the reader sees it, and the message) ' +
+        'with X-ID-Format: global; otherwise the message ID, as `messageId`.',
+      resolve: (m, _a, ctx) => nodeId(ctx, 'Message', [m.conversation, m.msg_id], m.msg_id),
+    }),
+    messageId: t.field({
+      type: 'ID',
+      nullable: false,
+      description: 'Message ID (msg_id): a 64-bit integer beyond 2^53, exact; the same in either ID format.',
       resolve: (m) => m.msg_id,
     }),
     type: t.field({
@@ -129,3 +166,7 @@ export const MessageRef = builder.objectRef<MessageParent>('Message').implement(
     }),
   }),
 });
+
+// node(id:) reads the message as the acting user sees it: reading marks it DELIVERED when it was
+// UNREAD, as every read of history does.
+fetchableNode('Message', ([conversation, msgId], ctx) => unlessRefused(messageById(ctx.rest, conversation!, msgId!)));

@@ -4,10 +4,9 @@
 // a client that retries with it cannot make the service store the message twice.
 import { randomBytes } from 'node:crypto';
 import type { GatewayContext } from '../../context';
-import { type Int64, stringifyJson, toInt64 } from '../../rest/json';
+import { type Int64, stringifyJson } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
-import type { RequestClient } from '../../rest/request-client';
 import { selects } from '../core/selection';
 import { CONVERSATION_ID, ConversationPayloadRef, HistoryEdgeRef } from './conversation';
 import { CONVERSATION_READS, conversationOf, ConversationRef } from './conversations';
@@ -15,7 +14,7 @@ import { MessageType, TargetType } from './enums';
 import { withRetryKey } from '../core/upstream-errors';
 import { badUserInput } from '../core/inputs';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, idempotencyKey, transactionIdOf } from '../core/idempotency-key';
-import { type MessageParent, MessageRef } from './message';
+import { type MessageParent, messageById, MessageRef } from './message';
 
 /** Most targets one send may name. The service states no limit; this bounds one request's fan-out. */
 const MAX_SEND_TARGETS = 1000;
@@ -148,25 +147,12 @@ const SendNotificationPayloadRef = payloadType<Sent>('SendNotificationPayload', 
   }),
 });
 
-/**
- * The sent message, read back as its sender sees it: the service has no read by ID, so this reads
- * the one message of the conversation just older than msg_id + 1 and checks its ID.
- */
+/** The sent message, read back as its sender sees it. */
 async function sentMessage(s: SentMessage, ctx: GatewayContext) {
   const [msgId] = s.messageIds ?? [];
   const [target] = s.input.targets;
   if (msgId === undefined || target === undefined || s.input.targets.length !== 1) return null;
   return messageById(s.input.fromUserId == null ? ctx.rest : ctx.restAs(s.input.fromUserId), target, msgId);
-}
-
-/** One message of a conversation by its ID: the message just older than msg_id + 1; null when it is not there. */
-async function messageById(rest: RequestClient, conversationId: Int64, msgId: Int64) {
-  const { data } = await rest.call('GET /message/conversation', {
-    opposite_id: conversationId,
-    msg_id_start: toInt64(BigInt(msgId) + 1n),
-    limit: 1,
-  });
-  return data.messages.find((m) => String(m.msg_id) === String(msgId)) ?? null;
 }
 
 const SendMessagePayloadRef = payloadType<SentMessage>('SendMessagePayload', {

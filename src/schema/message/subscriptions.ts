@@ -6,7 +6,7 @@
 import type { GatewayContext } from '../../context';
 import type { SubscriptionEvent } from '../../subscriptions/hub';
 import { builder, reaches } from '../core/builder';
-import { MessageRef } from './message';
+import { inConversation, MessageRef } from './message';
 import { UnreadConversationRef } from '../core/refs';
 import { deprecatedFor, REMOVAL_2027_06 } from '../core/deprecation';
 
@@ -54,6 +54,6 @@ builder.subscriptionFields((t) => ({
       with: t.arg({ type: 'ID', required: true, description: "The conversation: the other user's ID, or the group ID (opposite_id)." }),
     },
     subscribe: (_root, args, ctx) => ctx.subscriptions.conversationMessages(ctx.caller, args.with),
-    resolve: (event, _args, ctx) => valueOf(event, ctx),
+    resolve: (event, args, ctx) => inConversation(args.with, valueOf(event, ctx)),
   }),
 }));

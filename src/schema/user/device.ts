@@ -1,21 +1,24 @@
 // Devices and sessions of a user: User.devices, User.online, and the writes on devices
 // (remove, kick, device token bind/unbind).
+import type { GatewayContext } from '../../context';
 import type { Device } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf } from '../core/connection';
 import { wholeListField } from '../core/keyset';
 import { nonBlank } from '../core/inputs';
 import { Platform } from './enums';
-import { UserRef } from '../core/refs';
+import { NodeRef, type UserParent, UserRef } from '../core/refs';
 import { PUBLIC, publicOnlineOf } from './peers';
 import { restFor } from './profile';
 import { UserPayloadRef, byActingUser, orUndefined } from './writes';
 import { mutation } from '../core/mutation';
 import { recordField } from '../core/record-field';
 import { cacheIdField } from '../core/cache-id';
+import { fetchableNode, unlessRefused } from '../core/node-kinds';
 
 const DeviceRef = builder.objectRef<Device>('Device').implement({
   description: 'A device the user has logged in on.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: cacheIdField(t, 'Device', 'user ID and device number', (d) => [d.user_id, d.device_sn]),
     deviceSn: t.exposeInt('device_sn', { nullable: false, description: "Device number, within the user's devices." }),
@@ -25,6 +28,15 @@ const DeviceRef = builder.objectRef<Device>('Device').implement({
     user: t.field({ type: UserRef, nullable: false, description: 'The user the device belongs to.', resolve: (d) => ({ id: d.user_id }) }),
   }),
 });
+
+/** The user's devices (GET /user/device/list): the caller's own, or with an admin token any user's. */
+const devicesOf = async (u: UserParent, ctx: GatewayContext) => (await restFor(u, ctx).call('GET /user/device/list', {})).data;
+
+// node(id:) reads the user's device list as `devices` does; null when the device is not in it, or
+// the caller may not read the list (another user's, with a user token).
+fetchableNode('Device', ([userId, sn], ctx) =>
+  unlessRefused(devicesOf({ id: userId }, ctx).then((list) => list.find((d) => String(d.device_sn) === String(sn)) ?? null)),
+);
 
 const DeviceConnectionRef = connectionOf('Device', DeviceRef, 'device');
 const DEVICE_PAGE = 50;
@@ -39,7 +51,7 @@ builder.objectFields(UserRef, (t) => ({
     key: (d) => ({ sort: d.device_sn, id: String(d.device_sn) }),
     order: 'ascending',
     // The reply's cursor cannot be passed back (the endpoint takes no parameters): one page is all there is.
-    read: async (u, ctx) => (await restFor(u, ctx).call('GET /user/device/list', {})).data,
+    read: devicesOf,
   }),
   online: t.boolean({
     description: `Whether the user is online. ${PUBLIC}`,

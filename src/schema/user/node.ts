@@ -3,8 +3,7 @@
 // public profile (peers.ts), so a caller that may not read another user's profile gets the object,
 // not null. A global ID is fetched by the fetch its kind registered (node-kinds.ts).
 import { builder, reaches } from '../core/builder';
-import { GlobalId } from '../core/global-id';
-import type { IdOrGlobal } from '../core/global-id-inputs';
+import { globalIdOf } from '../core/global-id';
 import { fetchNode } from '../core/node-kinds';
 import { NodeRef } from '../core/refs';
 import { groupOrNull } from '../message/message';
@@ -16,12 +15,24 @@ builder.queryField('node', (t) =>
     description:
       'The object with this ID; null when there is none (or the caller cannot see it). A user or group ID, or a global ID ' +
       'that an `id` answered (see Node).',
-    extensions: { ...reaches('POST /group/info/batch', 'GET /user/profile'), readsGlobalIds: true },
+    extensions: {
+      // The reads of the kinds' fetches (node-kinds.ts) too: a message, a conversation, a device.
+      ...reaches(
+        'POST /group/info/batch',
+        'GET /user/profile',
+        'GET /message/conversation',
+        'GET /message/unread',
+        'GET /group/user_joined',
+        'GET /user/device/list',
+      ),
+      readsGlobalIds: true,
+    },
     args: { id: t.arg({ type: 'ID', required: true, description: 'A user or group ID, or a global ID.' }) },
     resolve: async (_root, args, ctx) => {
-      // This field is left out of global-id-inputs.ts: its argument may still be a GlobalId.
-      const id = args.id as IdOrGlobal;
-      if (id instanceof GlobalId) return fetchNode(id, ctx);
+      // This field is left out of global-id-inputs.ts: its argument may still be a global ID.
+      const global = globalIdOf(args.id);
+      if (global) return fetchNode(global, ctx);
+      const { id } = args;
       return (await groupOrNull(id, ctx)) ?? ((await userExists(id, ctx)) ? { id } : null);
     },
   }),
