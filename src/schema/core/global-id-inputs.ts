@@ -12,8 +12,7 @@ import {
   isInputObjectType,
   isObjectType,
 } from 'graphql';
-import type { Int64 } from '../../rest/json';
-import { GlobalId, type GlobalKind, serviceIdOf } from './global-id';
+import { asGlobalId, type GlobalKind, serviceIdOf } from './global-id';
 import { badUserInput } from './inputs';
 
 /** The kinds an argument (or input field) of this name takes; none for user, group and other IDs. */
@@ -52,11 +51,12 @@ function convert(value: unknown, plan: Plan, path: string): unknown {
     return value;
   }
   if (plan.kind === 'id') {
-    if (!(value instanceof GlobalId)) return value;
-    const id = serviceIdOf(value, plan.kinds);
+    const global = asGlobalId(value);
+    if (!global) return value;
+    const id = serviceIdOf(global, plan.kinds);
     if (id === undefined) {
       const takes = plan.kinds.length > 0 ? `a ${plan.kinds.join(' or ')} ID` : 'a service ID (a decimal int64)';
-      throw badUserInput(path, `takes ${takes}; the global ID given names a ${value.kind}`);
+      throw badUserInput(path, `takes ${takes}; the global ID given names a ${global.kind}`);
     }
     return id;
   }
@@ -92,6 +92,3 @@ export function useGlobalIdInputs(schema: GraphQLSchema): GraphQLSchema {
   }
   return schema;
 }
-
-/** An ID argument of a field that reads global IDs itself: a service ID, or a global ID. */
-export type IdOrGlobal = Int64 | GlobalId;

@@ -35,6 +35,16 @@ export class GlobalId {
   get serviceId(): Int64 {
     return this.parts[this.parts.length - 1]!;
   }
+
+  // Written out, it is its text: graphql-jit writes a compiled operation's literal arguments into its
+  // code as JSON, and hands it variables of type ID as strings (jit-variables.ts); asGlobalId reads them back.
+  toString(): string {
+    return this.text;
+  }
+
+  toJSON(): string {
+    return this.text;
+  }
 }
 
 export function encodeGlobalId(kind: GlobalKind, parts: readonly Int64[]): string {
@@ -57,6 +67,16 @@ export function decodeGlobalId(text: string): GlobalId | undefined {
   if (!parts.every((p) => DECIMAL_PART.test(p) && BigInt(p) < 2n ** 63n)) return undefined;
   const ids = parts.map((p) => toInt64(p));
   return encodeGlobalId(kind, ids) === text ? new GlobalId(kind, ids, text) : undefined;
+}
+
+/**
+ * The global ID an ID argument's value is, if any: a GlobalId as the ID scalar parsed it, or its
+ * text where an operation compiled by graphql-jit received it (see GlobalId.toJSON). A string
+ * there is otherwise a canonical decimal, which never decodes as a global ID.
+ */
+export function asGlobalId(value: unknown): GlobalId | undefined {
+  if (value instanceof GlobalId) return value;
+  return typeof value === 'string' ? decodeGlobalId(value) : undefined;
 }
 
 /** Whether an output value is a global ID's text: the ID scalar writes those as they are. */

@@ -3,8 +3,7 @@
 // public profile (peers.ts), so a caller that may not read another user's profile gets the object,
 // not null. A global ID is fetched by the fetch its kind registered (node-kinds.ts).
 import { builder, reaches } from '../core/builder';
-import { GlobalId } from '../core/global-id';
-import type { IdOrGlobal } from '../core/global-id-inputs';
+import { asGlobalId } from '../core/global-id';
 import { fetchNode } from '../core/node-kinds';
 import { NodeRef } from '../core/refs';
 import { groupOrNull } from '../message/message';
@@ -19,9 +18,10 @@ builder.queryField('node', (t) =>
     extensions: { ...reaches('POST /group/info/batch', 'GET /user/profile'), readsGlobalIds: true },
     args: { id: t.arg({ type: 'ID', required: true, description: 'A user or group ID, or a global ID.' }) },
     resolve: async (_root, args, ctx) => {
-      // This field is left out of global-id-inputs.ts: its argument may still be a GlobalId.
-      const id = args.id as IdOrGlobal;
-      if (id instanceof GlobalId) return fetchNode(id, ctx);
+      // This field is left out of global-id-inputs.ts: its argument may still be a global ID.
+      const global = asGlobalId(args.id);
+      if (global) return fetchNode(global, ctx);
+      const id = args.id;
       return (await groupOrNull(id, ctx)) ?? ((await userExists(id, ctx)) ? { id } : null);
     },
   }),
