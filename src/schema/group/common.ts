@@ -7,7 +7,7 @@ import { builder, reaches, type SchemaTypes } from '../core/builder';
 import { fromResult, payloadType } from '../core/mutation';
 import { entryRefusal, UserErrorCode, type UserErrorShape } from '../core/user-errors';
 import { badUserInput } from '../core/inputs';
-import { joinedId } from '../core/cache-id';
+import { cacheIdOf } from '../core/cache-id';
 import { nodeId } from '../core/global-id';
 import { upstreamCodeOf } from '../core/upstream-errors';
 import { GroupRef, type UserParent, UserRef } from '../core/refs';
@@ -151,11 +151,14 @@ function removalFields(t: Fields) {
     removedMemberIds: t.field({
       type: ['String'],
       nullable: false,
-      description: 'The Member IDs (Member.id) of those users in this group, for a normalized cache; empty for other changes.',
+      description:
+        "The Member IDs (Member.id, in the request's ID format) of those users in this group, for a normalized cache; " +
+        'empty for other changes.',
       extensions: reaches('GET /user/profile'),
-      resolve: async (p) => {
+      resolve: async (p, _args, ctx) => {
         const groupId = p.result?.groupId;
-        return groupId == null ? [] : (await removed(p)).map((userId) => joinedId([groupId, userId]));
+        if (groupId == null) return [];
+        return (await removed(p)).map((userId) => cacheIdOf(ctx, 'Member', [groupId, userId]));
       },
     }),
   };

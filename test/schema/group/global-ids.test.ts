@@ -249,6 +249,17 @@ describe('missing and refused', () => {
   });
 });
 
+describe('payloads naming removed members', () => {
+  it("answer removedMemberIds as Member.id answers in the request's format", async () => {
+    const [a, b] = [await g.user(), await g.user()];
+    const group = await g.group(owner, { members: [a, b] });
+    const kick = (who: TestUser) =>
+      `mutation { kickGroupMembers(input: { groupId: "${group}", userIds: ["${who.id}"] }) { removedMemberIds } }`;
+    expect(await data(owner, kick(a), GLOBAL)).toEqual({ kickGroupMembers: { removedMemberIds: [globalId('Member', group, a.id)] } });
+    expect(await data(owner, kick(b))).toEqual({ kickGroupMembers: { removedMemberIds: [`${group}:${b.id}`] } });
+  });
+});
+
 describe('findListed: how far node(id:) reads a list the service pages', () => {
   /** A list of `size` numbers the service pages by offset cursors, and the reads made. */
   function pagedList(size: number) {
