@@ -6,7 +6,10 @@ import type { Int64 } from '../../rest/json';
 import type { GlobalId, GlobalKind } from './global-id';
 import { upstreamCause } from './upstream-errors';
 
-/** The object a global ID's parts name, as its type's fields read it; null when there is none. */
+/**
+ * The object a global ID's parts name, as its type's fields read it; null when there is none. A
+ * read the service refuses as missing or not the caller's is null too (fetchNode), so a fetch just reads.
+ */
 export type NodeFetcher = (parts: readonly Int64[], ctx: GatewayContext) => Promise<object | null>;
 
 const fetchers = new Map<GlobalKind, NodeFetcher>();
@@ -22,7 +25,7 @@ export function fetchableNode(kind: GlobalKind, fetch: NodeFetcher): void {
 export async function fetchNode(id: GlobalId, ctx: GatewayContext): Promise<object | null> {
   const fetch = fetchers.get(id.kind);
   if (!fetch) return null;
-  const parent = await fetch(id.parts, ctx);
+  const parent = await unlessRefused(fetch(id.parts, ctx));
   if (parent) fetchedKinds.set(parent, id.kind);
   return parent;
 }
@@ -42,7 +45,7 @@ const UNSEEN: ReadonlySet<ErrorCode> = new Set(['NOT_FOUND', 'FORBIDDEN', 'BAD_U
  * what the caller cannot see. The parts came from a global ID the gateway answered, so such a
  * refusal is about the object, not about the request; other failures stay errors.
  */
-export async function unlessRefused<T>(read: Promise<T | null>): Promise<T | null> {
+async function unlessRefused<T>(read: Promise<T | null>): Promise<T | null> {
   try {
     return await read;
   } catch (err) {

@@ -1,22 +1,26 @@
 // Group announcements: the Announcement type, a group's announcements, and publishing and
 // deleting them (admins).
 import { upstreamCodeOf } from '../core/upstream-errors';
+import type { GatewayContext } from '../../context';
+import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf } from '../core/connection';
 import { wholeListField } from '../core/keyset';
 import { nonBlank } from '../core/inputs';
 import { fromResult, mutation, payloadType } from '../core/mutation';
-import { GROUP_ID, GroupPayloadRef, okOf, userUnlessBackend } from './common';
-import { GroupRef, UserRef } from '../core/refs';
+import { GROUP_ID, GroupPayloadRef, groupObjectIdFields, okOf, userUnlessBackend } from './common';
+import { GroupRef, NodeRef, UserRef } from '../core/refs';
+import { fetchableNode } from '../core/node-kinds';
 
 /** Upstream code: the announcement does not exist. */
 const ANNOUNCEMENT_NOT_FOUND = 20020;
 
 const AnnouncementRef = builder.objectRef<R.Announcement>('Announcement').implement({
   description: 'An announcement of a group.',
+  interfaces: [NodeRef],
   fields: (t) => ({
-    id: t.field({ type: 'ID', nullable: false, description: 'Announcement ID.', resolve: (a) => a.id }),
+    ...groupObjectIdFields(t, 'Announcement', 'announcementId', 'announcement', (a) => [a.group_id, a.id]),
     groupId: t.field({ type: 'ID', nullable: false, description: 'ID of the group.', resolve: (a) => a.group_id }),
     group: t.field({ type: GroupRef, nullable: false, description: 'The group.', resolve: (a) => ({ id: a.group_id }) }),
     authorId: t.field({ type: 'ID', nullable: false, description: 'ID of the publisher (0: the app backend).', resolve: (a) => a.author }),
@@ -30,6 +34,13 @@ const AnnouncementRef = builder.objectRef<R.Announcement>('Announcement').implem
     createdAt: t.field({ type: 'DateTime', description: 'When it was published.', resolve: (a) => a.created_at }),
   }),
 });
+
+/** One announcement, as GET /group/announcement answers it. */
+const announcementOf = async (ctx: GatewayContext, groupId: Int64, id: Int64) =>
+  (await ctx.rest.call('GET /group/announcement', { group_id: groupId, announcement_id: id })).data;
+
+// node(id:): as Group.announcement(id:) reads it; null once deleted (or its group dissolved).
+fetchableNode('Announcement', ([groupId, id], ctx) => announcementOf(ctx, groupId!, id!));
 
 const AnnouncementConnectionRef = connectionOf('Announcement', AnnouncementRef, 'announcement');
 const PAGE = 50;
@@ -63,7 +74,7 @@ builder.objectFields(GroupRef, (t) => ({
     description: 'One announcement of the group.',
     extensions: reaches('GET /group/announcement'),
     args: { id: t.arg({ type: 'ID', required: true, description: 'Announcement ID.' }) },
-    resolve: async (g, args, ctx) => (await ctx.rest.call('GET /group/announcement', { group_id: g.id, announcement_id: args.id })).data,
+    resolve: (g, args, ctx) => announcementOf(ctx, g.id, args.id),
   }),
 }));
 

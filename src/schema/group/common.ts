@@ -1,12 +1,14 @@
 // What the group files share: the payloads of group mutations, the per-user operation result,
-// input checks and time conversions.
+// input checks, time conversions, and the IDs and fetches of the group's Nodes.
+import type { ObjectFieldBuilder } from '@pothos/core';
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches, type SchemaTypes } from '../core/builder';
 import { fromResult, payloadType } from '../core/mutation';
 import { entryRefusal, UserErrorCode, type UserErrorShape } from '../core/user-errors';
 import { badUserInput } from '../core/inputs';
-import { joinedId } from '../core/cache-id';
+import { cacheIdOf } from '../core/cache-id';
+import { nodeId } from '../core/global-id';
 import { GroupRef, type UserParent, UserRef } from '../core/refs';
 
 type Types = SchemaTypes;
@@ -50,6 +52,44 @@ type CodeOf<E> = E extends PothosSchemaTypes.EnumRef<Types, infer V> ? V : never
 
 /** A user the service names by ID; 0 names nobody (an action of the admin token itself). */
 export const userUnlessBackend = (id: Int64): UserParent | null => (Number(id) === 0 ? null : { id });
+
+// ---- Nodes (node(id:)) ----
+
+/** The service's code for a group that does not exist (or was dissolved). */
+export const GROUP_NOT_FOUND = 20001;
+
+/**
+ * `id` and the service's own ID field (`announcementId`, `fileId`) of a group object the service
+ * names by one ID within its group. `id` keeps answering the service's ID until the client asks for
+ * global IDs; the service field answers it in either format, for clients that read it from `id`.
+ */
+export function groupObjectIdFields<P>(
+  t: ObjectFieldBuilder<SchemaTypes, P>,
+  kind: 'Announcement' | 'SharedFile',
+  serviceField: 'announcementId' | 'fileId',
+  noun: string,
+  ids: (parent: P) => readonly [groupId: Int64, id: Int64],
+) {
+  return {
+    id: t.field({
+      type: 'ID',
+      nullable: false,
+      description:
+        `Its ID for node(id:) and client caches: a global ID with X-ID-Format: global; otherwise the ${noun} ID ` +
+        `(read the service's ID from ${serviceField}).`,
+      resolve: (p, _args, ctx) => {
+        const parts = ids(p);
+        return nodeId(ctx, kind, parts, parts[1]);
+      },
+    }),
+    [serviceField]: t.field({
+      type: 'ID',
+      nullable: false,
+      description: `The ${noun} ID of the service, in either ID format: read service IDs here (id is a global ID with X-ID-Format: global).`,
+      resolve: (p) => ids(p)[1],
+    }),
+  };
+}
 
 // ---- payloads ----
 
@@ -95,11 +135,14 @@ function removalFields(t: Fields) {
     removedMemberIds: t.field({
       type: ['String'],
       nullable: false,
-      description: 'The Member IDs (Member.id) of those users in this group, for a normalized cache; empty for other changes.',
+      description:
+        "The Member IDs (Member.id, in the request's ID format) of those users in this group, for a normalized cache; " +
+        'empty for other changes.',
       extensions: reaches('GET /user/profile'),
-      resolve: async (p) => {
+      resolve: async (p, _args, ctx) => {
         const groupId = p.result?.groupId;
-        return groupId == null ? [] : (await removed(p)).map((userId) => joinedId([groupId, userId]));
+        if (groupId == null) return [];
+        return (await removed(p)).map((userId) => cacheIdOf(ctx, 'Member', [groupId, userId]));
       },
     }),
   };

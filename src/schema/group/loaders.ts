@@ -10,6 +10,7 @@ import type * as R from '../../rest/records';
 import { defineLoader } from '../core/loader';
 import type { GroupParent } from '../core/refs';
 import { recordField } from '../core/record-field';
+import { MAX_PAGE } from '../core/connection';
 
 const idKey = idText;
 
@@ -150,3 +151,34 @@ export async function recordOf(g: GroupParent, ctx: GatewayContext, via: RecordV
 export const fromSummary = recordField(summaryOf);
 
 export const fromRecord = (via: RecordVia) => recordField((g: GroupParent, ctx: GatewayContext) => recordOf(g, ctx, via));
+
+/** How far node(id:) reads a list the service pages to find one entry: entries beyond are answered as missing (null). */
+export const SCAN_PAGES = 5;
+
+/** Reads a page of a list the service pages (the blacklist, applications, invitations). */
+export type ServicePageRead<T> = (paging: { limit: number; cursor?: string }) => Promise<{ data: T[]; cursor?: string }>;
+
+/**
+ * The entry of a list the service pages that `match` picks, read page after page (MAX_PAGE entries
+ * each, at most SCAN_PAGES pages: 5,000 entries); `last` picks the last match (the newest of an
+ * oldest-first list) and reads to the end; null when none of those entries matches.
+ */
+export async function findListed<T>(
+  read: ServicePageRead<T>,
+  match: (entry: T) => boolean,
+  which: 'first' | 'last' = 'first',
+): Promise<T | null> {
+  let found: T | null = null;
+  let cursor: string | undefined;
+  for (let n = 0; n < SCAN_PAGES; n++) {
+    const page = await read({ limit: MAX_PAGE, ...(cursor ? { cursor } : {}) });
+    for (const entry of page.data) {
+      if (!match(entry)) continue;
+      found = entry;
+      if (which === 'first') return found;
+    }
+    cursor = page.cursor || undefined;
+    if (!cursor) break;
+  }
+  return found;
+}

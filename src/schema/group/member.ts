@@ -24,9 +24,10 @@ import type { EndpointName } from '../../rest/endpoints';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { groupMembersById, primeMembers, summaryOf } from './loaders';
 import { MemberRole } from './enums';
-import { GroupRef, type GroupParent, UserRef } from '../core/refs';
+import { GroupRef, type GroupParent, NodeRef, UserRef } from '../core/refs';
 import { userIdOf } from '../user/profile';
 import { cacheIdField } from '../core/cache-id';
+import { fetchableNode } from '../core/node-kinds';
 
 /** A member record with the group it was read through: the record itself does not name its group. */
 interface MemberParent {
@@ -40,6 +41,7 @@ const memberOf =
 
 const MemberRef = builder.objectRef<MemberParent>('Member').implement({
   description: 'A member of a group.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: cacheIdField(t, 'Member', 'group ID and user ID', (m) => [m.group.id, m.record.user_id]),
     userId: t.field({ type: 'ID', nullable: false, description: 'User ID of the member.', resolve: (m) => m.record.user_id }),
@@ -73,6 +75,9 @@ async function memberByUserId(ctx: GatewayContext, group: GroupParent, userId: I
   const record = await groupMembersById(ctx).load({ groupId: group.id, userId });
   return record && { group, record };
 }
+
+// node(id:): as Group.member(userId:) reads it; null for a user who is not a member, or a missing group.
+fetchableNode('Member', ([groupId, userId], ctx) => memberByUserId(ctx, { id: groupId! }, userId!));
 
 export const MemberConnectionRef = connectionOf('Member', MemberRef, 'member');
 

@@ -19,13 +19,17 @@ import {
 } from './common';
 import { inRange } from '../core/inputs';
 import { defineUserListMutations, MemberConnectionRef, memberPage } from './member';
-import { GroupRef, UserRef } from '../core/refs';
+import { GroupRef, NodeRef, UserRef } from '../core/refs';
 import { cacheIdField } from '../core/cache-id';
+import { fetchableNode } from '../core/node-kinds';
+import { idText } from '../../rest/json';
+import { findListed } from './loaders';
 
 const PAGE = 100;
 
 const BlockedMemberRef = builder.objectRef<R.BlacklistEntry>('BlockedMember').implement({
   description: "A user on a group's blacklist: kept out of the group.",
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: cacheIdField(t, 'BlockedMember', 'group ID and user ID', (e) => [e.group_id, e.user_id]),
     userId: t.field({ type: 'ID', nullable: false, description: 'User ID.', resolve: (e) => e.user_id }),
@@ -37,6 +41,14 @@ const BlockedMemberRef = builder.objectRef<R.BlacklistEntry>('BlockedMember').im
     }),
   }),
 });
+
+// node(id:): the user's entry of the blacklist (admins), as Group.blockedUsers lists it; null once unblocked.
+fetchableNode('BlockedMember', ([groupId, userId], ctx) =>
+  findListed(
+    (paging) => ctx.rest.call('GET /group/blocked_list', { group_id: groupId!, ...paging }),
+    (e) => idText(e.user_id) === idText(userId!),
+  ),
+);
 
 const BlockedMemberConnectionRef = connectionOf('BlockedMember', BlockedMemberRef, 'blocked user');
 

@@ -1,7 +1,7 @@
 // Ways into a group: membership applications, invitations and QR codes. Their types, the lists
 // of them, and the mutations that make and answer them.
 import type { GatewayContext } from '../../context';
-import type { Int64 } from '../../rest/json';
+import { idText, type Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
@@ -22,13 +22,16 @@ import {
   userUnlessBackend,
   withFields,
 } from './common';
-import { GroupRef, UserRef } from '../core/refs';
+import { GroupRef, NodeRef, UserRef } from '../core/refs';
 import { cacheIdField, joinedId } from '../core/cache-id';
+import { fetchableNode } from '../core/node-kinds';
+import { findListed } from './loaders';
 
 const PAGE = 100; // the service's default for applications and invitations (upstream notes)
 
 const GroupApplicationRef = builder.objectRef<R.GroupApplication>('GroupApplication').implement({
   description: 'An application to join a group.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: cacheIdField(t, 'GroupApplication', 'group ID and applicant ID', (a) => [a.group_id, a.applicant_id]),
     applicantId: t.field({ type: 'ID', nullable: false, description: 'ID of the applicant.', resolve: (a) => a.applicant_id }),
@@ -43,6 +46,7 @@ const GroupApplicationRef = builder.objectRef<R.GroupApplication>('GroupApplicat
 
 const GroupInvitationRef = builder.objectRef<R.GroupInvitation>('GroupInvitation').implement({
   description: 'An invitation to join a group.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: cacheIdField(t, 'GroupInvitation', 'group ID, inviter ID and invitee ID', (i) => [i.group_id, i.inviter_id, i.invitee_id]),
     groupId: t.field({ type: 'ID', nullable: false, description: 'ID of the group.', resolve: (i) => i.group_id }),
@@ -70,6 +74,28 @@ const GroupInvitationRef = builder.objectRef<R.GroupInvitation>('GroupInvitation
     updatedAt: t.field({ type: 'DateTime', description: 'When it last changed.', resolve: (i) => timeFromString(i.updated_at) }),
   }),
 });
+
+const same = (a: Int64, b: Int64) => idText(a) === idText(b);
+
+// node(id:): the applicant's application as Group.applications lists it (admins), handled ones too,
+// with their status; null when the service lists none.
+fetchableNode('GroupApplication', ([groupId, applicantId], ctx) =>
+  findListed(
+    (paging) => ctx.rest.call('POST /group/application_list', { group_list: [groupId!], ...paging }),
+    (a) => same(a.group_id, groupId!) && same(a.applicant_id, applicantId!),
+  ),
+);
+
+// node(id:): an invitation the acting user received, as groupInvitations lists it; null for one
+// the caller did not receive. A handled invitation stays listed beside a later one from the same
+// inviter (the same global ID): the latest, the last of the oldest-first list, is the one meant.
+fetchableNode('GroupInvitation', ([groupId, inviterId, inviteeId], ctx) =>
+  findListed(
+    (paging) => ctx.rest.call('GET /group/invitation_list', paging),
+    (i) => same(i.group_id, groupId!) && same(i.inviter_id, inviterId!) && same(i.invitee_id, inviteeId!),
+    'last',
+  ),
+);
 
 const GroupQrCodeRef = builder.objectRef<R.GroupQrCode>('GroupQrCode').implement({
   description: 'A signed QR code invitation to a group.',

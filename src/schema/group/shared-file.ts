@@ -6,15 +6,17 @@ import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf } from '../core/connection';
 import { wholeListField } from '../core/keyset';
-import { idList, okOf, payloadGroupField, userUnlessBackend, GROUP_ID } from './common';
+import { groupObjectIdFields, idList, okOf, payloadGroupField, userUnlessBackend, GROUP_ID } from './common';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { badUserInput, nonBlank } from '../core/inputs';
-import { GroupRef, SharedFileRef, UserRef } from '../core/refs';
+import { GroupRef, NodeRef, SharedFileRef, UserRef } from '../core/refs';
+import { fetchableNode } from '../core/node-kinds';
 
 SharedFileRef.implement({
   description: 'A file shared in a group.',
+  interfaces: [NodeRef],
   fields: (t) => ({
-    id: t.field({ type: 'ID', nullable: false, description: 'File ID.', resolve: (f) => f.file_id }),
+    ...groupObjectIdFields(t, 'SharedFile', 'fileId', 'file', (f) => [f.group_id, f.file_id]),
     groupId: t.field({ type: 'ID', nullable: false, description: 'ID of the group.', resolve: (f) => f.group_id }),
     group: t.field({ type: GroupRef, nullable: false, description: 'The group.', resolve: (f) => ({ id: f.group_id }) }),
     name: t.exposeString('name', { description: 'File name.' }),
@@ -39,6 +41,9 @@ SharedFileRef.implement({
 
 const fileOf = async (ctx: GatewayContext, groupId: Int64, fileId: Int64): Promise<R.SharedFile> =>
   (await ctx.rest.call('GET /group/file', { group_id: groupId, file_id: fileId })).data;
+
+// node(id:): as Group.file(id:) reads it; null once deleted (or its group dissolved).
+fetchableNode('SharedFile', ([groupId, fileId], ctx) => fileOf(ctx, groupId!, fileId!));
 
 const SharedFileConnectionRef = connectionOf('SharedFile', SharedFileRef, 'shared file');
 const PAGE = 50;

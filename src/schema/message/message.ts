@@ -13,7 +13,7 @@ import type * as R from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
 import { nodeId } from '../core/global-id';
-import { fetchableNode, unlessRefused } from '../core/node-kinds';
+import { fetchableNode } from '../core/node-kinds';
 import { MessageStatus, MessageType } from './enums';
 import { existingGroup, groupBatch } from '../group/loaders';
 import { type GroupParent, NodeRef, PeerRef, type UserParent, UserRef } from '../core/refs';
@@ -169,4 +169,4 @@ export const MessageRef = builder.objectRef<MessageParent>('Message').implement(
 
 // node(id:) reads the message as the acting user sees it: reading marks it DELIVERED when it was
 // UNREAD, as every read of history does.
-fetchableNode('Message', ([conversation, msgId], ctx) => unlessRefused(messageById(ctx.rest, conversation!, msgId!)));
+fetchableNode('Message', ([conversation, msgId], ctx) => messageById(ctx.rest, conversation!, msgId!));

@@ -14,7 +14,7 @@ import { UserPayloadRef, byActingUser, orUndefined } from './writes';
 import { mutation } from '../core/mutation';
 import { recordField } from '../core/record-field';
 import { cacheIdField } from '../core/cache-id';
-import { fetchableNode, unlessRefused } from '../core/node-kinds';
+import { fetchableNode } from '../core/node-kinds';
 
 const DeviceRef = builder.objectRef<Device>('Device').implement({
   description: 'A device the user has logged in on.',
@@ -35,7 +35,7 @@ const devicesOf = async (u: UserParent, ctx: GatewayContext) => (await restFor(u
 // node(id:) reads the user's device list as `devices` does; null when the device is not in it, or
 // the caller may not read the list (another user's, with a user token).
 fetchableNode('Device', ([userId, sn], ctx) =>
-  unlessRefused(devicesOf({ id: userId }, ctx).then((list) => list.find((d) => String(d.device_sn) === String(sn)) ?? null)),
+  devicesOf({ id: userId }, ctx).then((list) => list.find((d) => String(d.device_sn) === String(sn)) ?? null),
 );
 
 const DeviceConnectionRef = connectionOf('Device', DeviceRef, 'device');

@@ -16,7 +16,7 @@ builder.queryField('node', (t) =>
       'The object with this ID; null when there is none (or the caller cannot see it). A user or group ID, or a global ID ' +
       'that an `id` answered (see Node).',
     extensions: {
-      // The reads of the kinds' fetches (node-kinds.ts) too: a message, a conversation, a device.
+      // The reads of the kinds' fetches (node-kinds.ts) too: a message, a conversation, a device, a group's objects.
       ...reaches(
         'POST /group/info/batch',
         'GET /user/profile',
@@ -24,6 +24,12 @@ builder.queryField('node', (t) =>
         'GET /message/unread',
         'GET /group/user_joined',
         'GET /user/device/list',
+        'POST /group/members/display_name',
+        'GET /group/blocked_list',
+        'POST /group/application_list',
+        'GET /group/invitation_list',
+        'GET /group/announcement',
+        'GET /group/file',
       ),
       readsGlobalIds: true,
     },
