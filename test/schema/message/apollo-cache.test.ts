@@ -13,11 +13,17 @@ import { sendText } from '../../helpers/subscriptions/operations';
 const stack = useStack();
 type TestUser = Awaited<ReturnType<TestEmulator['user']>>;
 
-function apolloFor(user: TestUser) {
+const NODE_TYPES = ['User', 'Group', 'Message', 'Conversation', 'Member', 'BlockedMember', 'Announcement', 'SharedFile'];
+const MORE_NODE_TYPES = ['GroupApplication', 'GroupInvitation', 'Device'];
+
+/** An Apollo client acting as `user`; `ids: 'global'` asks for global IDs (X-ID-Format). */
+function apolloFor(user: TestUser, ids?: 'global') {
+  const headers: Record<string, string> = { app_id: stack.emu.appId, 'access-token': user.token };
+  if (ids) headers['x-id-format'] = ids;
   return new ApolloClient({
-    link: new HttpLink({ uri: `${stack.url}/graphql`, fetch, headers: { app_id: stack.emu.appId, 'access-token': user.token } }),
+    link: new HttpLink({ uri: `${stack.url}/graphql`, fetch, headers }),
     cache: new InMemoryCache({
-      possibleTypes: { ConversationPeer: ['User', 'Group'], Node: ['User', 'Group'] },
+      possibleTypes: { ConversationPeer: ['User', 'Group'], Node: [...NODE_TYPES, ...MORE_NODE_TYPES] },
       typePolicies: {
         User: { fields: { conversations: relayStylePagination(), conversation: relayStylePagination(['with']) } },
         Conversation: { fields: { messages: relayStylePagination() } },
@@ -194,5 +200,54 @@ describe('the cached screens follow the payloads alone', () => {
     });
     const cached = client.readQuery<MembersData>({ query: MEMBERS, variables: { id: groupId } });
     expect(cached!.group.members.edges.map((e) => e.node.userId)).toEqual([String(owner.id), String(b.id)]);
+  });
+});
+
+describe('global IDs: node(id:) refetches into the same cache entries', () => {
+  const NODE = gql`
+    query Refetch($id: ID!) {
+      node(id: $id) {
+        id
+        ... on Conversation {
+          unreadCount
+        }
+        ... on Message {
+          content
+          status
+        }
+      }
+    }
+  `;
+
+  it('a conversation refetched by node(id:) updates its home row', async () => {
+    const [alice, bob] = await Promise.all([stack.emu.user(), stack.emu.user()]);
+    await sendText(stack.emu, alice, bob, 'first');
+    const client = apolloFor(bob, 'global');
+    const home = await client.query<HomeData>({ query: HOME, fetchPolicy: 'network-only' });
+    const [row] = home.data!.me.conversations.edges.map((e) => e.node);
+    expect(row).toMatchObject({ __typename: 'Conversation', unreadCount: 1 });
+    expect(row!.id).not.toBe(String(alice.id));
+
+    await sendText(stack.emu, alice, bob, 'second');
+    await client.query({ query: NODE, variables: { id: row!.id }, fetchPolicy: 'network-only' });
+    expect(client.readQuery<HomeData>({ query: HOME })!.me.conversations.edges.map((e) => e.node)).toEqual([
+      { __typename: 'Conversation', id: row!.id, unreadCount: 2 },
+    ]);
+  });
+
+  it("a message refetched by node(id:) updates the sender's cached history: the read receipt", async () => {
+    const [alice, bob] = await Promise.all([stack.emu.user(), stack.emu.user()]);
+    await sendText(stack.emu, alice, bob, 'did you read this?');
+    const client = apolloFor(alice, 'global');
+    const home = await client.query<HomeData>({ query: HOME, fetchPolicy: 'network-only' });
+    const conversation = home.data!.me.conversations.edges[0]!.node.id;
+    const history = await client.query<HistoryData>({ query: HISTORY, variables: { with: conversation }, fetchPolicy: 'network-only' });
+    const sent = history.data!.me.conversation.edges.at(-1)!.node;
+    expect(sent.status).not.toBe('READ');
+
+    await stack.emu.ok('GET', '/message/ack', { token: bob.token, query: { conversation_id: alice.id } });
+    await client.query({ query: NODE, variables: { id: sent.id }, fetchPolicy: 'network-only' });
+    const cached = client.readQuery<HistoryData>({ query: HISTORY, variables: { with: conversation } });
+    expect(cached!.me.conversation.edges.at(-1)!.node).toMatchObject({ id: sent.id, content: 'did you read this?', status: 'READ' });
   });
 });
