@@ -13,7 +13,7 @@ const config: CodegenConfig = {
       preset: 'client',
       presetConfig: { fragmentMasking: false, persistedDocuments: true },
       config: {
-        // The wire forms of our scalars: IDs are exact decimal strings, never numbers.
+        // The wire forms of our scalars: IDs are exact decimal strings (or global IDs), never numbers.
         scalars: { ID: 'string', DateTime: 'string', SafeInt: 'number' },
         enumsAsTypes: true,
         useTypeImports: true,

@@ -70,6 +70,7 @@ const RUNS: Record<string, Run> = {
   Me: asAlice(() => ({})),
   SetNickname: asAlice(() => ({ nickName: 'Alice' })),
   ChatHome: asAlice(() => ({})),
+  Refetch: asAlice(() => ({ id: idOf(0) })),
   Conversation: asAlice(() => ({ with: idOf(1) })),
   SendText: asAlice(
     () => ({ to: idOf(1), targetType: 'USER', content: 'sent by documentId' }),

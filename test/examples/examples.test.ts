@@ -16,6 +16,7 @@ import {
   LogInDocument,
   MarkReadDocument,
   MeDocument,
+  RefetchDocument,
   SendTextDocument,
   SetNicknameDocument,
   UnreadCountsDocument,
@@ -104,6 +105,29 @@ describe('example operations', () => {
       peer: { __typename: 'User', id: String(alice.id), nickName: 'Ally' },
     });
     expect(first?.lastMessage).toMatchObject({ content: 'hi erin', type: 'TEXT', from: { id: String(alice.id), nickName: 'Ally' } });
+  });
+
+  it('Refetch: with global IDs, node(id:) answers the home row and its newest message again by their ids alone', async () => {
+    const frank = await stack.emu.user();
+    await sendText(alice, frank, 'refetch me');
+    const global = { ...as(frank), 'x-id-format': 'global' };
+    const home = await run(stack, ChatHomeDocument, {}, global);
+    const row = home.data?.me?.conversations.edges[0]?.node;
+    expect(row?.id).not.toBe(String(alice.id));
+    const conversation = await run(stack, RefetchDocument, { id: row!.id }, global);
+    expect(conversation.errors).toBeUndefined();
+    expect(conversation.data?.node).toMatchObject({
+      __typename: 'Conversation',
+      id: row!.id,
+      conversationId: String(alice.id),
+      unreadCount: 1,
+      lastMessage: { id: row!.lastMessage!.id, content: 'refetch me' },
+    });
+    const message = await run(stack, RefetchDocument, { id: row!.lastMessage!.id }, global);
+    expect(message.data?.node).toMatchObject({ __typename: 'Message', id: row!.lastMessage!.id, content: 'refetch me' });
+    expect(message.data?.node).toHaveProperty('messageId', expect.stringMatching(/^\d{19}$/));
+    const user = await run(stack, RefetchDocument, { id: String(alice.id) }, global);
+    expect(user.data?.node).toEqual({ __typename: 'User', id: String(alice.id), displayName: 'Ally' });
   });
 
   it('SendText, Conversation and MarkRead make a conversation', async () => {
