@@ -77,7 +77,7 @@ export interface Config {
   /** Identical queries in flight for one identity share one execution (src/gateway/execution/shared-execution.ts). */
   shareQueries: boolean;
   /** What `id` answers for a request that does not say (X-ID-Format): the service's IDs, or global IDs (schema/core/global-id.ts). */
-  idFormat: IdFormat;
+  idFormat: 'service' | 'global';
   /** A development check: every REST reply deep-frozen, so code that changes a shared reply throws. */
   freezeReplies: boolean;
   /** Run queries and mutations compiled by graphql-jit where it can (src/gateway/execution/jit.ts). */
@@ -149,10 +149,6 @@ export interface TracingConfig {
 }
 
 export type CostMode = 'enforce' | 'measure';
-
-/** What `id` answers on Nodes other than User and Group: the service's IDs (until the dated switch in CHANGELOG), or global IDs. */
-export const ID_FORMATS = ['service', 'global'] as const;
-export type IdFormat = (typeof ID_FORMATS)[number];
 
 /**
  * The examples' costliest operation (ChatHome, 20 conversations) is estimated at 83 REST calls
@@ -391,7 +387,7 @@ export function loadConfig(env: Env = process.env): Config {
     obsolete: OBSOLETE.filter((name) => env[name] !== undefined),
     coalesce: flag(env, 'IM_COALESCE', true),
     shareQueries: flag(env, 'SHARE_QUERIES', true),
-    idFormat: oneOf(env, 'ID_FORMAT', ID_FORMATS, 'service'),
+    idFormat: oneOf(env, 'ID_FORMAT', ['service', 'global'] as const, 'service'),
     freezeReplies: flag(env, 'IM_FREEZE_REPLIES', false),
     jit: flag(env, 'GRAPHQL_JIT', true),
     jitAfterRuns: int(env, 'GRAPHQL_JIT_AFTER', 2, 1, 1_000_000),

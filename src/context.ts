@@ -1,15 +1,17 @@
 // Per request: who is calling (from the HTTP headers or the WebSocket connectionParams), REST
 // clients bound to that caller, and the request's loaders. Nothing here is shared between requests.
 import type { Context } from '@opentelemetry/api';
-import { GraphQLError } from 'graphql';
 import { type PeerAccess, peerAccessFor, type ServiceCredential } from './peers/service-credential';
 import { callBudget, type CallBudget } from './rest/budget';
-import type { IdFormat } from './config';
 import type { Caller } from './rest/caller';
 import type { RestClient } from './rest/client';
 import { idText, type Int64 } from './rest/json';
 import { type BindOptions, bindClient, type RequestClient } from './rest/request-client';
 import type { SubscriptionHub } from './subscriptions/hub';
+
+/** What `id` answers on Nodes other than User and Group: the service's IDs (until the dated switch in CHANGELOG), or global IDs. */
+export const ID_FORMATS = ['service', 'global'] as const;
+export type IdFormat = (typeof ID_FORMATS)[number];
 
 /** What resolvers need of the configuration. */
 interface GatewaySettings {
@@ -116,20 +118,6 @@ export function paramsLookup(params: Readonly<Record<string, unknown>> | undefin
     const value = lower.get(name);
     return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
   };
-}
-
-/**
- * The ID format a request asks for: the `X-ID-Format` header (`connectionParams["x-id-format"]` on
- * a WebSocket) when it is `global` or `service`, else the gateway's default. Another value is
- * refused (BAD_REQUEST), so a typo does not silently answer the other format.
- */
-export function idFormatFrom(lookup: Lookup, fallback: IdFormat): IdFormat {
-  const asked = lookup('x-id-format')?.trim().toLowerCase();
-  if (asked === undefined || asked === '') return fallback;
-  if (asked === 'global' || asked === 'service') return asked;
-  throw new GraphQLError(`X-ID-Format must be "global" or "service", got ${JSON.stringify(asked.slice(0, 40))}`, {
-    extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-  });
 }
 
 /** The request's clients by who they act as, and what they share: one per request, its map made on first use. */

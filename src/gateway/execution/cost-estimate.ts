@@ -12,6 +12,8 @@
 //   else `first`/`last` of the field or of the connection around it (variables and defaults
 //   count), else the longest list in its arguments (a mutation's `input.userIds` gives the size
 //   of its `results`), else the field's entry in LIST_SIZES.
+// - a field whose endpoints are alternatives (node(id:) reads one kind's) says how many calls it
+//   makes at most in `extensions.maxCalls`, which counts instead of its endpoints;
 // Fragments and inline fragments count (all of them, whatever the runtime type: an upper bound).
 import {
   type DocumentNode,
@@ -215,9 +217,13 @@ function walkSelections(walk: Walk, type: GraphQLNamedType, selectionSet: Select
     if (!def) continue;
     const args = argumentsOf(walk, def, node);
     const responseKey = node.alias?.value ?? node.name.value;
-    for (const endpoint of countedEndpoints(def)) {
-      if (BATCH_SIZES.has(endpoint)) batched.add(endpoint);
-      else perObject.add(def.args.length === 0 ? endpoint : `${endpoint} ${responseKey}`);
+    const fixed = (def.extensions as { maxCalls?: number }).maxCalls;
+    if (fixed !== undefined) walk.calls += count * fixed;
+    else {
+      for (const endpoint of countedEndpoints(def)) {
+        if (BATCH_SIZES.has(endpoint)) batched.add(endpoint);
+        else perObject.add(def.args.length === 0 ? endpoint : `${endpoint} ${responseKey}`);
+      }
     }
     if (!node.selectionSet) continue;
     const size = sizeFromArguments(def, args);

@@ -7,6 +7,7 @@ import { globalIdOf } from '../core/global-id';
 import { fetchNode } from '../core/node-kinds';
 import { NodeRef } from '../core/refs';
 import { groupOrNull } from '../message/message';
+import { SCAN_PAGES } from '../group/loaders';
 import { userExists } from './peers';
 
 builder.queryField('node', (t) =>
@@ -32,6 +33,8 @@ builder.queryField('node', (t) =>
         'GET /group/file',
       ),
       readsGlobalIds: true,
+      // One kind's reads run, not all: a list searched page by page is the most (SCAN_PAGES calls).
+      maxCalls: SCAN_PAGES,
     },
     args: { id: t.arg({ type: 'ID', required: true, description: 'A user or group ID, or a global ID.' }) },
     resolve: async (_root, args, ctx) => {
