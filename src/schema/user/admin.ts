@@ -10,6 +10,7 @@ import { UserStatus } from './enums';
 import { nonEmptyList } from '../core/inputs';
 import { type UserParent, UserRef } from '../core/refs';
 import { profileParams } from './user';
+import { forgetPublicFaces } from './peers';
 import { forgetUserStatuses } from './status';
 import { MAX_USERS_PAGE, readUsersPage } from './user-list';
 import { orUndefined } from './writes';
@@ -183,7 +184,12 @@ mutation('setUserAvatars', {
   }),
   resolve: async (input, ctx) => {
     const list = nonEmptyList('input.avatars', input.avatars).map((e) => ({ user_id: e.userId, avatar: e.avatar }));
-    return (await ctx.rest.call('PUT /user/avatar/batch', { list })).data;
+    const { data } = await ctx.rest.call('PUT /user/avatar/batch', { list });
+    forgetPublicFaces(
+      ctx,
+      list.map((e) => e.user_id),
+    );
+    return data;
   },
 });
 
@@ -197,6 +203,11 @@ mutation('updateUserProfiles', {
   }),
   resolve: async (input, ctx) => {
     const list = nonEmptyList('input.profiles', input.profiles).map((e) => ({ user_id: orUndefined(e.userId), ...profileParams(e) }));
-    return (await ctx.rest.call('PUT /user/profile/batch', { list })).data;
+    const { data } = await ctx.rest.call('PUT /user/profile/batch', { list });
+    forgetPublicFaces(
+      ctx,
+      list.flatMap((e) => (e.user_id === undefined ? [] : [e.user_id])),
+    );
+    return data;
   },
 });

@@ -9,14 +9,14 @@
 // Private fields (email, mobile, privateInfo, settings, ...) never take this path.
 import DataLoader from 'dataloader';
 import type { GatewayContext } from '../../context';
-import { idText, type Int64 } from '../../rest/json';
+import { idText, type Int64, toInt64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
-import { provenBy, remembered } from '../../peers/service-credential';
+import { provenBy, remembered, type ServiceCredential } from '../../peers/service-credential';
 import { defineLoader } from '../core/loader';
 import { errorCodeOf, upstreamCodeOf } from '../core/upstream-errors';
 import type { UserParent } from '../core/refs';
-import { restFor, userIdOf } from './profile';
+import { profileOf, restFor } from './profile';
 
 /** What the public fields' descriptions say about who may read them. */
 export const PUBLIC =
@@ -34,8 +34,13 @@ type PeerRead<T> = (rest: RequestClient) => Promise<T>;
 const readProfile: PeerRead<UserProfile> = async (rest) => (await rest.call('GET /user/profile', {})).data;
 const readOnline: PeerRead<{ online: boolean }> = async (rest) => (await rest.call('GET /user/online_status', {})).data;
 
+/** What is remembered of a user's public face, by read ('profile', 'online'). */
+const PEER_READS = ['profile', 'online'] as const;
+const peerKey = (credential: ServiceCredential, what: (typeof PEER_READS)[number], id: Int64) =>
+  `${credential.appId}:${what}:${idText(id)}`;
+
 /** One loader per read: a request asks the service (or the app's cache) once per peer. */
-function peerLoader<T>(what: string, read: PeerRead<T>) {
+function peerLoader<T>(what: (typeof PEER_READS)[number], read: PeerRead<T>) {
   return defineLoader(
     (ctx) =>
       new DataLoader<Int64, T, string>(
@@ -43,9 +48,8 @@ function peerLoader<T>(what: string, read: PeerRead<T>) {
           Promise.all(
             ids.map((id) => {
               const peers = ctx.peers!;
-              const key = `${peers.credential.appId}:${what}:${idText(id)}`;
               // A failure is reported to this request and not remembered.
-              return remembered(peers.credential, key, () => read(peers.as(id))).catch(asError);
+              return remembered(peers.credential, peerKey(peers.credential, what, id), () => read(peers.as(id))).catch(asError);
             }),
           ),
         { cacheKeyFn: idText },
@@ -68,15 +72,15 @@ async function readPublic<T>(
   const own = () => read(restFor(u, ctx));
   // The acting user, or a user with its own fresh token (a login's answer): its own access.
   if (u.id === undefined || u.as) return own();
-  // The service token itself (an admin caller of the app, usually acting as one user): another
-  // user's public fields come from the app's shared cache too; the acting user's are read fresh.
-  if (ctx.peers?.callerIsService) return idText(u.id) === ctx.caller.userId ? own() : loader(ctx).load(u.id);
+  // The service token itself (an admin caller of the app, usually acting as one user): every
+  // listed user's public fields come from the app's shared cache, the acting user's too.
+  if (ctx.peers?.callerIsService) return loader(ctx).load(u.id);
   if (ctx.peers) {
-    const self = await provenCaller(ctx);
     // An admin token of its own reads anyone with its own access.
-    if (self === null) return own();
-    // Its own fields are read fresh, never from the shared cache.
-    return idText(self) === idText(u.id) ? read(ctx.rest) : loader(ctx).load(u.id);
+    if ((await provenCaller(ctx)) === null) return own();
+    // The caller listed among others (a member, a message's sender) is read like them: its own
+    // writes through the gateway forget its entry (forgetPublicFace), and `me` is read fresh.
+    return loader(ctx).load(u.id);
   }
   try {
     return await own();
@@ -96,7 +100,11 @@ async function readPublic<T>(
 export function provenCaller(ctx: GatewayContext): Promise<Int64 | null> {
   const prove = async () => {
     try {
-      return await userIdOf({}, ctx);
+      const profile = await profileOf({}, ctx);
+      // The caller's profile is its public face too: the app's cache starts with it, so the
+      // caller listed among others (a member, a sender) costs no second read.
+      ctx.peers?.credential.cache.set(peerKey(ctx.peers.credential, 'profile', profile.user_id), Promise.resolve(profile));
+      return profile.user_id;
     } catch (err) {
       if (ctx.caller.userId === undefined && upstreamCodeOf(err) === INVALID_PARAMETER) return null;
       throw err;
@@ -126,4 +134,22 @@ export async function userExists(id: Int64, ctx: GatewayContext): Promise<boolea
     if (isNotFound(err)) return false;
     throw err;
   }
+}
+
+/**
+ * Forgets what the app's cache holds of these users' public face, after a write to them through
+ * this gateway (an admin's batch), so the next lists show it; other replicas' caches show it
+ * within PEER_TTL_MS, as for a change made elsewhere.
+ */
+export function forgetPublicFaces(ctx: GatewayContext, ids: readonly (Int64 | string)[]): void {
+  const peers = ctx.peers;
+  if (!peers) return;
+  for (const id of ids) for (const what of PEER_READS) peers.credential.cache.delete(peerKey(peers.credential, what, toInt64(id)));
+}
+
+/** The same after a write of the acting user's own (read your writes on this replica). */
+export async function forgetPublicFace(ctx: GatewayContext): Promise<void> {
+  if (!ctx.peers) return;
+  const id = ctx.caller.userId ?? (await provenCaller(ctx).catch(() => null));
+  if (id !== null) forgetPublicFaces(ctx, [id]);
 }

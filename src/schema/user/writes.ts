@@ -3,6 +3,7 @@ import type { GatewayContext } from '../../context';
 import { toInt64 } from '../../rest/json';
 import { fromResult, payloadType } from '../core/mutation';
 import { type UserParent, UserRef } from '../core/refs';
+import { forgetPublicFace } from './peers';
 
 const DECIMAL_ID = /^\d{1,19}$/;
 
@@ -38,5 +39,12 @@ export function changed(data: unknown, user: UserParent): UserChange {
   return { ok: data !== false, user };
 }
 
-/** A write of the acting user with one REST call, answering the UserPayload. */
-export const byActingUser = async (ctx: GatewayContext, write: Promise<{ data: unknown }>) => changed((await write).data, actingUser(ctx));
+/**
+ * A write of the acting user with one REST call, answering the UserPayload. The app's cache of
+ * the user's public face is forgotten once it succeeded, so the user's next list shows the change.
+ */
+export async function byActingUser(ctx: GatewayContext, write: Promise<{ data: unknown }>): Promise<UserChange> {
+  const { data } = await write;
+  await forgetPublicFace(ctx);
+  return changed(data, actingUser(ctx));
+}

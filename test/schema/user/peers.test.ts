@@ -64,11 +64,51 @@ describe('with a service credential', () => {
 
     const again = await stack.gql(GROUP_SCREEN, { g: String(groupId) }, tokenOf(users[1]!));
     expect(again.errors).toBeUndefined();
-    // Dee's view read Eve through the credential: Eve's view needs only Dee.
+    // Dee's view read Eve through the credential, and Dee as listed among them (her profile from
+    // her own proof, her online flag as a peer's): Eve's view needs no peer read at all.
     const serviceCalls = stack.emu.server.calls.filter((c) => c.headers.user_id !== undefined);
-    expect(serviceCalls.map((c) => `${c.endpoint} ${c.headers.user_id}`).sort()).toEqual(
-      [`GET /user/profile ${users[0]!.id}`, `GET /user/online_status ${users[0]!.id}`].sort(),
+    expect(serviceCalls.map((c) => `${c.endpoint} ${c.headers.user_id}`)).toEqual([]);
+  });
+
+  it('shows the caller its own change in the next list at once: its write through the gateway forgets its cached face', async () => {
+    const stack = withCredential;
+    const { users, groupId } = await chatGroup(stack, ['Ida', 'Jon']);
+    const [, jon] = users;
+    const names = async () => {
+      const reply = await stack.gql<{ group: { members: { nodes: { user: { nickName: string } }[] } } }>(
+        'query($g: ID!) { group(id: $g) { members { nodes { user { nickName } } } } }',
+        { g: String(groupId) },
+        tokenOf(jon!),
+      );
+      expect(reply.errors).toBeUndefined();
+      return reply.data!.group.members.nodes.map((n) => n.user.nickName).sort();
+    };
+    expect(await names()).toEqual(['Ida', 'Jon']);
+    const set = await stack.gql('mutation { setNickname(input: { nickName: "Jonny" }) { ok } }', {}, tokenOf(jon!));
+    expect(set.errors).toBeUndefined();
+    expect(await names()).toEqual(['Ida', 'Jonny']);
+  });
+
+  it("shows an admin's batch change of other users in the next list at once", async () => {
+    const stack = withCredential;
+    const { users, groupId } = await chatGroup(stack, ['Kay', 'Lea']);
+    const [kay, lea] = users;
+    const avatars = async () => {
+      const reply = await stack.gql<{ group: { members: { nodes: { user: { id: string; avatar: string | null } }[] } } }>(
+        'query($g: ID!) { group(id: $g) { members { nodes { user { id avatar } } } } }',
+        { g: String(groupId) },
+        tokenOf(kay!),
+      );
+      return reply.data!.group.members.nodes.find((n) => n.user.id === String(lea!.id))?.user.avatar;
+    };
+    expect(await avatars()).toBe('');
+    const set = await stack.gql(
+      'mutation($u: ID!) { setUserAvatars(input: { avatars: [{ userId: $u, avatar: "https://img.example/lea.png" }] }) { ok } }',
+      { u: String(lea!.id) },
+      { 'access-token': stack.emu.adminToken },
     );
+    expect(set.errors).toBeUndefined();
+    expect(await avatars()).toBe('https://img.example/lea.png');
   });
 
   it("keeps private fields the caller's own: another user's email still fails FORBIDDEN", async () => {
@@ -117,7 +157,7 @@ describe('with a service credential', () => {
     expect(reply.errors).toMatchObject([{ path: ['user'], extensions: { code: 'UNAUTHENTICATED' } }]);
   });
 
-  it("serves the service token's reads of other users from the app cache, its acting user's own read fresh", async () => {
+  it("serves the service token's reads of listed users from the app cache, its acting user's too", async () => {
     const stack = withCredential;
     const [a, b] = await Promise.all([stack.emu.user(), stack.emu.user()]);
     await stack.emu.ok('PUT', '/user/nickname', { token: a.token, query: { nick_name: 'Max' } });
@@ -128,8 +168,8 @@ describe('with a service credential', () => {
 
     stack.emu.mark();
     expect((await ask()).data).toEqual({ a: { nickName: 'Max' }, b: { nickName: 'Lou' } });
-    // Only the acting user's own profile is read again (one call: the request's memo shares it).
-    expect(stack.emu.calls('GET /user/profile').map((c) => c.headers.user_id)).toEqual([String(a.id)]);
+    // Both from the app cache: the acting user listed by ID is read like anyone listed.
+    expect(stack.emu.calls('GET /user/profile')).toEqual([]);
   });
 
   it('refuses a caller without a valid token: the credential serves signed-in users only', async () => {
