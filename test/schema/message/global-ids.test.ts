@@ -248,4 +248,15 @@ describe('conversationEvents over WebSocket', () => {
       await client.dispose();
     }
   });
+
+  it('refuses a connectionParams x-id-format that is neither global nor service, for the operation, naming the value', async () => {
+    const [me] = await pair();
+    const client = wsClient(stack.url, { ...identity(stack.emu, me), 'x-id-format': 'bogus' });
+    try {
+      const feed = client.feed<EventData>('{ me { id } }');
+      await expect(feed.next()).rejects.toThrow(/X-ID-Format must be \\"global\\" or \\"service\\", got \\"bogus\\"/);
+    } finally {
+      await client.dispose();
+    }
+  });
 });
