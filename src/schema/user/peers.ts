@@ -3,17 +3,15 @@
 // - the acting user itself, and a caller holding another admin token, read with their own access;
 // - a caller holding the service token itself reads other users' public fields as below (the cache);
 // - any other caller of the app, through the gateway's service credential (IM_ADMIN_TOKEN): one
-//   call per peer and endpoint per request (a per-request DataLoader), answers shared by all
-//   requests of the app for PEER_TTL_MS;
+//   call per peer and endpoint, answers (and reads in flight) shared by all requests of the app
+//   for PEER_TTL_MS;
 // - without that credential, a caller who may not read the peer gets null without an error.
 // Private fields (email, mobile, privateInfo, settings, ...) never take this path.
-import DataLoader from 'dataloader';
 import type { GatewayContext } from '../../context';
 import { idText, type Int64, toInt64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { provenBy, remembered, type ServiceCredential } from '../../peers/service-credential';
-import { defineLoader } from '../core/loader';
 import { errorCodeOf, upstreamCodeOf } from '../core/upstream-errors';
 import type { UserParent } from '../core/refs';
 import { profileOf, restFor } from './profile';
@@ -26,8 +24,6 @@ export const PUBLIC =
 /** The service's code for an invalid parameter or header (upstream notes). */
 const INVALID_PARAMETER = 10002;
 
-const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
-
 /** A read of one user's public data, made with some client acting as that user. */
 type PeerRead<T> = (rest: RequestClient) => Promise<T>;
 
@@ -39,26 +35,20 @@ const PEER_READS = ['profile', 'online'] as const;
 const peerKey = (credential: ServiceCredential, what: (typeof PEER_READS)[number], id: Int64) =>
   `${credential.appId}:${what}:${idText(id)}`;
 
-/** One loader per read: a request asks the service (or the app's cache) once per peer. */
-function peerLoader<T>(what: (typeof PEER_READS)[number], read: PeerRead<T>) {
-  return defineLoader(
-    (ctx) =>
-      new DataLoader<Int64, T, string>(
-        (ids) =>
-          Promise.all(
-            ids.map((id) => {
-              const peers = ctx.peers!;
-              // A failure is reported to this request and not remembered.
-              return remembered(peers.credential, peerKey(peers.credential, what, id), () => read(peers.as(id))).catch(asError);
-            }),
-          ),
-        { cacheKeyFn: idText },
-      ),
-  );
+/**
+ * A peer's public read through the app's cache: one call per peer and read however many fields,
+ * requests and replicas' users ask within PEER_TTL_MS (a read in flight is shared too, so no
+ * per-request loader is needed on top). A failure is reported to the askers and not remembered.
+ */
+function peerRead<T>(what: (typeof PEER_READS)[number], read: PeerRead<T>) {
+  return (ctx: GatewayContext, id: Int64): Promise<T> => {
+    const peers = ctx.peers!;
+    return remembered(peers.credential, peerKey(peers.credential, what, id), () => read(peers.as(id)));
+  };
 }
 
-const peerProfiles = peerLoader('profile', readProfile);
-const peerOnline = peerLoader('online', readOnline);
+const peerProfiles = peerRead('profile', readProfile);
+const peerOnline = peerRead('online', readOnline);
 
 /** A refusal of the caller's own access to another user (a user token with a user_id header). */
 export const isForbidden = (err: unknown) => errorCodeOf(err) === 'FORBIDDEN';
@@ -67,20 +57,20 @@ async function readPublic<T>(
   u: UserParent,
   ctx: GatewayContext,
   read: PeerRead<T>,
-  loader: (ctx: GatewayContext) => DataLoader<Int64, T, string>,
+  peer: (ctx: GatewayContext, id: Int64) => Promise<T>,
 ): Promise<T | null> {
   const own = () => read(restFor(u, ctx));
   // The acting user, or a user with its own fresh token (a login's answer): its own access.
   if (u.id === undefined || u.as) return own();
   // The service token itself (an admin caller of the app, usually acting as one user): every
   // listed user's public fields come from the app's shared cache, the acting user's too.
-  if (ctx.peers?.callerIsService) return loader(ctx).load(u.id);
+  if (ctx.peers?.callerIsService) return peer(ctx, u.id);
   if (ctx.peers) {
     // An admin token of its own reads anyone with its own access.
     if ((await provenCaller(ctx)) === null) return own();
     // The caller listed among others (a member, a message's sender) is read like them: its own
     // writes through the gateway forget its entry (forgetPublicFace), and `me` is read fresh.
-    return loader(ctx).load(u.id);
+    return peer(ctx, u.id);
   }
   try {
     return await own();
@@ -98,6 +88,16 @@ async function readPublic<T>(
  * A user token's proof is remembered briefly (README: trust model; service-credential.ts).
  */
 export function provenCaller(ctx: GatewayContext): Promise<Int64 | null> {
+  // Asked once per listed user: the request keeps the answer beside its loaders (forgotten with them).
+  let proof = ctx.loaders.get(PROOF) as Promise<Int64 | null> | undefined;
+  if (!proof) ctx.loaders.set(PROOF, (proof = proveCaller(ctx)));
+  return proof;
+}
+
+/** The request's proof of its caller, in its loaders' map. */
+const PROOF = Symbol('caller proof');
+
+function proveCaller(ctx: GatewayContext): Promise<Int64 | null> {
   const prove = async () => {
     try {
       const profile = await profileOf({}, ctx);
