@@ -49,6 +49,10 @@ export function idText(id: Int64): string {
   return text;
 }
 
+/** Whether two IDs are the same, however each is held (number, bigint or decimal text). */
+export const sameId = (a: Int64 | string, b: Int64 | string): boolean =>
+  (typeof a === 'string' ? a : idText(a)) === (typeof b === 'string' ? b : idText(b));
+
 /** Normalizes an int64 to its canonical representation (number when safe, bigint otherwise). */
 export function toInt64(value: number | bigint | string): Int64 {
   if (typeof value === 'number') return value;

@@ -4,7 +4,7 @@
 // service IDs that locate it ("Message:<peer>:<message>"), base64url-encoded so clients treat it
 // as opaque. Which ID `id` answers is the request's ID format (id-format.ts).
 import type { GatewayContext } from '../../context';
-import { idText, type Int64, toInt64 } from '../../rest/json';
+import { idText, INT64_MAX, type Int64, toInt64 } from '../../rest/json';
 
 /** The kinds of global ID, and how many service IDs locate one. */
 export const GLOBAL_KINDS = {
@@ -59,7 +59,7 @@ export function decodeGlobalId(text: string): GlobalId | undefined {
   if (!BASE64URL.test(text)) return undefined;
   const [kind, ...parts] = Buffer.from(text, 'base64url').toString('utf8').split(':');
   if (kind === undefined || !isKind(kind) || parts.length !== GLOBAL_KINDS[kind]) return undefined;
-  if (!parts.every((p) => DECIMAL_PART.test(p) && BigInt(p) < 2n ** 63n)) return undefined;
+  if (!parts.every((p) => DECIMAL_PART.test(p) && BigInt(p) <= INT64_MAX)) return undefined;
   const ids = parts.map((p) => toInt64(p));
   return encodeGlobalId(kind, ids) === text ? new GlobalId(kind, ids, text) : undefined;
 }

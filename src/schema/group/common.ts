@@ -55,9 +55,6 @@ export const userUnlessBackend = (id: Int64): UserParent | null => (Number(id) =
 
 // ---- Nodes (node(id:)) ----
 
-/** The service's code for a group that does not exist (or was dissolved). */
-export const GROUP_NOT_FOUND = 20001;
-
 /**
  * `id` and the service's own ID field (`announcementId`, `fileId`) of a group object the service
  * names by one ID within its group. `id` keeps answering the service's ID until the client asks for

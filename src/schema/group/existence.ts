@@ -9,9 +9,11 @@ import type { Int64 } from '../../rest/json';
 import type { GroupParent } from '../core/refs';
 import { upstreamCodeOf } from '../core/upstream-errors';
 import type { PageArgs } from '../core/connection';
-import { GROUP_NOT_FOUND } from './common';
 import { existingGroup } from './loaders';
 import { readMemberPage } from './member';
+
+/** The service's code for a group that does not exist. */
+const GROUP_NOT_FOUND = 20001;
 
 /** Fields that need no call of their own. */
 const FREE = new Set(['id', '__typename']);

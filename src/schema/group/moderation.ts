@@ -22,7 +22,7 @@ import { defineUserListMutations, MemberConnectionRef, memberPage } from './memb
 import { GroupRef, NodeRef, UserRef } from '../core/refs';
 import { cacheIdField } from '../core/cache-id';
 import { fetchableNode } from '../core/node-kinds';
-import { idText } from '../../rest/json';
+import { sameId } from '../../rest/json';
 import { findListed } from './loaders';
 
 const PAGE = 100;
@@ -46,7 +46,7 @@ const BlockedMemberRef = builder.objectRef<R.BlacklistEntry>('BlockedMember').im
 fetchableNode('BlockedMember', ([groupId, userId], ctx) =>
   findListed(
     (paging) => ctx.rest.call('GET /group/blocked_list', { group_id: groupId!, ...paging }),
-    (e) => idText(e.user_id) === idText(userId!),
+    (e) => sameId(e.user_id, userId!),
   ),
 );
 

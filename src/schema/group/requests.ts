@@ -1,7 +1,7 @@
 // Ways into a group: membership applications, invitations and QR codes. Their types, the lists
 // of them, and the mutations that make and answer them.
 import type { GatewayContext } from '../../context';
-import { idText, type Int64 } from '../../rest/json';
+import { type Int64, sameId } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
@@ -75,14 +75,12 @@ const GroupInvitationRef = builder.objectRef<R.GroupInvitation>('GroupInvitation
   }),
 });
 
-const same = (a: Int64, b: Int64) => idText(a) === idText(b);
-
 // node(id:): the applicant's application as Group.applications lists it (admins), handled ones too,
 // with their status; null when the service lists none.
 fetchableNode('GroupApplication', ([groupId, applicantId], ctx) =>
   findListed(
     (paging) => ctx.rest.call('POST /group/application_list', { group_list: [groupId!], ...paging }),
-    (a) => same(a.group_id, groupId!) && same(a.applicant_id, applicantId!),
+    (a) => sameId(a.group_id, groupId!) && sameId(a.applicant_id, applicantId!),
   ),
 );
 
@@ -92,7 +90,7 @@ fetchableNode('GroupApplication', ([groupId, applicantId], ctx) =>
 fetchableNode('GroupInvitation', ([groupId, inviterId, inviteeId], ctx) =>
   findListed(
     (paging) => ctx.rest.call('GET /group/invitation_list', paging),
-    (i) => same(i.group_id, groupId!) && same(i.inviter_id, inviterId!) && same(i.invitee_id, inviteeId!),
+    (i) => sameId(i.group_id, groupId!) && sameId(i.inviter_id, inviterId!) && sameId(i.invitee_id, inviteeId!),
     'last',
   ),
 );

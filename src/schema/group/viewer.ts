@@ -3,6 +3,7 @@
 // the caller's rank from the owner (group summary), its joined groups and the admin list, plus
 // the memberInvite/memberModify switches for a plain member. The reads are shared by every flag
 // and group of a request (the request's memo of identical GETs and the group batch).
+import { type Int64, sameId } from '../../rest/json';
 import type { GatewayContext } from '../../context';
 import { builder, reaches } from '../core/builder';
 import { type GroupParent, GroupRef } from '../core/refs';
@@ -13,7 +14,6 @@ const Rank = { NONE: 0, MEMBER: 1, ADMIN: 2, OWNER: 3 } as const;
 type Rank = (typeof Rank)[keyof typeof Rank];
 
 const DISSOLVED = 1;
-const same = (a: unknown, b: unknown) => String(a) === String(b);
 
 /**
  * The caller's rank in the group, as the service ranks it: a user's own rank; with an admin token
@@ -24,7 +24,7 @@ const same = (a: unknown, b: unknown) => String(a) === String(b);
 async function viewerRank(g: GroupParent, ctx: GatewayContext): Promise<Rank> {
   const summary = await summaryOf(g, ctx);
   if (summary.status === DISSOLVED) return Rank.NONE;
-  const viaHeader = ctx.caller.groupId !== undefined && same(ctx.caller.groupId, g.id);
+  const viaHeader = ctx.caller.groupId !== undefined && sameId(ctx.caller.groupId, g.id);
   const viewer = await provenCaller(ctx);
   if (viewer === null) return viaHeader ? Rank.ADMIN : ctx.caller.groupId === undefined ? Rank.OWNER : Rank.NONE;
   const own = await ownRank(g, summary.owner, viewer, ctx);
@@ -32,12 +32,12 @@ async function viewerRank(g: GroupParent, ctx: GatewayContext): Promise<Rank> {
   return ctx.caller.userId !== undefined && viaHeader ? (Math.max(own, Rank.ADMIN) as Rank) : own;
 }
 
-async function ownRank(g: GroupParent, owner: unknown, viewer: unknown, ctx: GatewayContext): Promise<Rank> {
-  if (same(owner, viewer)) return Rank.OWNER;
+async function ownRank(g: GroupParent, owner: Int64, viewer: Int64, ctx: GatewayContext): Promise<Rank> {
+  if (sameId(owner, viewer)) return Rank.OWNER;
   const joined = (await ctx.rest.call('GET /group/user_joined', {})).data;
-  if (!joined.some((id) => same(id, g.id))) return Rank.NONE;
+  if (!joined.some((id) => sameId(id, g.id))) return Rank.NONE;
   const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: g.id })).data;
-  return admins.some((a) => same(a.user_id, viewer)) ? Rank.ADMIN : Rank.MEMBER;
+  return admins.some((a) => sameId(a.user_id, viewer)) ? Rank.ADMIN : Rank.MEMBER;
 }
 
 /** A member's right that a switch of the group (GET /group/settings) may give plain members. */

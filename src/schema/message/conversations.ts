@@ -118,13 +118,16 @@ async function conversationsOf(owner: UserParent, ctx: GatewayContext): Promise<
  * its kind from the request's group lookup.
  */
 export async function conversationOf(owner: UserParent, id: Int64, ctx: GatewayContext): Promise<ConversationParent> {
-  const listed = (await conversationsOf(owner, ctx)).find((c) => String(c.id) === String(id));
-  return listed ?? { id, kind: await kindOf(id, ctx), unreadCount: 0, activity: null, owner };
+  return (await listedConversation(owner, id, ctx)) ?? { id, kind: await kindOf(id, ctx), unreadCount: 0, activity: null, owner };
 }
+
+/** The conversation as the owner's home list holds it; null when the list does not. */
+const listedConversation = async (owner: UserParent, id: Int64, ctx: GatewayContext) =>
+  (await conversationsOf(owner, ctx)).find((c) => String(c.id) === String(id)) ?? null;
 
 // node(id:) answers a conversation as the acting user's home list shows it; null when the list
 // does not hold it (never had, or deleted it, or left the group).
-fetchableNode('Conversation', async ([id], ctx) => (await conversationsOf({}, ctx)).find((c) => String(c.id) === String(id)) ?? null);
+fetchableNode('Conversation', ([id], ctx) => listedConversation({}, id!, ctx));
 
 const kindOf = async (id: Int64, ctx: GatewayContext): Promise<ConversationParent['kind']> =>
   isSystem(id) ? 'system' : (await groupOrNull(id, ctx)) ? 'group' : 'user';

@@ -6,7 +6,7 @@ import { nonBlank } from '../core/inputs';
 import { NodeRef, UserRef } from '../core/refs';
 import { PUBLIC, publicProfileOf, userExists } from './peers';
 import { profileOf, userIdOf } from './profile';
-import { orUndefined, UserPayloadRef, byActingUser } from './writes';
+import { orUndefined, UserPayloadRef, byActingUser, byActingUserFace } from './writes';
 import { mutation } from '../core/mutation';
 import { recordField } from '../core/record-field';
 
@@ -93,7 +93,7 @@ mutation('setNickname', {
   payload: UserPayloadRef,
   inputDescription: 'The new nickname.',
   input: (t) => ({ nickName: t.string({ required: true, description: 'The new nickname.' }) }),
-  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/nickname', { nick_name: input.nickName })),
+  resolve: (input, ctx) => byActingUserFace(ctx, ctx.rest.call('PUT /user/nickname', { nick_name: input.nickName })),
 });
 
 mutation('setAvatar', {
@@ -102,7 +102,7 @@ mutation('setAvatar', {
   payload: UserPayloadRef,
   inputDescription: 'Avatar URL (for example a download URL of an uploaded avatar).',
   input: (t) => ({ avatar: t.string({ required: true, description: 'Avatar URL (for example a download URL of an uploaded avatar).' }) }),
-  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/avatar', { avatar: input.avatar })),
+  resolve: (input, ctx) => byActingUserFace(ctx, ctx.rest.call('PUT /user/avatar', { avatar: input.avatar })),
 });
 
 mutation('setMobile', {
@@ -140,7 +140,7 @@ mutation('setPublicInfo', {
   payload: UserPayloadRef,
   inputDescription: 'The public extension information.',
   input: (t) => ({ info: t.string({ required: true, description: 'The public extension information.' }) }),
-  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/public', { info: input.info })),
+  resolve: (input, ctx) => byActingUserFace(ctx, ctx.rest.call('PUT /user/public', { info: input.info })),
 });
 
 const UpdateProfileInput = builder.inputType('UpdateProfileInput', {
@@ -173,5 +173,5 @@ mutation('updateProfile', {
   endpoints: ['PUT /user/profile'],
   payload: UserPayloadRef,
   input: UpdateProfileInput,
-  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('PUT /user/profile', profileParams(input))),
+  resolve: (input, ctx) => byActingUserFace(ctx, ctx.rest.call('PUT /user/profile', profileParams(input))),
 });

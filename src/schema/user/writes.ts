@@ -39,12 +39,15 @@ export function changed(data: unknown, user: UserParent): UserChange {
   return { ok: data !== false, user };
 }
 
+/** A write of the acting user with one REST call, answering the UserPayload. */
+export const byActingUser = async (ctx: GatewayContext, write: Promise<{ data: unknown }>) => changed((await write).data, actingUser(ctx));
+
 /**
- * A write of the acting user with one REST call, answering the UserPayload. The app's cache of
- * the user's public face is forgotten once it succeeded, so the user's next list shows the change.
+ * The same for a write of the user's public face (nickname, avatar, public info): once it
+ * succeeded, the app's cache of that face is forgotten, so the user's next list shows the change.
  */
-export async function byActingUser(ctx: GatewayContext, write: Promise<{ data: unknown }>): Promise<UserChange> {
-  const { data } = await write;
+export async function byActingUserFace(ctx: GatewayContext, write: Promise<{ data: unknown }>): Promise<UserChange> {
+  const change = await byActingUser(ctx, write);
   await forgetPublicFace(ctx);
-  return changed(data, actingUser(ctx));
+  return change;
 }
