@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
-import { createYoga, maskError, useReadinessCheck } from 'graphql-yoga';
+import { createYoga, maskError } from 'graphql-yoga';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
 import type { Config } from '../config';
@@ -38,7 +38,9 @@ import { createDownloadRoute } from './http/downloads';
 import { DOWNLOAD_ROUTES } from '../files/download-paths';
 import { requestLookup } from './http/event-source';
 import { idFormatFrom } from './http/id-format';
+import { useReadinessRoute } from './http/readiness-route';
 import { useCompiledExecution } from './execution/jit';
+import { useDocumentCache } from './execution/document-cache';
 import { useSharedExecution } from './execution/shared-execution';
 import { useIntrospectionRefusal } from './execution/introspection';
 import { createDrain, type DrainOutcome } from './lifecycle/drain';
@@ -180,6 +182,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     maxRestCalls: config.maxRestCalls,
     idFormat: config.idFormat,
   };
+  const documents = useDocumentCache();
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -203,6 +206,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       const idFormat = idFormatFrom(lookup, config.idFormat);
       return createContext(rest, callerFrom(lookup), settings, subscriptions, service, trace, connectionParams, idFormat);
     },
+    // useDocumentCache below, at a lower cost per request.
+    parserAndValidationCache: false,
     // Served ahead of yoga by createGraphiQLPage (rendered once, not per request).
     graphiql: false,
     maskedErrors: {
@@ -215,7 +220,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     plugins: [
       useFrontRefusals(),
       // @defer and @stream: deferred and streamed payloads over multipart or SSE (execution/incremental.ts).
-      useDeferStream(),
+      documents.rulesOnly(useDeferStream()),
       useCsrfPrevention(),
       // File uploads reach resolvers as streams of the request body (yoga's own parser buffers them).
       useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: MULTIPART_FIELD_BYTES }),
@@ -231,17 +236,12 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       useDocumentLimits(config),
       useCostLimit({ maxCost: config.maxCost, mode: config.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
       useResultCaps(config),
-      ...(config.introspection ? [] : [useIntrospectionRefusal()]),
+      ...(config.introspection ? [] : [documents.rulesOnly(useIntrospectionRefusal())]),
       // After the plugins that may refuse an operation: a refused one takes no slot.
       useSubscriptionLimits(slots),
-      useReadinessCheck({
+      useReadinessRoute({
         endpoint: '/ready',
-        check: () => {
-          if (drain.draining) throw new Error('the gateway is shutting down');
-          const problem = readiness.problem();
-          if (problem) throw new Error(problem);
-          return true;
-        },
+        problem: () => (drain.draining ? 'the gateway is shutting down' : readiness.problem()),
       }),
       ...(metrics ? [metrics.plugin] : []),
       ...(tracing?.tracer || config.logRequests ? [useOperationTracing(tracing)] : []),
@@ -249,6 +249,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       // After compiled execution: it shares whichever execution that plugin chose.
       ...(config.shareQueries ? [useSharedExecution(metrics ? { onShared: metrics.sharedExecution } : {})] : []),
       useUpstreamErrors(),
+      // Where yoga puts its own parse and validation cache, which it replaces.
+      documents.plugin,
     ],
   });
 

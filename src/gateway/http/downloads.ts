@@ -82,9 +82,18 @@ function statusOf(err: UpstreamError): number {
 /** The request's trace record (observability/requests.ts), when it is traced. */
 type TraceOf = (req: IncomingMessage) => RequestTrace | undefined;
 
+/**
+ * The last segment of each route's path: a request whose raw path holds none of them cannot name a
+ * route once parsed (a URL decodes no percent-escape of a path), so the URL of a GraphQL request is
+ * not parsed here at all.
+ */
+const ROUTE_TAILS = Object.keys(DOWNLOAD_ROUTES).map((path) => path.slice(path.lastIndexOf('/') + 1));
+
 export function createDownloadRoute(rest: RestClient, traceOf?: TraceOf): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://gateway');
+    const raw = req.url ?? '/';
+    if (!ROUTE_TAILS.some((tail) => raw.includes(tail))) return false;
+    const url = new URL(raw, 'http://gateway');
     if (!Object.hasOwn(DOWNLOAD_ROUTES, url.pathname)) return false;
     void serve(rest, DOWNLOAD_ROUTES[url.pathname as DownloadPath], url, req, res, traceOf?.(req)?.current);
     return true;

@@ -23,14 +23,24 @@ function cleaned(err: unknown): unknown {
   return err;
 }
 
+const isThenable = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';
+
 /** Put it after every plugin that picks a request parser, so that it wraps the one chosen. */
 export function useRequestParseErrors(): Plugin {
   return {
     onRequestParse({ requestParser, setRequestParser }) {
       if (!requestParser) return;
-      setRequestParser(async (request) => {
+      // Not an async function: yoga's parsers may answer synchronously (a body the front parsed),
+      // and a promise of our own would cost every request a turn of the promise queue.
+      setRequestParser((request) => {
         try {
-          return await requestParser(request);
+          const parsed = requestParser(request);
+          return isThenable(parsed)
+            ? parsed.then(undefined, (err: unknown) => {
+                throw cleaned(err);
+              })
+            : parsed;
         } catch (err) {
           throw cleaned(err);
         }

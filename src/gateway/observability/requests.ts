@@ -3,7 +3,7 @@
 // request's GraphQL context gets (traceOf), so that the operation plugin and the REST calls hang
 // under the request's span. Nothing is added when neither is on.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { RequestTrace } from '../../context';
 import { log, traceFields } from '../../log/logger';
 import type { Tracing } from './tracing/tracing';
@@ -40,6 +40,25 @@ export function operationTrace(
   return { current: tracing.parentOf({ traceparent: text('traceparent'), tracestate: text('tracestate') }) };
 }
 
+/** A request's trace record whose context is made on first read. */
+function lazyTrace(make: () => Context): RequestTrace {
+  let made: Context | undefined;
+  let done = false;
+  return {
+    get current() {
+      if (!done) {
+        made = make();
+        done = true;
+      }
+      return made;
+    },
+    set current(value) {
+      made = value;
+      done = true;
+    },
+  };
+}
+
 function endSpan(span: Span, status: number): void {
   span.setAttribute('http.response.status_code', status);
   if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -50,9 +69,13 @@ export function observeRequests(handler: Handler, { tracing, logRequests, routes
   if (!tracing && !logRequests) return handler;
   const tracer = tracing?.tracer;
   if (tracing && !tracer && !logRequests) {
-    // Nothing recorded, nothing logged: the trace context alone, at the least cost per request.
+    // Nothing recorded, nothing logged: the trace context alone, made when a REST call first needs it
+    // (an answer served from the caches pays for no trace id).
     return (req, res) => {
-      traces.set(req, { current: tracing.parentOf(req.headers) });
+      traces.set(
+        req,
+        lazyTrace(() => tracing.parentOf(req.headers)),
+      );
       handler(req, res);
     };
   }

@@ -8,7 +8,7 @@ import type { Config } from '../../config';
 import generated from '../../generated/persisted-documents.json' with { type: 'json' };
 import { type ApqStore, memoryApqStore, redisApqStore } from './apq-store';
 import { cacheable } from './etag';
-import { type PersistedParams, resolvePersisted, type ResolveOptions } from './resolve';
+import { namesPersisted, type PersistedParams, resolvePersisted, type ResolveOptions } from './resolve';
 import { trustedDocuments } from './manifest';
 
 interface PersistedOptions {
@@ -44,29 +44,33 @@ export function createPersisted(
   }
 
   /** Stores the registration of the operation about to run (parsed and validated by now). */
-  async function registerValidated(contextValue: unknown): Promise<void> {
+  function registerValidated(contextValue: unknown): Promise<void> | undefined {
     const params = (contextValue as { params?: object } | undefined)?.params;
     const registration = params && registrations.get(params);
-    if (!registration) return;
+    if (!registration) return undefined;
     registrations.delete(params);
-    await apq.set(registration.hash, registration.document);
+    return apq.set(registration.hash, registration.document);
   }
 
+  // The hooks stay synchronous for the usual request, which sends its text and names nothing
+  // persisted: an awaited hook costs every request a turn of the promise queue.
   const plugin: Plugin = {
-    async onParams({ params, request, setParams }) {
+    onParams({ params, request, setParams }) {
+      if (request.method !== 'GET' && !namesPersisted(params, options)) return undefined;
       // yoga's GET parser keeps the four standard parameters only.
       const urlDocumentId = request.method === 'GET' ? (new URL(request.url).searchParams.get('documentId') ?? undefined) : undefined;
-      const resolved = await resolve(params, urlDocumentId);
-      if (resolved.params === params) return;
-      setParams(resolved.params);
-      if (request.method === 'GET' && resolved.hash) cacheableGets.set(request, resolved.hash);
+      return resolve(params, urlDocumentId).then((resolved) => {
+        if (resolved.params === params) return;
+        setParams(resolved.params);
+        if (request.method === 'GET' && resolved.hash) cacheableGets.set(request, resolved.hash);
+      });
     },
     onExecute: ({ args }) => registerValidated(args.contextValue),
     onSubscribe: ({ args }) => registerValidated(args.contextValue),
-    async onResponse({ request, response, setResponse, fetchAPI }) {
+    onResponse({ request, response, setResponse, fetchAPI }) {
       const hash = cacheableGets.get(request);
-      if (!hash || response.status !== 200 || !JSON_ANSWER.test(response.headers.get('content-type') ?? '')) return;
-      setResponse(await cacheable(request, response, hash, fetchAPI));
+      if (!hash || response.status !== 200 || !JSON_ANSWER.test(response.headers.get('content-type') ?? '')) return undefined;
+      return cacheable(request, response, hash, fetchAPI).then(setResponse);
     },
   };
 

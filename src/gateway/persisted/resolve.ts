@@ -55,6 +55,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 /** graphql-ws requires a `query` string: an empty one stands for none there. */
 const textOf = (query: unknown) => (typeof query === 'string' && query !== '' ? query : undefined);
 
+/**
+ * Whether resolvePersisted has anything to do with these params (a GET's documentId in its URL
+ * aside): false for the usual request, which sends its text and nothing persisted.
+ */
+export function namesPersisted(params: PersistedParams, options: ResolveOptions): boolean {
+  if (options.persistedOnly || (params.documentId !== undefined && params.documentId !== null)) return true;
+  const persisted = isRecord(params.extensions) ? params.extensions.persistedQuery : undefined;
+  return persisted !== undefined && persisted !== null;
+}
+
 /** Undefined when the request names no persisted document (and may send text). */
 export async function resolvePersisted(
   params: PersistedParams,
