@@ -1,9 +1,12 @@
 // Where each parameter of each endpoint travels (URL query or JSON body), computed once from the
 // endpoint table at module load, and the encoding of one call's parameters onto the wire.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type EndpointName, endpoints } from './endpoints';
-import { stringifyJson } from './json';
-import type { BareStringBody, EndpointDef, EnvelopeExtra, HttpMethod } from './table';
+import { idText, stringifyJson } from './json';
+import { type BareStringBody, type EndpointDef, type EnvelopeExtra, type HttpMethod, type WireForm, wireFormOf } from './table';
+
+/** Each key of an object schema with the check of its wire form, in the schema's order (zod's output order). */
+type WirePlan = readonly (readonly [key: string, isWire: WireForm])[];
 
 export interface Placement {
   readonly name: string;
@@ -13,9 +16,10 @@ export interface Placement {
   readonly binary: boolean;
   /** Top-level envelope fields the endpoint returns beside data. */
   readonly extras: readonly EnvelopeExtra[];
-  readonly query?: { readonly keys: ReadonlySet<string>; readonly schema: z.ZodObject };
+  /** `wire`: set when every key's schema has a wire form (table.ts), so that valid params skip zod. */
+  readonly query?: { readonly keys: ReadonlySet<string>; readonly schema: z.ZodObject; readonly wire: WirePlan | undefined };
   readonly body?:
-    | { readonly kind: 'object'; readonly keys: ReadonlySet<string>; readonly schema: z.ZodObject }
+    | { readonly kind: 'object'; readonly keys: ReadonlySet<string>; readonly schema: z.ZodObject; readonly wire: WirePlan | undefined }
     | { readonly kind: 'bare-string'; readonly name: string; readonly schema: BareStringBody['schema'] };
 }
 
@@ -29,13 +33,25 @@ function isBareString(body: NonNullable<EndpointDef['body']>): body is BareStrin
   return 'kind' in body && body.kind === 'bare-string';
 }
 
+/** The object's wire plan; undefined when a key has no wire form or the object checks more than its keys. */
+function wirePlanOf(schema: z.ZodObject): WirePlan | undefined {
+  if (schema._zod.def.checks?.length) return undefined;
+  const plan: (readonly [string, WireForm])[] = [];
+  for (const [key, field] of Object.entries(schema.shape)) {
+    const isWire = wireFormOf(field instanceof z.ZodOptional ? field.unwrap() : field);
+    if (!isWire) return undefined;
+    plan.push([key, isWire]);
+  }
+  return plan;
+}
+
 function placementOf(name: string, def: EndpointDef): Placement {
   const queryKeys = new Set(def.query ? Object.keys(def.query.shape) : []);
   let body: Placement['body'];
   if (def.body && isBareString(def.body)) {
     body = { kind: 'bare-string', name: def.body.name, schema: def.body.schema };
   } else if (def.body) {
-    body = { kind: 'object', keys: new Set(Object.keys(def.body.shape)), schema: def.body };
+    body = { kind: 'object', keys: new Set(Object.keys(def.body.shape)), schema: def.body, wire: wirePlanOf(def.body) };
   }
   const bodyKeys = body?.kind === 'object' ? [...body.keys] : body ? [body.name] : [];
   const clash = bodyKeys.find((key) => queryKeys.has(key));
@@ -48,7 +64,7 @@ function placementOf(name: string, def: EndpointDef): Placement {
     groupIdHeader: def.groupIdHeader,
     binary: def.result === 'binary',
     extras: def.extras,
-    ...(def.query ? { query: { keys: queryKeys, schema: def.query } } : {}),
+    ...(def.query ? { query: { keys: queryKeys, schema: def.query, wire: wirePlanOf(def.query) } } : {}),
     ...(body ? { body } : {}),
   };
 }
@@ -81,7 +97,7 @@ export function encodeParams(p: Placement, params: Readonly<Record<string, unkno
     else if (p.body?.kind === 'bare-string' && p.body.name === key) body[key] = value;
     else throw new TypeError(`${p.name} has no parameter '${key}'`);
   }
-  return { search: p.query ? encodeQuery(p.name, normalize(p.query.schema, query)) : '', ...encodeBody(p, body) };
+  return { search: p.query ? encodeQuery(p.name, normalizeObject(p.query, query)) : '', ...encodeBody(p, body) };
 }
 
 function normalize(schema: z.ZodType, value: unknown): unknown {
@@ -89,14 +105,41 @@ function normalize(schema: z.ZodType, value: unknown): unknown {
   return parsed.success ? parsed.data : value;
 }
 
-function encodeQuery(name: string, values: unknown): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
+/** The object as its schema gives it: built here when every value is in wire form already, else parsed by zod. */
+function normalizeObject(
+  to: { readonly schema: z.ZodObject; readonly wire: WirePlan | undefined },
+  values: Record<string, unknown>,
+): unknown {
+  return (to.wire && wireValues(to.wire, values)) ?? normalize(to.schema, values);
+}
+
+/** `values` in the schema's key order, when each is in wire form; undefined when one is not (zod decides). */
+function wireValues(plan: WirePlan, values: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const [key, isWire] of plan) {
+    const value = values[key];
     if (value === undefined) continue;
-    search.append(key, queryValue(name, key, value));
+    if (!isWire(value)) return undefined;
+    out[key] = value;
   }
-  const text = search.toString();
-  return text === '' ? '' : `?${text}`;
+  return out;
+}
+
+// What application/x-www-form-urlencoded (URLSearchParams) leaves as it is.
+const FORM_SAFE = /^[\w*.-]*$/;
+
+/** The text as URLSearchParams writes it: most keys and values need no escaping at all. */
+const formEncoded = (text: string) => (FORM_SAFE.test(text) ? text : new URLSearchParams([['', text]]).toString().slice(1));
+
+function encodeQuery(name: string, values: unknown): string {
+  let search = '';
+  const record = values as Record<string, unknown>;
+  for (const key in record) {
+    const value = record[key];
+    if (value === undefined) continue;
+    search += `${search === '' ? '?' : '&'}${formEncoded(key)}=${formEncoded(queryValue(name, key, value))}`;
+  }
+  return search;
 }
 
 function queryValue(name: string, key: string, value: unknown): string {
@@ -108,7 +151,8 @@ function queryValue(name: string, key: string, value: unknown): string {
     case 'bigint':
       return value.toString();
     case 'number':
-      return String(value);
+      // IDs recur: their text is kept (json.ts).
+      return Number.isSafeInteger(value) ? idText(value) : String(value);
     default:
       throw new TypeError(`${name}: query parameter '${key}' must be a string, number, bigint or boolean`);
   }
@@ -119,9 +163,9 @@ function encodeBody(p: Placement, body: Record<string, unknown>): { body?: strin
   if (p.body.kind === 'bare-string') {
     const value = body[p.body.name];
     if (value === undefined) throw new TypeError(`${p.name} needs its body parameter '${p.body.name}'`);
-    return { body: stringifyJson(normalize(p.body.schema, value)) };
+    return { body: stringifyJson(typeof value === 'string' ? value : normalize(p.body.schema, value)) };
   }
-  return { body: stringifyJson(withoutUndefined(normalize(p.body.schema, body))) };
+  return { body: stringifyJson(withoutUndefined(normalizeObject(p.body, body))) };
 }
 
 // zod keeps an optional key whose value is undefined; drop it rather than rely on the serializer.

@@ -56,9 +56,40 @@ export function bareString<const N extends string>(name: N): BareStringBody<N> {
 
 // ---- scalars. Each accepts its JSON form and the string form a URL query carries. ----
 
+/** Whether a value is already in the wire form a schema gives it: then parsing it would give it back unchanged. */
+export type WireForm = (value: unknown) => boolean;
+
+const wireForms = new WeakMap<z.ZodType, WireForm>();
+
+/**
+ * The plain check of a scalar's wire form, when it has one: the client sends such values as they
+ * are, without running zod on every call (anything else still goes through the schema).
+ */
+export const wireFormOf = (schema: z.ZodType): WireForm | undefined => wireForms.get(schema);
+
+function withWireForm<T extends z.ZodType>(schema: T, isWire: WireForm): T {
+  wireForms.set(schema, isWire);
+  return schema;
+}
+
 const DIGITS = /^-?\d{1,19}$/;
 
-export const int64 = z.union([z.number(), z.bigint(), z.string()], { error: 'expected an int64 integer' }).transform((raw, ctx): Int64 => {
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+// An int64 the transform below returns as it was given: a safe number, or a bigint beyond 2^53 in range.
+const isWireInt64 = (v: unknown) =>
+  typeof v === 'number'
+    ? Number.isSafeInteger(v)
+    : typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX && (v < MIN_SAFE || v > MAX_SAFE);
+
+/** An array whose every item (holes too: zod refuses them) passes `isWire`. */
+function isWireList(v: unknown, isWire: WireForm): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!isWire(v[i])) return false;
+  return true;
+}
+
+const int64Schema = z.union([z.number(), z.bigint(), z.string()], { error: 'expected an int64 integer' }).transform((raw, ctx): Int64 => {
   // An unsafe number has already lost digits somewhere; exact int64s travel as bigints or text.
   if (typeof raw === 'number' && !Number.isSafeInteger(raw)) {
     ctx.addIssue({ code: 'custom', message: 'expected an int64 integer (beyond 2^53 send it as a string or bigint)' });
@@ -75,9 +106,10 @@ export const int64 = z.union([z.number(), z.bigint(), z.string()], { error: 'exp
   }
   return toInt64(raw);
 });
+export const int64 = withWireForm(int64Schema, isWireInt64);
 
 function boundedInt(min: number, max: number, message: string) {
-  return z.union([z.number(), z.string()], { error: message }).transform((raw, ctx): number => {
+  const schema = z.union([z.number(), z.string()], { error: message }).transform((raw, ctx): number => {
     const value = typeof raw === 'number' ? raw : /^-?\d{1,10}$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(value) || value < min || value > max) {
       ctx.addIssue({ code: 'custom', message });
@@ -85,6 +117,7 @@ function boundedInt(min: number, max: number, message: string) {
     }
     return value;
   });
+  return withWireForm(schema, (v) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max);
 }
 
 export const int32 = boundedInt(-(2 ** 31), 2 ** 31 - 1, 'expected an int32 integer');
@@ -95,7 +128,7 @@ export const int32In = (min: number, max: number) => boundedInt(min, max, `expec
 /** An int32 restricted to the listed codes. */
 export const int32Of = (...codes: number[]) => int32.refine((v) => codes.includes(v), { message: `expected one of ${codes.join(', ')}` });
 
-export const double = z.union([z.number(), z.string()], { error: 'expected a number' }).transform((raw, ctx): number => {
+const doubleSchema = z.union([z.number(), z.string()], { error: 'expected a number' }).transform((raw, ctx): number => {
   const value = typeof raw === 'number' ? raw : raw.trim() === '' ? NaN : Number(raw);
   if (!Number.isFinite(value)) {
     ctx.addIssue({ code: 'custom', message: 'expected a number' });
@@ -103,15 +136,20 @@ export const double = z.union([z.number(), z.string()], { error: 'expected a num
   }
   return value;
 });
+export const double = withWireForm(doubleSchema, (v) => typeof v === 'number' && Number.isFinite(v));
 
-export const bool = z
-  .union([z.boolean(), z.enum(['true', 'false'])], { error: 'expected true or false' })
-  .transform((raw): boolean => raw === true || raw === 'true');
+export const bool = withWireForm(
+  z
+    .union([z.boolean(), z.enum(['true', 'false'])], { error: 'expected true or false' })
+    .transform((raw): boolean => raw === true || raw === 'true'),
+  (v) => typeof v === 'boolean',
+);
 
-export const str = z.string({ error: 'expected a string' });
+const isString = (v: unknown) => typeof v === 'string';
+export const str = withWireForm(z.string({ error: 'expected a string' }), isString);
 
-export const int64List = z.array(int64, { error: 'expected an array of int64 integers' });
-export const strList = z.array(str, { error: 'expected an array of strings' });
+export const int64List = withWireForm(z.array(int64, { error: 'expected an array of int64 integers' }), (v) => isWireList(v, isWireInt64));
+export const strList = withWireForm(z.array(str, { error: 'expected an array of strings' }), (v) => isWireList(v, isString));
 
 // ---- derived types, keyed by endpoint ----
 
