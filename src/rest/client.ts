@@ -10,7 +10,7 @@ import { BodyTooLarge, peek, readText } from './body';
 import type { Caller } from './caller';
 import { AttemptTimedOut, deadlines } from './deadlines';
 import type { EndpointName, Endpoints } from './endpoints';
-import { envelopeError, envelopeIn, openEnvelope } from './envelope';
+import { type Envelope, envelopeError, envelopeIn, openEnvelope } from './envelope';
 import { isTokenRefusal, UpstreamError, type UpstreamErrorKind } from './errors';
 import type { Int64 } from './json';
 import { encodeParams, type Placement, placement } from './placement';
@@ -94,6 +94,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The trace the call belongs to (the request's operation, a poll round); used when tracing is on. */
   trace?: Context;
+  /**
+   * The params' stableKey (request-client.ts), when the caller has made it already (a request's
+   * memo of its reads): coalescing keys the call by it rather than making it again.
+   */
+  paramsKey?: string;
 }
 
 export interface Download {
@@ -116,6 +121,8 @@ const DOWNLOAD_SNIFF_BYTES = 64 * 1024;
 const BAD_HEADER_VALUE = /[\r\n\0]/;
 
 const ATTEMPT_DONE = new Error('attempt finished');
+
+const NO_OPTIONS: CallOptions = Object.freeze({});
 
 /** An attempt's span when it is recorded, else the context it carries on; the headers it sends. */
 interface Traced {
@@ -231,27 +238,36 @@ export function createRestClient(options: RestClientOptions): RestClient {
   }
 
   /**
-   * Runs attempts until one succeeds or fails for good. Only GETs are retried, only when the
-   * upstream was not reached or answered 502/503/504: a write that may have happened is never
-   * repeated. (GET /message/ack records a read receipt, which is idempotent: retrying it is safe.)
+   * Runs attempts (from `attempt` on) until one succeeds or fails for good. Only GETs are retried,
+   * only when the upstream was not reached or answered 502/503/504: a write that may have happened
+   * is never repeated. (GET /message/ack records a read receipt, which is idempotent: retrying it is safe.)
    */
-  async function withRetries<T>(prepared: Prepared, signal: AbortSignal | undefined, once: (attempt: number) => Promise<T>): Promise<T> {
-    const retryable = prepared.p.method === 'GET';
-    for (let attempt = 1; ; attempt++) {
+  async function withRetries<T>(
+    prepared: Prepared,
+    signal: AbortSignal | undefined,
+    once: (attempt: number) => Promise<T>,
+    attempt = 1,
+  ): Promise<T> {
+    for (; ; attempt++) {
       try {
         return await once(attempt);
       } catch (err) {
-        const transient =
-          err instanceof UpstreamError && (err.kind === 'unavailable' || (err.kind === 'http' && RETRY_STATUSES.has(err.httpStatus ?? 0)));
-        if (!retryable || !transient || attempt > retries) throw err;
-        const delay = Math.random() * retryBaseDelayMs * 2 ** (attempt - 1);
-        try {
-          await sleep(delay, undefined, signal ? { signal } : undefined);
-        } catch {
-          // Aborted while waiting: answer with the caller's reason, as an aborted attempt does.
-          throw signal?.reason;
-        }
+        await retryAfter(prepared, signal, err, attempt);
       }
+    }
+  }
+
+  /** Waits before the attempt after `attempt`, which failed with `err`; throws `err` when that failure is final. */
+  async function retryAfter(prepared: Prepared, signal: AbortSignal | undefined, err: unknown, attempt: number): Promise<void> {
+    const transient =
+      err instanceof UpstreamError && (err.kind === 'unavailable' || (err.kind === 'http' && RETRY_STATUSES.has(err.httpStatus ?? 0)));
+    if (prepared.p.method !== 'GET' || !transient || attempt > retries) throw err;
+    const delay = Math.random() * retryBaseDelayMs * 2 ** (attempt - 1);
+    try {
+      await sleep(delay, undefined, signal ? { signal } : undefined);
+    } catch {
+      // Aborted while waiting: answer with the caller's reason, as an aborted attempt does.
+      throw signal?.reason;
     }
   }
 
@@ -329,17 +345,38 @@ export function createRestClient(options: RestClientOptions): RestClient {
     }
   }
 
-  async function call<K extends CallName>(
+  // Every call comes here: the first attempt is made at once, and the retry loop entered only
+  // after a failure, so that a call that succeeds makes no promise or closure beyond its attempt's.
+  function call<K extends CallName>(
     name: K,
     params: ParamsIn<Endpoints[K]>,
     caller: Caller,
-    opts: CallOptions = {},
+    opts: CallOptions = NO_OPTIONS,
   ): Promise<Reply<K>> {
-    const prepared = prepare(name, params, caller, 'json', opts.trace);
-    const { signal } = opts;
-    const envelope = await withRetries(prepared, signal, (attempt) => attemptCall(prepared, attempt, opts)).catch((err: unknown) =>
-      refused(err, caller),
+    let prepared: Prepared;
+    try {
+      prepared = prepare(name, params, caller, 'json', opts.trace);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return attemptCall(prepared, 1, opts).then(
+      (envelope) => replyOf<K>(prepared, envelope),
+      (err: unknown) => retried<K>(prepared, caller, opts, err),
     );
+  }
+
+  /** The call after its first attempt failed with `failed`: the retries that failure allows. */
+  async function retried<K extends CallName>(prepared: Prepared, caller: Caller, opts: CallOptions, failed: unknown): Promise<Reply<K>> {
+    try {
+      await retryAfter(prepared, opts.signal, failed, 1);
+      return replyOf<K>(prepared, await withRetries(prepared, opts.signal, (attempt) => attemptCall(prepared, attempt, opts), 2));
+    } catch (err) {
+      return refused(err, caller);
+    }
+  }
+
+  /** The envelope's `data` and the extras the endpoint lists. */
+  function replyOf<K extends CallName>(prepared: Prepared, envelope: Envelope): Reply<K> {
     const reply: Record<string, unknown> = { data: envelope.data };
     for (const extra of prepared.p.extras) if (envelope[extra] !== undefined) reply[extra] = envelope[extra];
     return (options.freezeReplies ? deepFreeze(reply) : reply) as Reply<K>;
@@ -361,7 +398,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
     name: K,
     params: ParamsIn<Endpoints[K]>,
     caller: Caller,
-    opts: CallOptions = {},
+    opts: CallOptions = NO_OPTIONS,
   ): Promise<Download> {
     const prepared = prepare(name, params, caller, 'binary', opts.trace);
     const { signal } = opts;

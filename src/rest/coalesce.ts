@@ -37,7 +37,7 @@ export function coalescing(client: RestClient): RestClient {
     }
     if (effect !== 'read' || opts?.signal) return client.call(name, params, caller, opts);
     const groupId = placement(name).groupIdHeader ? caller.groupId : undefined;
-    const key = `${name}${part(caller.token)}${part(caller.appId)}${part(caller.userId)}${part(groupId)}\n${stableKey(params)}`;
+    const key = `${name}${part(caller.token)}${part(caller.appId)}${part(caller.userId)}${part(groupId)}\n${opts?.paramsKey ?? stableKey(params)}`;
     const known = inFlight.get(key);
     if (known && known.epoch === epoch) return known.reply as Promise<Reply<K>>;
     const reply = client.call(name, params, caller, opts);

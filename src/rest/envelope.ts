@@ -4,7 +4,7 @@ import { parseJson } from './json';
 import { UpstreamError } from './errors';
 import { redact } from './secrets';
 
-interface Envelope {
+export interface Envelope {
   code: number;
   data?: unknown;
   message?: unknown;

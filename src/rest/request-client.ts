@@ -81,13 +81,14 @@ class BoundClient implements RequestClient {
     }
     // Each call hands out something new: two uploads in one request must not share one target.
     if (effect === 'issue') return this.send(name, params, opts);
-    const key = `${name} ${stableKey(params)}`;
+    const paramsKey = stableKey(params);
+    const key = `${name} ${paramsKey}`;
     const memo = (this.memo ??= new Map());
     const known = memo.get(key);
     if (known) return known as Promise<Reply<K>>;
     // The first asker's signal governs the shared call; within one request all ask with the request's signal.
     // One promise per call: a failure is forgotten (a later asker tries again).
-    const pending: Promise<Reply<K>> = this.send(name, params, opts).catch((err: unknown) => {
+    const pending: Promise<Reply<K>> = this.send(name, params, opts, paramsKey).catch((err: unknown) => {
       if (memo.get(key) === pending) memo.delete(key);
       throw err;
     });
@@ -99,8 +100,13 @@ class BoundClient implements RequestClient {
     return this.budgeted(name) ?? this.client.download(name, params, this.caller, this.traced(opts));
   }
 
-  private send<K extends CallName>(name: K, params: ParamsIn<Endpoints[K]>, opts: CallOptions | undefined): Promise<Reply<K>> {
-    return this.budgeted(name) ?? this.client.call(name, params, this.caller, this.traced(opts));
+  private send<K extends CallName>(
+    name: K,
+    params: ParamsIn<Endpoints[K]>,
+    opts: CallOptions | undefined,
+    paramsKey?: string,
+  ): Promise<Reply<K>> {
+    return this.budgeted(name) ?? this.client.call(name, params, this.caller, this.traced(opts, paramsKey));
   }
 
   /** Takes a call from the budget: undefined when it allows one, else the refusal, a rejected promise as a failed call is. */
@@ -113,10 +119,14 @@ class BoundClient implements RequestClient {
     }
   }
 
-  /** The call's options with the request's trace context, when it has one. */
-  private traced(opts: CallOptions | undefined): CallOptions | undefined {
+  /** The call's options with the request's trace context, when it has one, and the params' key, when made. */
+  private traced(opts: CallOptions | undefined, paramsKey?: string): CallOptions | undefined {
     const ctx = this.bind.trace?.current;
-    return ctx ? { ...opts, trace: ctx } : opts;
+    if (!ctx && paramsKey === undefined) return opts;
+    const out: CallOptions = { ...opts };
+    if (ctx) out.trace = ctx;
+    if (paramsKey !== undefined) out.paramsKey = paramsKey;
+    return out;
   }
 }
 
