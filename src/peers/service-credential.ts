@@ -14,29 +14,32 @@ export interface ServiceCredential {
   /** The app the token belongs to. */
   readonly appId: string;
   readonly token: string;
-  /** Answers by `<app>:<what>:<key>`, as promises so concurrent requests share a call. */
+  /** Answers of the credential's app by what they are (its space) and whose (key), as promises so concurrent requests share a call. */
   readonly cache: TtlCache<Promise<unknown>>;
 }
 
-/** The credential's remembered answer for `key`, or `read()` remembered; a failure is not remembered. */
-export function remembered<T>(credential: ServiceCredential, key: string, read: () => Promise<T>): Promise<T> {
-  // The key names what is stored: the entry holds a Promise<T>.
-  let answer = credential.cache.get(key) as Promise<T> | undefined;
+/** The credential's remembered answer for `key` of `space`, or `read()` remembered; a failure is not remembered. */
+export function remembered<T>(credential: ServiceCredential, space: string, key: string, read: () => Promise<T>): Promise<T> {
+  // The space names what is stored: the entry holds a Promise<T>.
+  let answer = credential.cache.get(space, key) as Promise<T> | undefined;
   if (!answer) {
     answer = read();
-    credential.cache.set(key, answer);
-    answer.catch(() => credential.cache.delete(key));
+    credential.cache.set(space, key, answer);
+    answer.catch(() => credential.cache.delete(space, key));
   }
   return answer;
 }
+
+/** Where the proofs of callers' tokens are kept, by token. */
+const CALLERS = 'caller';
 
 /**
  * The remembered proof of a caller's token: a user token alone (no user_id or group_id header,
  * which would change who it acts as). Undefined for other callers: they prove themselves each time.
  */
-function proofKey(credential: ServiceCredential, caller: Caller): string | undefined {
+function proofKey(caller: Caller): string | undefined {
   if (caller.token === undefined || caller.userId !== undefined || caller.groupId !== undefined) return undefined;
-  return `${credential.appId}:caller:${caller.token}`;
+  return caller.token;
 }
 
 /**
@@ -45,15 +48,15 @@ function proofKey(credential: ServiceCredential, caller: Caller): string | undef
  * unless a call with it is refused first (forgetCaller).
  */
 export function provenBy<T>(credential: ServiceCredential, caller: Caller, prove: () => Promise<T>): Promise<T> {
-  const key = proofKey(credential, caller);
-  return key === undefined ? prove() : remembered(credential, key, prove);
+  const key = proofKey(caller);
+  return key === undefined ? prove() : remembered(credential, CALLERS, key, prove);
 }
 
 /** Forgets a caller's proof: the upstream refused its token (10003/10008, HTTP 401/402). */
 export function forgetCaller(credential: ServiceCredential, caller: Caller, defaultAppId: string): void {
   if ((caller.appId ?? defaultAppId) !== credential.appId) return;
-  const key = proofKey(credential, { ...(caller.token !== undefined ? { token: caller.token } : {}) });
-  if (key !== undefined) credential.cache.delete(key);
+  const key = proofKey({ ...(caller.token !== undefined ? { token: caller.token } : {}) });
+  if (key !== undefined) credential.cache.delete(CALLERS, key);
 }
 
 export function serviceCredential(appId: string, token: string | undefined): ServiceCredential | undefined {

@@ -11,7 +11,7 @@ import type { GatewayContext } from '../../context';
 import { idText, type Int64, toInt64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
-import { provenBy, remembered, type ServiceCredential } from '../../peers/service-credential';
+import { provenBy, remembered } from '../../peers/service-credential';
 import { errorCodeOf, upstreamCodeOf } from '../core/upstream-errors';
 import type { UserParent } from '../core/refs';
 import { profileOf, restFor } from './profile';
@@ -30,10 +30,8 @@ type PeerRead<T> = (rest: RequestClient) => Promise<T>;
 const readProfile: PeerRead<UserProfile> = async (rest) => (await rest.call('GET /user/profile', {})).data;
 const readOnline: PeerRead<{ online: boolean }> = async (rest) => (await rest.call('GET /user/online_status', {})).data;
 
-/** What is remembered of a user's public face, by read ('profile', 'online'). */
+/** What is remembered of a user's public face, by read: the credential cache's spaces, keyed by user ID. */
 const PEER_READS = ['profile', 'online'] as const;
-const peerKey = (credential: ServiceCredential, what: (typeof PEER_READS)[number], id: Int64) =>
-  `${credential.appId}:${what}:${idText(id)}`;
 
 /**
  * A peer's public read through the app's cache: one call per peer and read however many fields,
@@ -43,7 +41,7 @@ const peerKey = (credential: ServiceCredential, what: (typeof PEER_READS)[number
 function peerRead<T>(what: (typeof PEER_READS)[number], read: PeerRead<T>) {
   return (ctx: GatewayContext, id: Int64): Promise<T> => {
     const peers = ctx.peers!;
-    return remembered(peers.credential, peerKey(peers.credential, what, id), () => read(peers.as(id)));
+    return remembered(peers.credential, what, idText(id), () => read(peers.as(id)));
   };
 }
 
@@ -103,7 +101,7 @@ function proveCaller(ctx: GatewayContext): Promise<Int64 | null> {
       const profile = await profileOf({}, ctx);
       // The caller's profile is its public face too: the app's cache starts with it, so the
       // caller listed among others (a member, a sender) costs no second read.
-      ctx.peers?.credential.cache.set(peerKey(ctx.peers.credential, 'profile', profile.user_id), Promise.resolve(profile));
+      ctx.peers?.credential.cache.set('profile', idText(profile.user_id), Promise.resolve(profile));
       return profile.user_id;
     } catch (err) {
       if (ctx.caller.userId === undefined && upstreamCodeOf(err) === INVALID_PARAMETER) return null;
@@ -144,7 +142,7 @@ export async function userExists(id: Int64, ctx: GatewayContext): Promise<boolea
 export function forgetPublicFaces(ctx: GatewayContext, ids: readonly (Int64 | string)[]): void {
   const peers = ctx.peers;
   if (!peers) return;
-  for (const id of ids) for (const what of PEER_READS) peers.credential.cache.delete(peerKey(peers.credential, what, toInt64(id)));
+  for (const id of ids) for (const what of PEER_READS) peers.credential.cache.delete(what, idText(toInt64(id)));
 }
 
 /** The same after a write of the acting user's own (read your writes on this replica). */

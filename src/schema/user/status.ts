@@ -22,7 +22,8 @@ import { MAX_USERS_PAGE, readUsersPage, scanUsers, type UsersPageRead } from './
 /** How far a scan reads: users beyond the first MAX_STATUS_PAGES * MAX_USERS_PAGE of the list answer null. */
 const MAX_STATUS_PAGES = 25;
 
-const pageKey = (appId: string, n: number) => `${appId}:user-list:${n}`;
+/** The credential cache's space for the list's pages, keyed by page number. */
+const PAGES = 'user-list';
 
 interface Pages {
   read: UsersPageRead;
@@ -40,14 +41,14 @@ function pagesFor(ctx: GatewayContext): Pages {
   return {
     read(n) {
       last = n;
-      return remembered(credential, pageKey(credential.appId, n), () => {
+      return remembered(credential, PAGES, String(n), () => {
         readNow.add(n);
         return readUsersPage(peers.service(), n, MAX_USERS_PAGE);
       });
     },
     refreshLast() {
       if (last === 0 || readNow.has(last)) return false;
-      credential.cache.delete(pageKey(credential.appId, last));
+      credential.cache.delete(PAGES, String(last));
       return true;
     },
   };
@@ -75,7 +76,7 @@ const statusLoader = defineLoader(
 /** Forgets the app's shared list pages: called after a ban or unban (admin.ts). */
 export function forgetUserStatuses(ctx: GatewayContext): void {
   const credential = ctx.peers?.credential;
-  for (let n = 1; credential && n <= MAX_STATUS_PAGES; n++) credential.cache.delete(pageKey(credential.appId, n));
+  for (let n = 1; credential && n <= MAX_STATUS_PAGES; n++) credential.cache.delete(PAGES, String(n));
 }
 
 async function statusOf(u: UserParent, ctx: GatewayContext): Promise<number | null> {
