@@ -87,14 +87,16 @@ export function toConnection<R, T>(
   const own = { from: at.from, lead: start };
   const preferred = found === at.skip - 1 ? lagging : own;
   const where = preferred.lead + first <= MAX_LEAD ? preferred : preferred === own ? lagging : own;
-  const edges = shown.map((record, i) => {
+  // The cursor of the i-th edge shown, made only when read (a page selected for its nodes makes none).
+  const cursorAt = (i: number) => {
     const skip = where.lead + i + 1;
+    const at = start + i;
     // After the read's last item, the page after starts right at the service's next cursor.
-    const endOfRead = start + i === reply.data.length - 1 && next !== undefined;
-    const base = endOfRead ? { base: next, offset: 0 } : { base: where.from, offset: skip };
-    const before = start + i > 0 ? items.id(reply.data[start + i - 1]!) : null;
-    return edgeOf(items.map(record), encodeCursor, [where.from, skip, items.id(record), before, base.base, base.offset]);
-  });
+    const endOfRead = at === reply.data.length - 1 && next !== undefined;
+    const before = at > 0 ? items.id(reply.data[at - 1]!) : null;
+    return encodeCursor([where.from, skip, items.id(reply.data[at]!), before, endOfRead ? next : where.from, endOfRead ? 0 : skip]);
+  };
+  const edges = shown.map((record, i) => edgeOf(items.map(record), cursorAt, i));
   return {
     edges,
     pageInfo: pageInfoOf(edges, next !== undefined || start + shown.length < reply.data.length, at !== START),

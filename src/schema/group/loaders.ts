@@ -95,40 +95,57 @@ interface MemberKey {
 }
 
 /** Members of a group by user ID (null: not a member), one call per group per request. */
-export const groupMembersById = defineLoader(
-  (ctx) =>
-    new DataLoader<MemberKey, R.Member | null, string>(
-      async (keys) => {
-        const byGroup = new Map<string, { groupId: Int64; userIds: Map<string, Int64> }>();
-        for (const { groupId, userId } of keys) {
-          const entry = byGroup.get(idKey(groupId)) ?? { groupId, userIds: new Map<string, Int64>() };
-          entry.userIds.set(idKey(userId), userId);
-          byGroup.set(idKey(groupId), entry);
-        }
-        const answers = new Map<string, Promise<Map<string, R.Member> | Error>>();
-        for (const [key, { groupId, userIds }] of byGroup) {
-          const call = ctx.rest.call('POST /group/members/display_name', { group_id: groupId, user_list: [...userIds.values()] });
-          answers.set(
-            key,
-            call.then((reply) => new Map(reply.data.map((m) => [idKey(m.user_id), m])), asError),
-          );
-        }
-        return Promise.all(
-          keys.map(async ({ groupId, userId }) => {
-            const members = await answers.get(idKey(groupId));
-            if (members instanceof Error) return members;
-            return members?.get(idKey(userId)) ?? null;
-          }),
+export const groupMembersById = defineLoader((ctx) => {
+  const loader = new DataLoader<MemberKey, R.Member | null, string>(
+    async (keys) => {
+      const byGroup = new Map<string, { groupId: Int64; userIds: Map<string, Int64> }>();
+      for (const { groupId, userId } of keys) {
+        const entry = byGroup.get(idKey(groupId)) ?? { groupId, userIds: new Map<string, Int64>() };
+        entry.userIds.set(idKey(userId), userId);
+        byGroup.set(idKey(groupId), entry);
+      }
+      const answers = new Map<string, Promise<Map<string, R.Member> | Error>>();
+      for (const [key, { groupId, userIds }] of byGroup) {
+        const call = ctx.rest.call('POST /group/members/display_name', { group_id: groupId, user_list: [...userIds.values()] });
+        answers.set(
+          key,
+          call.then((reply) => new Map(reply.data.map((m) => [idKey(m.user_id), m])), asError),
         );
-      },
-      { cacheKeyFn: (k) => `${idKey(k.groupId)}:${idKey(k.userId)}` },
-    ),
-);
+      }
+      return Promise.all(
+        keys.map(async ({ groupId, userId }) => {
+          const members = await answers.get(idKey(groupId));
+          if (members instanceof Error) return members;
+          return members?.get(idKey(userId)) ?? null;
+        }),
+      );
+    },
+    { cacheKeyFn: (k) => `${idKey(k.groupId)}:${idKey(k.userId)}` },
+  );
+  const listed = ctx.loaders.get(LISTED) as Listed[] | undefined;
+  if (listed) for (const [groupId, members] of listed) primeWith(loader, groupId, members);
+  return loader;
+});
 
-/** Member records a list already returned answer later look-ups of the same members. */
-export function primeMembers(ctx: GatewayContext, groupId: Int64, members: readonly R.Member[]): void {
-  const loader = groupMembersById(ctx);
+/** Member lists the request read before it made its loader of members (beside its loaders: forgotten with them). */
+type Listed = readonly [groupId: Int64, members: readonly R.Member[]];
+const LISTED = Symbol('listed members');
+
+function primeWith(loader: DataLoader<MemberKey, R.Member | null, string>, groupId: Int64, members: readonly R.Member[]): void {
   for (const m of members) loader.prime({ groupId, userId: m.user_id }, m);
+}
+
+/**
+ * Member records a list already returned answer later look-ups of the same members. Most lists
+ * are read for themselves alone: the records are kept as the list, and put into the loader only
+ * if the request makes one.
+ */
+export function primeMembers(ctx: GatewayContext, groupId: Int64, members: readonly R.Member[]): void {
+  const loader = groupMembersById.made(ctx);
+  if (loader) return primeWith(loader, groupId, members);
+  const listed = ctx.loaders.get(LISTED) as Listed[] | undefined;
+  if (listed) listed.push([groupId, members]);
+  else ctx.loaders.set(LISTED, [[groupId, members]]);
 }
 
 /** A record a write answered (create) serves the request's later reads of that group. */
