@@ -5,10 +5,6 @@ import { isSafeNumber, parse as losslessParse, stringify as losslessStringify } 
 /** An int64 as it travels through our code: a number while safe, a bigint beyond 2^53. */
 export type Int64 = number | bigint;
 
-// A run of 16+ digits is the only thing that can hold an unsafe integer (2^53 has 16 digits).
-// Matched from a run's start only: plain /\d{16}/ retries at every digit of every shorter run
-// (IDs and ms times have 13), which cost more than JSON.parse itself on a list of members.
-const LONG_DIGIT_RUN = /(?:^|\D)\d{16}/;
 const INTEGER = /^-?\d+$/;
 
 function parseNumber(text: string): number | bigint {
@@ -16,11 +12,32 @@ function parseNumber(text: string): number | bigint {
   return Number(text);
 }
 
+/**
+ * Whether a parsed value holds a number beyond ±2^53, which JSON.parse may have rounded: below,
+ * every integer is exact, and any other number is what the lossless parser makes of it too.
+ * Walking the few values of an answer costs less than scanning its text for long digit runs.
+ */
+function holdsUnsafe(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'number') {
+      if (value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER) return true;
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) pending.push(value[i]);
+    } else if (value !== null && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      for (const key in record) pending.push(record[key]);
+    }
+  }
+  return false;
+}
+
 /** Parses JSON text; integers beyond 2^53 keep every digit (as bigint). */
 export function parseJson(text: string): unknown {
-  // Fast path: without a long digit run nothing can be lost, so the native parser is exact.
-  if (!LONG_DIGIT_RUN.test(text)) return JSON.parse(text);
-  return losslessParse(text, null, parseNumber);
+  // The native parser first: it is exact unless a number came out beyond 2^53.
+  const value: unknown = JSON.parse(text);
+  return holdsUnsafe(value) ? losslessParse(text, null, parseNumber) : value;
 }
 
 /** Serializes to JSON text; bigints are written as plain JSON numbers with every digit. */
