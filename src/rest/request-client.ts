@@ -27,15 +27,39 @@ export function stableKey(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableKey).join(',')}]`;
   // Called for every read a resolver makes: plain loops, no intermediate arrays of entries.
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  if (keys.length > 1) keys.sort();
-  let out = '';
+  const keys = sorted(Object.keys(record));
+  let out = '{';
   for (const key of keys) {
     const item = record[key];
     if (item === undefined) continue;
-    out += `${out ? ',' : ''}${JSON.stringify(key)}:${stableKey(item)}`;
+    out += `${out.length > 1 ? ',' : ''}${quoted(key)}:${stableKey(item)}`;
   }
-  return `{${out}}`;
+  return `${out}}`;
+}
+
+/** The keys in code-unit order, as Array.prototype.sort puts them; params have a few, sorted in place by insertion. */
+function sorted(keys: string[]): string[] {
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+// The JSON text of param names: the table's few names, written once each.
+const QUOTED = new Map<string, string>();
+const QUOTED_MAX = 1_000;
+
+function quoted(key: string): string {
+  let text = QUOTED.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    if (QUOTED.size < QUOTED_MAX) QUOTED.set(key, text);
+  }
+  return text;
 }
 
 /** What the request around a client adds to it. */

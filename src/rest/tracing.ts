@@ -32,15 +32,15 @@ export function traceHeaders(span: Span, headers: Record<string, string>): Recor
   return carried ? { ...headers, ...carried } : headers;
 }
 
-// A request's calls share its context object: formatted once for all of them.
-const carriedBy = new WeakMap<Context, Record<string, string> | undefined>();
+// A request's calls share its context object: formatted once for all of them (NONE: it carries none).
+const carriedBy = new WeakMap<Context, Record<string, string>>();
+const NONE: Record<string, string> = Object.freeze({});
 
 /** The trace context headers of `ctx` as they go on when nothing is recorded (its span's, unchanged). */
 export function contextHeaders(ctx: Context): Record<string, string> | undefined {
-  if (carriedBy.has(ctx)) return carriedBy.get(ctx);
-  const carried = headersOf(trace.getSpanContext(ctx));
-  carriedBy.set(ctx, carried);
-  return carried;
+  let carried = carriedBy.get(ctx);
+  if (carried === undefined) carriedBy.set(ctx, (carried = headersOf(trace.getSpanContext(ctx)) ?? NONE));
+  return carried === NONE ? undefined : carried;
 }
 
 /** Ends an attempt's span with the status that came back and, when it failed, the upstream code. */
