@@ -7,5 +7,5 @@ import type { GatewayContext } from '../../context';
 export const recordField =
   <P, R>(read: (parent: P, ctx: GatewayContext) => Promise<R>) =>
   <T>(pick: (record: R) => T) =>
-  async (parent: P, _args: object, ctx: GatewayContext): Promise<T> =>
-    pick(await read(parent, ctx));
+  (parent: P, _args: object, ctx: GatewayContext): Promise<T> =>
+    read(parent, ctx).then(pick);

@@ -51,27 +51,32 @@ const peerOnline = peerRead('online', readOnline);
 /** A refusal of the caller's own access to another user (a user token with a user_id header). */
 export const isForbidden = (err: unknown) => errorCodeOf(err) === 'FORBIDDEN';
 
-async function readPublic<T>(
+// Not async: a listed user read through the cache (the usual case) costs no promise of its own.
+function readPublic<T>(
   u: UserParent,
   ctx: GatewayContext,
   read: PeerRead<T>,
   peer: (ctx: GatewayContext, id: Int64) => Promise<T>,
 ): Promise<T | null> {
-  const own = () => read(restFor(u, ctx));
+  const { id } = u;
   // The acting user, or a user with its own fresh token (a login's answer): its own access.
-  if (u.id === undefined || u.as) return own();
+  if (id === undefined || u.as) return read(restFor(u, ctx));
   // The service token itself (an admin caller of the app, usually acting as one user): every
   // listed user's public fields come from the app's shared cache, the acting user's too.
-  if (ctx.peers?.callerIsService) return peer(ctx, u.id);
+  if (ctx.peers?.callerIsService) return peer(ctx, id);
   if (ctx.peers) {
-    // An admin token of its own reads anyone with its own access.
-    if ((await provenCaller(ctx)) === null) return own();
-    // The caller listed among others (a member, a message's sender) is read like them: its own
-    // writes through the gateway forget its entry (forgetPublicFace), and `me` is read fresh.
-    return peer(ctx, u.id);
+    // An admin token of its own reads anyone with its own access. The caller listed among others
+    // (a member, a message's sender) is read like them: its own writes through the gateway forget
+    // its entry (forgetPublicFace), and `me` is read fresh.
+    return provenCaller(ctx).then((proven) => (proven === null ? read(restFor(u, ctx)) : peer(ctx, id)));
   }
+  return ownOrNull(u, ctx, read);
+}
+
+/** Without the credential: the caller's own access, and null for a user it may not read. */
+async function ownOrNull<T>(u: UserParent, ctx: GatewayContext, read: PeerRead<T>): Promise<T | null> {
   try {
-    return await own();
+    return await read(restFor(u, ctx));
   } catch (err) {
     if (!ctx.peers && isForbidden(err)) return null;
     throw err;
