@@ -86,18 +86,20 @@ export function placement(name: EndpointName | string): Placement {
  * validation answers them (10002 naming the field) rather than an error of ours.
  */
 export function encodeParams(p: Placement, params: Readonly<Record<string, unknown>>): Encoded {
-  const query: Record<string, unknown> = {};
-  const body: Record<string, unknown> = {};
+  // Only the parts the endpoint has are made.
+  const query: Record<string, unknown> | undefined = p.query && {};
+  const body: Record<string, unknown> | undefined = p.body && {};
   // for-in over the caller's plain params object: no array of entries per call.
   for (const key in params) {
     const value = params[key];
     if (value === undefined) continue;
-    if (p.query?.keys.has(key)) query[key] = value;
-    else if (p.body?.kind === 'object' && p.body.keys.has(key)) body[key] = value;
-    else if (p.body?.kind === 'bare-string' && p.body.name === key) body[key] = value;
+    if (query && p.query?.keys.has(key)) query[key] = value;
+    else if (body && p.body?.kind === 'object' && p.body.keys.has(key)) body[key] = value;
+    else if (body && p.body?.kind === 'bare-string' && p.body.name === key) body[key] = value;
     else throw new TypeError(`${p.name} has no parameter '${key}'`);
   }
-  return { search: p.query ? encodeQuery(p.name, normalizeObject(p.query, query)) : '', ...encodeBody(p, body) };
+  const search = query && p.query ? encodeQuery(p.name, p.query, query) : '';
+  return body ? { search, body: encodeBody(p, body) } : { search };
 }
 
 function normalize(schema: z.ZodType, value: unknown): unknown {
@@ -131,15 +133,35 @@ const FORM_SAFE = /^[\w*.-]*$/;
 /** The text as URLSearchParams writes it: most keys and values need no escaping at all. */
 const formEncoded = (text: string) => (FORM_SAFE.test(text) ? text : new URLSearchParams([['', text]]).toString().slice(1));
 
-function encodeQuery(name: string, values: unknown): string {
+/** '' or `?` and the query parameters, normalized as the schema gives them. */
+function encodeQuery(name: string, to: NonNullable<Placement['query']>, values: Record<string, unknown>): string {
+  // Values in wire form are written straight from the caller's object, in the schema's order.
+  if (to.wire) {
+    const search = wireSearch(name, to.wire, values);
+    if (search !== undefined) return search;
+  }
   let search = '';
-  const record = values as Record<string, unknown>;
-  for (const key in record) {
-    const value = record[key];
+  const record = normalize(to.schema, values) as Record<string, unknown>;
+  for (const key in record) search = appended(search, name, key, record[key]);
+  return search;
+}
+
+/** The query text, when each value is in wire form; undefined when one is not (zod decides). */
+function wireSearch(name: string, plan: WirePlan, values: Readonly<Record<string, unknown>>): string | undefined {
+  let search = '';
+  for (const [key, isWire] of plan) {
+    const value = values[key];
     if (value === undefined) continue;
-    search += `${search === '' ? '?' : '&'}${formEncoded(key)}=${formEncoded(queryValue(name, key, value))}`;
+    if (!isWire(value)) return undefined;
+    search = appended(search, name, key, value);
   }
   return search;
+}
+
+/** `search` with `key=value` added (nothing for an undefined value). */
+function appended(search: string, name: string, key: string, value: unknown): string {
+  if (value === undefined) return search;
+  return `${search === '' ? '?' : `${search}&`}${formEncoded(key)}=${formEncoded(queryValue(name, key, value))}`;
 }
 
 function queryValue(name: string, key: string, value: unknown): string {
@@ -158,14 +180,14 @@ function queryValue(name: string, key: string, value: unknown): string {
   }
 }
 
-function encodeBody(p: Placement, body: Record<string, unknown>): { body?: string } {
-  if (!p.body) return {};
+function encodeBody(p: Placement, body: Record<string, unknown>): string | undefined {
+  if (!p.body) return undefined;
   if (p.body.kind === 'bare-string') {
     const value = body[p.body.name];
     if (value === undefined) throw new TypeError(`${p.name} needs its body parameter '${p.body.name}'`);
-    return { body: stringifyJson(typeof value === 'string' ? value : normalize(p.body.schema, value)) };
+    return stringifyJson(typeof value === 'string' ? value : normalize(p.body.schema, value));
   }
-  return { body: stringifyJson(withoutUndefined(normalizeObject(p.body, body))) };
+  return stringifyJson(withoutUndefined(normalizeObject(p.body, body)));
 }
 
 // zod keeps an optional key whose value is undefined; drop it rather than rely on the serializer.
