@@ -77,7 +77,8 @@ const UNBOUND: BindOptions = {};
 // A class, not closures: a request binds one client or more, and a list of members one per
 // member, so the methods live on the prototype and the memo is made on the first read.
 class BoundClient implements RequestClient {
-  private memo: Map<string, Promise<unknown>> | undefined;
+  /** Reads in flight or done, by endpoint and params key (two look-ups of existing strings, no key text made per read). */
+  private memo: Map<string, Map<string, Promise<unknown>>> | undefined;
 
   constructor(
     private readonly client: RestClient,
@@ -106,17 +107,19 @@ class BoundClient implements RequestClient {
     // Each call hands out something new: two uploads in one request must not share one target.
     if (effect === 'issue') return this.send(name, params, opts);
     const paramsKey = stableKey(params);
-    const key = `${name} ${paramsKey}`;
-    const memo = (this.memo ??= new Map());
-    const known = memo.get(key);
+    const reads = (this.memo ??= new Map());
+    let memo = reads.get(name);
+    if (!memo) reads.set(name, (memo = new Map()));
+    const known = memo.get(paramsKey);
     if (known) return known as Promise<Reply<K>>;
     // The first asker's signal governs the shared call; within one request all ask with the request's signal.
     // One promise per call: a failure is forgotten (a later asker tries again).
+    const endpointMemo = memo;
     const pending: Promise<Reply<K>> = this.send(name, params, opts, paramsKey).catch((err: unknown) => {
-      if (memo.get(key) === pending) memo.delete(key);
+      if (endpointMemo.get(paramsKey) === pending) endpointMemo.delete(paramsKey);
       throw err;
     });
-    memo.set(key, pending);
+    memo.set(paramsKey, pending);
     return pending;
   }
 
