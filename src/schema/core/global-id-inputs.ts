@@ -66,8 +66,14 @@ function convert(value: unknown, plan: Plan, path: string): unknown {
 }
 
 function wrap<F extends GraphQLFieldResolver<unknown, unknown>>(resolve: F, plans: Map<string, Plan>): F {
+  // Every call of the field runs this: a plain list, no entry arrays made per call.
+  const names = [...plans.keys()];
+  const list = [...plans.values()];
   return function (this: unknown, source, args, context, info) {
-    for (const [name, plan] of plans) if (args[name] !== undefined) args[name] = convert(args[name], plan, name);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      if (args[name] !== undefined) args[name] = convert(args[name], list[i]!, name);
+    }
     return resolve.call(this, source, args, context, info);
   } as F;
 }

@@ -3,7 +3,7 @@
 // (the service's 20001 for a missing group): it is read here with the arguments the `members`
 // field will read it with, and the request's memo then answers the field. Any other selection,
 // or a list that fails otherwise, takes the summary batch (loaders.ts existingGroup), as before.
-import { type FieldNode, getArgumentValues, getNamedType, type GraphQLResolveInfo, isObjectType } from 'graphql';
+import { type FieldNode, getArgumentValues, getNamedType, type GraphQLField, type GraphQLResolveInfo, isObjectType } from 'graphql';
 import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type { GroupParent } from '../core/refs';
@@ -32,16 +32,30 @@ function membersField(info: GraphQLResolveInfo): FieldNode | undefined {
   return members;
 }
 
-// A document is parsed once and its nodes reused by every request running it: the arguments
-// written in it (no variables) are read once per `members` node.
+// A document is parsed once and its nodes reused by every request running it: what a `group`
+// node selects is read once per node, and the `members` arguments written in it (no variables)
+// once per `members` node.
 const literalArgs = new WeakMap<FieldNode, PageArgs>();
+const membersOf = new WeakMap<FieldNode, { members: FieldNode; field: GraphQLField<unknown, unknown> } | null>();
 
-/** The arguments of the selection's one `members` field, when that is all it asks. */
-function membersAlone(info: GraphQLResolveInfo): PageArgs | undefined {
+/** The selection's one `members` field and its definition, when that is all it asks. */
+function membersSelected(info: GraphQLResolveInfo): { members: FieldNode; field: GraphQLField<unknown, unknown> } | null {
+  const node = info.fieldNodes.length === 1 ? info.fieldNodes[0]! : undefined;
+  const known = node && membersOf.get(node);
+  if (known !== undefined) return known;
   const members = membersField(info);
   const type = getNamedType(info.returnType);
   const field = members && isObjectType(type) ? type.getFields().members : undefined;
-  if (!members || !field) return undefined;
+  const found = members && field ? { members, field } : null;
+  if (node) membersOf.set(node, found);
+  return found;
+}
+
+/** The arguments of the selection's one `members` field, when that is all it asks. */
+function membersAlone(info: GraphQLResolveInfo): PageArgs | undefined {
+  const selected = membersSelected(info);
+  if (!selected) return undefined;
+  const { members, field } = selected;
   const known = literalArgs.get(members);
   if (known) return known;
   const args: PageArgs = getArgumentValues(field, members, info.variableValues);
