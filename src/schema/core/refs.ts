@@ -1,9 +1,11 @@
 // Object types that several domains point at, declared here and implemented in their own
 // domain file (user.ts, group.ts, message.ts), so each domain can reference the others' types.
+import type { Reply } from '../../rest/client';
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { builder } from './builder';
+import type { PageArgs } from './connection';
 import { fetchedKind } from './node-kinds';
 
 /** A user; without `id`, the acting user (whose ID is learnt from the profile). */
@@ -23,6 +25,8 @@ export interface GroupParent {
   id: Int64;
   info?: R.Group;
   summary?: R.GroupSummary;
+  /** The member list group(id:) read to learn that the group exists, with the arguments of the `members` field it read it for. */
+  memberPage?: { readonly args: PageArgs; readonly reply: Reply<'GET /group/member_list'> };
 }
 export const GroupRef = builder.objectRef<GroupParent>('Group');
 

@@ -71,8 +71,8 @@ export async function groupById(id: Int64, ctx: GatewayContext, info: GraphQLRes
   const args = membersAlone(info);
   if (args) {
     try {
-      await readMemberPage(ctx, 'GET /group/member_list', id, args);
-      return { id };
+      // The `members` field takes this page as it is rather than asking the request's memo again.
+      return { id, memberPage: { args, reply: await readMemberPage(ctx, 'GET /group/member_list', id, args) } };
     } catch (err) {
       if (upstreamCodeOf(err) === GROUP_NOT_FOUND) return null;
       // Bad arguments, a refusal: the batch says whether the group exists, and the field fails at its own path.

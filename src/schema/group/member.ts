@@ -91,6 +91,8 @@ export const readMemberPage = (
   args: PageArgs,
 ) => ctx.rest.call(endpoint, { group_id: groupId, ...toPaging(args, PAGE) });
 
+const sameArgs = (a: PageArgs, b: PageArgs) => (a.first ?? null) === (b.first ?? null) && (a.after ?? null) === (b.after ?? null);
+
 /** A page of members (member or banned list); the records answer later look-ups by user ID. */
 export async function memberPage(
   ctx: GatewayContext,
@@ -98,7 +100,8 @@ export async function memberPage(
   group: GroupParent,
   args: PageArgs,
 ) {
-  const reply = await readMemberPage(ctx, endpoint, group.id, args);
+  const handed = endpoint === 'GET /group/member_list' ? group.memberPage : undefined;
+  const reply = handed && sameArgs(handed.args, args) ? handed.reply : await readMemberPage(ctx, endpoint, group.id, args);
   primeMembers(ctx, group.id, reply.data);
   return toConnection(reply, args, { defaultFirst: PAGE, id: (m) => idText(m.user_id), map: memberOf(group) });
 }
