@@ -87,7 +87,9 @@ export class TextAttempt implements Dispatcher.DispatchHandler, Expiring {
   onResponseEnd(): void {
     if (this.settled) return;
     this.settle();
-    this.resolve(Buffer.concat(this.chunks, this.size).toString('utf8'));
+    // Most answers arrive in one chunk: decoded as it is, without a copy.
+    const { chunks } = this;
+    this.resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size)).toString('utf8'));
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
