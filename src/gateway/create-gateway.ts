@@ -206,6 +206,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       const idFormat = idFormatFrom(lookup, config.idFormat);
       return createContext(rest, callerFrom(lookup), settings, subscriptions, service, trace, connectionParams, idFormat);
     },
+    // useStreamingMultipart below parses multipart requests (yoga's own parser would only be overridden).
+    multipart: false,
     // useDocumentCache below, at a lower cost per request.
     parserAndValidationCache: false,
     // Served ahead of yoga by createGraphiQLPage (rendered once, not per request).

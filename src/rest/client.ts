@@ -90,10 +90,18 @@ interface ExtraFields {
 /** `data` of the envelope, plus the top-level extras the table lists for the endpoint. */
 export type Reply<K extends EndpointName> = { data: DataOf<Endpoints[K]> } & Partial<Pick<ExtraFields, Endpoints[K]['extras'][number]>>;
 
+/** Where a call finds its trace context: a request's trace record (context.ts), or a fixed one. */
+export interface TraceSource {
+  readonly current: Context | undefined;
+}
+
 export interface CallOptions {
   signal?: AbortSignal;
-  /** The trace the call belongs to (the request's operation, a poll round); used when tracing is on. */
-  trace?: Context;
+  /**
+   * The trace the call belongs to (the request's operation, a poll round), read only when the call
+   * goes out: a call answered by a shared or remembered read makes no trace id.
+   */
+  trace?: TraceSource;
   /**
    * The params' stableKey (request-client.ts), when the caller has made it already (a request's
    * memo of its reads): coalescing keys the call by it rather than making it again.
@@ -137,6 +145,8 @@ interface Prepared {
   readonly headers: Record<string, string>;
   readonly body: string | undefined;
   readonly secrets: readonly string[];
+  /** The trace context the call's attempts hang under. */
+  readonly parent: Context | undefined;
   /** With no tracer, what every attempt sends: the headers, with the call's trace context already among them. */
   readonly untraced: Traced | undefined;
 }
@@ -197,14 +207,14 @@ export function createRestClient(options: RestClientOptions): RestClient {
       if (carried) for (const header in carried) headers[header] = carried[header]!;
       untraced = { headers, parent };
     }
-    return { p, path: prefix + p.path + encoded.search, headers, body: encoded.body, secrets: secretsOf(caller, record), untraced };
+    return { p, path: prefix + p.path + encoded.search, headers, body: encoded.body, secrets: secretsOf(caller, record), parent, untraced };
   }
 
   /** The attempt's span (when recording) and the headers that carry its trace context. */
-  function traced(prepared: Prepared, attempt: number, parent: Context | undefined): Traced {
+  function traced(prepared: Prepared, attempt: number): Traced {
     // Without a tracer, prepare made what every attempt sends.
-    if (!tracer) return prepared.untraced ?? { headers: prepared.headers, parent };
-    const span = startCallSpan(tracer, prepared.p.name, prepared.p.method, attempt, parent);
+    if (!tracer) return prepared.untraced ?? { headers: prepared.headers, parent: prepared.parent };
+    const span = startCallSpan(tracer, prepared.p.name, prepared.p.method, attempt, prepared.parent);
     return { span, headers: traceHeaders(span, prepared.headers) };
   }
 
@@ -329,7 +339,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
     const { signal } = opts;
     const started = performance.now();
     const handler = new TextAttempt(maxResponseBytes, clock, callTimeoutMs, signal);
-    const t = traced(prepared, attempt, opts.trace);
+    const t = traced(prepared, attempt);
     const { headers } = t;
     try {
       pool.dispatch({ method: prepared.p.method, path: prepared.path, headers, body: prepared.body ?? null }, handler);
@@ -355,7 +365,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
   ): Promise<Reply<K>> {
     let prepared: Prepared;
     try {
-      prepared = prepare(name, params, caller, 'json', opts.trace);
+      prepared = prepare(name, params, caller, 'json', opts.trace?.current);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -400,12 +410,12 @@ export function createRestClient(options: RestClientOptions): RestClient {
     caller: Caller,
     opts: CallOptions = NO_OPTIONS,
   ): Promise<Download> {
-    const prepared = prepare(name, params, caller, 'binary', opts.trace);
+    const prepared = prepare(name, params, caller, 'binary', opts.trace?.current);
     const { signal } = opts;
     return withRetries(prepared, signal, async (attempt) => {
       const started = performance.now();
       const bound = attemptSignal(signal);
-      const t = traced(prepared, attempt, opts.trace);
+      const t = traced(prepared, attempt);
       const { headers } = t;
       let status: number | undefined;
       try {

@@ -148,10 +148,10 @@ class BoundClient implements RequestClient {
 
   /** The call's options with the request's trace context, when it has one, and the params' key, when made. */
   private traced(opts: CallOptions | undefined, paramsKey?: string): CallOptions | undefined {
-    const ctx = this.bind.trace?.current;
-    if (!ctx && paramsKey === undefined) return opts;
+    const source = this.bind.trace;
+    if (!source && paramsKey === undefined) return opts;
     const out: CallOptions = { ...opts };
-    if (ctx) out.trace = ctx;
+    if (source) out.trace = source;
     if (paramsKey !== undefined) out.paramsKey = paramsKey;
     return out;
   }

@@ -61,7 +61,8 @@ export function endCallSpan(span: Span, status: number | undefined, error?: unkn
 
 /** A client whose every call is part of `ctx` (a poll round's span). */
 export function tracedClient(rest: RestClient, ctx: Context): RestClient {
-  const opts = (o: CallOptions | undefined): CallOptions => ({ ...o, trace: ctx });
+  const source = { current: ctx };
+  const opts = (o: CallOptions | undefined): CallOptions => ({ ...o, trace: source });
   return {
     call: (name, params, caller, o) => rest.call(name, params, caller, opts(o)),
     download: (name, params, caller, o) => rest.download(name, params, caller, opts(o)),

@@ -10,10 +10,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { callerFrom } from '../../context';
-import type { RestClient } from '../../rest/client';
+import type { RestClient, TraceSource } from '../../rest/client';
 import { classifyUpstreamError, type ErrorCode, UpstreamError } from '../../rest/errors';
 import { toGraphQLError } from '../../schema/core/upstream-errors';
-import type { Context } from '@opentelemetry/api';
 import type { RequestTrace } from '../../context';
 import { DOWNLOAD_ROUTES, type DownloadPath, type DownloadRoute } from '../../files/download-paths';
 
@@ -95,7 +94,7 @@ export function createDownloadRoute(rest: RestClient, traceOf?: TraceOf): (req: 
     if (!ROUTE_TAILS.some((tail) => raw.includes(tail))) return false;
     const url = new URL(raw, 'http://gateway');
     if (!Object.hasOwn(DOWNLOAD_ROUTES, url.pathname)) return false;
-    void serve(rest, DOWNLOAD_ROUTES[url.pathname as DownloadPath], url, req, res, traceOf?.(req)?.current);
+    void serve(rest, DOWNLOAD_ROUTES[url.pathname as DownloadPath], url, req, res, traceOf?.(req));
     return true;
   };
 }
@@ -106,7 +105,7 @@ async function serve(
   url: URL,
   req: IncomingMessage,
   res: ServerResponse,
-  trace: Context | undefined,
+  trace: TraceSource | undefined,
 ): Promise<void> {
   req.resume();
   if (req.method !== 'GET') {

@@ -2,7 +2,7 @@
 // LOG_REQUESTS=true, one `info` line when it ends. The RequestTrace made here is the one the
 // request's GraphQL context gets (traceOf), so that the operation plugin and the REST calls hang
 // under the request's span. Nothing is added when neither is on.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { type Context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { RequestTrace } from '../../context';
 import { log, traceFields } from '../../log/logger';
@@ -40,23 +40,25 @@ export function operationTrace(
   return { current: tracing.parentOf({ traceparent: text('traceparent'), tracestate: text('tracestate') }) };
 }
 
-/** A request's trace record whose context is made on first read. */
-function lazyTrace(make: () => Context): RequestTrace {
-  let made: Context | undefined;
-  let done = false;
-  return {
-    get current() {
-      if (!done) {
-        made = make();
-        done = true;
-      }
-      return made;
-    },
-    set current(value) {
-      made = value;
-      done = true;
-    },
-  };
+/** A request's trace record whose context is made on first read (a class: accessors on a literal cost a closure pair per request). */
+class LazyTrace implements RequestTrace {
+  #current: Context | undefined;
+  #made = false;
+
+  constructor(
+    private readonly tracing: Tracing,
+    private readonly headers: IncomingHttpHeaders,
+  ) {}
+
+  get current(): Context | undefined {
+    if (!this.#made) this.current = this.tracing.parentOf(this.headers);
+    return this.#current;
+  }
+
+  set current(value: Context | undefined) {
+    this.#current = value;
+    this.#made = true;
+  }
 }
 
 function endSpan(span: Span, status: number): void {
@@ -72,10 +74,7 @@ export function observeRequests(handler: Handler, { tracing, logRequests, routes
     // Nothing recorded, nothing logged: the trace context alone, made when a REST call first needs it
     // (an answer served from the caches pays for no trace id).
     return (req, res) => {
-      traces.set(
-        req,
-        lazyTrace(() => tracing.parentOf(req.headers)),
-      );
+      traces.set(req, new LazyTrace(tracing, req.headers));
       handler(req, res);
     };
   }
