@@ -7,6 +7,8 @@ import type { GqlReply } from './stack';
 
 interface ScriptedGateway {
   service: ScriptedServer;
+  /** The gateway's origin (http://host:port). */
+  origin: string;
   /** `{ me { id } }` with a user token. */
   query(): Promise<GqlReply>;
   ready(): Promise<{ status: number; text: string }>;
@@ -24,6 +26,7 @@ export async function gatewayOver(
   const url = await gateway.start();
   return {
     service,
+    origin: url,
     query: () =>
       fetch(`${url}/graphql`, {
         method: 'POST',

@@ -85,6 +85,18 @@ describe('/ready over a scripted service', () => {
     }
   });
 
+  it('answers on its own path only, with or without a query string: a path merely ending in /ready is not found', async () => {
+    const g = await gatewayOver(() => envelope({ user_id: 1 }), {});
+    try {
+      expect((await fetch(`${g.origin}/ready`)).status).toBe(200);
+      expect((await fetch(`${g.origin}/ready?probe=1`)).status).toBe(200);
+      expect((await fetch(`${g.origin}/graphql/ready`)).status).toBe(404);
+      expect((await fetch(`${g.origin}/not-ready`)).status).toBe(404);
+    } finally {
+      await g.stop();
+    }
+  });
+
   it('stays ready while the service is merely slow (calls time out)', async () => {
     // Answers well after the limit: every call times out.
     const g = await gatewayOver(
