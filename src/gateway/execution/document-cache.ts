@@ -31,7 +31,8 @@ export function useDocumentCache(maxDocuments = 1024): DocumentCache {
       if (known instanceof Error) throw known;
       if (known) return setParsedDocument(known);
       return ({ result }) => {
-        if (result instanceof Error || (result !== null && typeof result === 'object')) remember(text, result as DocumentNode | Error);
+        // A document or the parse error (an Error too); null when no parser ran.
+        if (result) remember(text, result as DocumentNode | Error);
       };
     },
     onValidate({ params: { documentAST }, setResult }) {

@@ -1,8 +1,9 @@
 // Whether `group(id:)` names a group, told by the call its selection makes anyway. When the
 // selection asks for the member list alone (with `id` or `__typename`), that list answers it
 // (the service's 20001 for a missing group): it is read here with the arguments the `members`
-// field will read it with, and the request's memo then answers the field. Any other selection,
-// or a list that fails otherwise, takes the summary batch (loaders.ts existingGroup), as before.
+// field will read it with, and handed to that field with the group (GroupParent.memberPage).
+// Any other selection, or a list that fails otherwise, takes the summary batch (loaders.ts
+// existingGroup), as before.
 import { type FieldNode, getArgumentValues, getNamedType, type GraphQLField, type GraphQLResolveInfo, isObjectType } from 'graphql';
 import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
