@@ -83,15 +83,17 @@ export async function startGatewayProcess(
   nodeArgs: readonly string[] = [],
   /** Settings of this gateway over the environment's (bench/tracing.ts runs one per setting). */
   extraEnv: Record<string, string> = {},
+  /** The checkout whose gateway runs (bench/peers.ts's BENCH_BASELINE: another commit's). */
+  checkout: string = repo,
 ): Promise<{ process: ChildProcess; origin: string; metricsOrigin: string }> {
   const port = await freePort();
   const metricsPort = await freePort();
   const fromSource = process.env.BENCH_GATEWAY_SOURCE === '1';
-  if (!fromSource) await run('npm', ['run', '--silent', 'bundle'], { cwd: repo });
+  if (!fromSource) await run('npm', ['run', '--silent', 'bundle'], { cwd: checkout });
   const extra = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const entry = fromSource ? ['--import', 'tsx', join(repo, 'src/main.ts')] : [join(repo, 'dist/main.js')];
+  const entry = fromSource ? ['--import', 'tsx', join(checkout, 'src/main.ts')] : [join(checkout, 'dist/main.js')];
   const gateway = spawn(process.execPath, [...nodeArgs, ...extra, ...entry], {
-    cwd: repo,
+    cwd: checkout,
     // Production serves metrics on a port of their own, 9464 by default: one per machine, so a free one here.
     env: {
       ...process.env,

@@ -19,6 +19,11 @@
 //   npm run bench:peers      (BENCH_ROUNDS, BENCH_MEASURE_S, BENCH_WARMUP_S, BENCH_CONCURRENCY,
 //                             BENCH_PEERS=gateway,tailcall,rest, BENCH_ACCEPT_ENCODING=gzip|br;
 //                             gateway env vars pass through, COMPRESSION among them)
+//
+// BENCH_BASELINE=<another checkout> races that checkout's gateway too, as the peer `baseline`, in
+// the same alternating windows: a change measured against the commit before it while the
+// machine's load drifts alike for both (git worktree add ../base HEAD~1; its node_modules
+// installed or linked).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -37,13 +42,16 @@ const MEASURE_S = env('BENCH_MEASURE_S', 5);
 const WARMUP_S = env('BENCH_WARMUP_S', 2);
 const CONCURRENCY = env('BENCH_CONCURRENCY', 32);
 const PEERS = (process.env.BENCH_PEERS ?? 'gateway,tailcall,rest').split(',');
+const BASELINE = process.env.BENCH_BASELINE;
 /** Sent by every request (`gzip`, `br`): what compression costs; unset, no coding is asked for. */
 const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
 const TIME_LIMIT_MS = 600_000;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 interface Peer {
-  name: PeerName;
+  name: PeerName | 'baseline';
+  /** Whose requests and checks the peer takes (the baseline: the gateway's). */
+  asks: PeerName;
   origin: string;
   /** The process whose CPU is the peer's (for raw REST: the emulator's). */
   pid: number;
@@ -61,7 +69,7 @@ function tailcallBinary(): string | undefined {
 
 interface Row {
   caseLabel: string;
-  peer: PeerName;
+  peer: Peer['name'];
   requests: number;
   seconds: number;
   cpuMs: number;
@@ -91,11 +99,15 @@ async function main() {
 
   const { process: emulatorProcess, ask: emulator, setup } = await startBenchEmulator(children);
   const peers: Peer[] = [];
-  if (PEERS.includes('rest')) peers.push({ name: 'rest', origin: setup.url, pid: emulatorProcess.pid! });
+  if (PEERS.includes('rest')) peers.push({ name: 'rest', asks: 'rest', origin: setup.url, pid: emulatorProcess.pid! });
 
   if (PEERS.includes('gateway')) {
     const gateway = await startGatewayProcess(children, setup);
-    peers.push({ name: 'gateway', origin: gateway.origin, pid: gateway.process.pid! });
+    peers.push({ name: 'gateway', asks: 'gateway', origin: gateway.origin, pid: gateway.process.pid! });
+  }
+  if (BASELINE) {
+    const baseline = await startGatewayProcess(children, setup, [], {}, BASELINE);
+    peers.push({ name: 'baseline', asks: 'gateway', origin: baseline.origin, pid: baseline.process.pid! });
   }
 
   const binary = tailcallBinary();
@@ -144,7 +156,7 @@ async function main() {
       throw new Error('tailcall did not answer within 10 s');
     })();
     await Promise.race([ready, polled]);
-    peers.push({ name: 'tailcall', origin: `http://127.0.0.1:${port}`, pid: tailcall.pid! });
+    peers.push({ name: 'tailcall', asks: 'tailcall', origin: `http://127.0.0.1:${port}`, pid: tailcall.pid! });
   }
 
   const identity = {
@@ -163,7 +175,7 @@ async function main() {
   // of it once, the calls averaged).
   for (const c of all) {
     for (const peer of peers) {
-      const entry = c.requests[peer.name];
+      const entry = c.requests[peer.asks];
       if (!entry) continue;
       const list = requestsOf(entry);
       await emulator({ type: 'mark' }, 'marked');
@@ -174,7 +186,7 @@ async function main() {
           ...(request.body ? { body: request.body } : {}),
         });
         const body = await res.text();
-        const wrong = res.status === 200 ? c.check(peer.name, body) : `HTTP ${res.status}: ${body.slice(0, 200)}`;
+        const wrong = res.status === 200 ? c.check(peer.asks, body) : `HTTP ${res.status}: ${body.slice(0, 200)}`;
         if (wrong) throw new Error(`${peer.name}, ${c.label}: ${wrong}`);
       }
       const mark = await emulator({ type: 'mark' }, 'marked');
@@ -207,7 +219,7 @@ async function main() {
       // Alternate the order too: no peer always goes first after another one's load.
       const order = round % 2 === 1 ? peers : [...peers].reverse();
       for (const peer of order) {
-        const entry = c.requests[peer.name];
+        const entry = c.requests[peer.asks];
         if (!entry) continue;
         const list = requestsOf(entry);
         const [request] = list;
@@ -264,7 +276,7 @@ async function main() {
   for (const c of all) {
     const gw = rows.get(`${c.label}|gateway`);
     if (!gw) continue;
-    for (const other of ['tailcall', 'rest'] as const) {
+    for (const other of ['baseline', 'tailcall', 'rest'] as const) {
       const o =
         rows.get(`${c.label}|${other}`) ?? (other === 'tailcall' && c.comparedWith ? rows.get(`${c.comparedWith}|${other}`) : undefined);
       if (!o) continue;
