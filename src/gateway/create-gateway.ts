@@ -21,7 +21,7 @@ import { graphiqlOptions } from './http/graphiql';
 import { createGraphiQLPage } from './http/graphiql-page';
 import { useMultipartBodyLimit } from './http/body-limits';
 import { createFront, useFrontRefusals } from './http/front';
-import { COMPRESSION, compressing } from './http/compression';
+import { COMPRESSION, CompressibleResponse, compressing } from './http/compression';
 import { useAcceptCheck } from './http/accept';
 import { useMultipartSubscriptions } from './http/multipart-subscriptions';
 import { useRequestParseErrors } from './http/parse-errors';
@@ -274,6 +274,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       const serveYoga = (req: IncomingMessage, res: ServerResponse) => void yoga(req, res);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer(
+        // Every answer of one class, which yoga's may be coded by (http/compression.ts).
+        { ServerResponse: CompressibleResponse },
         drain.track(
           observeRequests(
             createFront({

@@ -1,13 +1,14 @@
 // Compression of the gateway's own answers (GraphQL results, errors, /health, /ready), done in Node
-// around yoga's Node handler: yoga writes its answer to the ServerResponse in one go (head, then
-// the JSON), which this wraps. At the head it decides from the type alone: JSON and text answers
-// vary by Accept-Encoding (`Vary` says so); event streams (SSE), multipart/mixed (@defer, uploads'
+// under yoga's Node handler: yoga writes its answer to the ServerResponse in one go (head, then the
+// JSON), and the server's response class (CompressibleResponse) looks at it as it is written. At
+// the head it decides from the type alone: JSON and text answers vary by Accept-Encoding (`Vary`
+// says so); event streams (SSE), multipart/mixed (@defer, uploads'
 // answers streamed), HEAD, 204/304 and answers already coded pass through untouched and unheld.
 // A varying answer is held until its end, then sent as it is below `minBytes` or coded whole, with
 // its Content-Length: the answers are bounded (MAX_RESPONSE_BYTES) and yoga builds them whole anyway.
 // (whatwg-node's useContentEncoding was not kept: no q-values, no size floor, no Vary, and it codes
 // event streams too.) Downloads and GraphiQL's page are served before yoga and never reach here.
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { type IncomingMessage, type OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import { chooseCoding, type Coding } from './accept-encoding';
 
@@ -33,10 +34,26 @@ const COMPRESSIBLE = /^\s*(?:application\/(?:graphql-response\+)?json|text\/(?:p
 const headerText = (value: number | string | readonly string[] | undefined) =>
   value === undefined ? undefined : Array.isArray(value) ? value.join(', ') : String(value);
 
-function addVary(res: ServerResponse): void {
-  const vary = headerText(res.getHeader('vary'));
-  if (vary === undefined || vary.trim() === '') res.setHeader('vary', 'Accept-Encoding');
-  else if (!/(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(vary)) res.setHeader('vary', `${vary}, Accept-Encoding`);
+/** A Vary value that names Accept-Encoding (as it was when it did, or says `*`). */
+function withAcceptEncoding(vary: string | undefined): string {
+  if (vary === undefined || vary.trim() === '') return 'Accept-Encoding';
+  return /(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(vary) ? vary : `${vary}, Accept-Encoding`;
+}
+
+type Fields = Record<string, OutgoingHttpHeader | undefined>;
+
+/** A field of a head given as an object, whatever the case of its name (`lower` is lower case). */
+function fieldOf(fields: Fields, lower: string): OutgoingHttpHeader | undefined {
+  for (const name in fields) if (name.length === lower.length && name.toLowerCase() === lower) return fields[name];
+  return undefined;
+}
+
+/** The fields with one set (under any case of its name before) to `value`. */
+function withField(fields: Fields | undefined, lower: string, value: string): Fields {
+  const out: Fields = {};
+  if (fields) for (const name in fields) if (name.length !== lower.length || name.toLowerCase() !== lower) out[name] = fields[name];
+  out[lower] = value;
+  return out;
 }
 
 type Done = (err: Error | null, out: Buffer) => void;
@@ -57,16 +74,14 @@ function encoder(coding: Coding, options: CompressionOptions, size: number) {
   return { sync: (body: Buffer) => brotliCompressSync(body, opts), async: (body: Buffer, done: Done) => brotliCompress(body, opts, done) };
 }
 
-/** Should the answer whose head this is vary by Accept-Encoding (and so be held)? */
-const varies = (req: IncomingMessage, res: ServerResponse) =>
-  req.method !== 'HEAD' &&
-  res.statusCode >= 200 &&
-  res.statusCode !== 204 &&
-  res.statusCode !== 304 &&
-  res.getHeader('content-encoding') === undefined &&
-  COMPRESSIBLE.test(headerText(res.getHeader('content-type')) ?? '');
-
-type WriteArgs = [chunk?: unknown, encoding?: unknown, callback?: unknown];
+/** Should an answer with this head vary by Accept-Encoding (and so maybe be held)? */
+const varies = (method: string | undefined, status: number, field: (lower: string) => OutgoingHttpHeader | undefined) =>
+  method !== 'HEAD' &&
+  status >= 200 &&
+  status !== 204 &&
+  status !== 304 &&
+  field('content-encoding') === undefined &&
+  COMPRESSIBLE.test(headerText(field('content-type')) ?? '');
 
 const toBuffer = (chunk: unknown, encoding: unknown): Buffer | undefined =>
   chunk === undefined || chunk === null || typeof chunk === 'function'
@@ -75,80 +90,115 @@ const toBuffer = (chunk: unknown, encoding: unknown): Buffer | undefined =>
       ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
       : Buffer.from(chunk as Uint8Array);
 
-const callbackOf = (args: WriteArgs) => args.find((a): a is () => void => typeof a === 'function');
+// Node's own methods, called loosely typed: the overloads of each are one function underneath.
+const plainWriteHead = ServerResponse.prototype.writeHead as (this: ServerResponse, status: number, ...rest: unknown[]) => ServerResponse;
+const plainWrite = ServerResponse.prototype.write as (
+  this: ServerResponse,
+  chunk: unknown,
+  encoding?: unknown,
+  callback?: unknown,
+) => boolean;
+const plainEnd = ServerResponse.prototype.end as (
+  this: ServerResponse,
+  chunk?: unknown,
+  encoding?: unknown,
+  callback?: unknown,
+) => ServerResponse;
 
 /**
- * Wraps the listener so that its answers are coded as the request accepts. The response's own
- * methods are shadowed only while an answer is held, and the prototype's are back once it is sent.
+ * The server's response class (`createServer({ ServerResponse: CompressibleResponse })`): an answer
+ * `compressing` armed is looked at when its head is written, and held and coded when it should be;
+ * any other answer (downloads, GraphiQL's page, an unarmed one) is written as Node writes it.
+ * An answer sent as it is keeps the head yoga gave, an object written by one `writeHead` (Vary
+ * added to a copy): setting it field by field and reading it back, as the first version did for
+ * every answer, cost 11-16% of a request's CPU (bench/RESULTS.md, "Compression at no cost").
+ * A class, not methods put on each response: no closures per answer.
+ */
+export class CompressibleResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  /** Set by `compressing` until the head is written: the answer may be coded. */
+  private armed = false;
+  private options: CompressionOptions = COMPRESSION;
+  /** The coding the request accepts (none: the answer still varies by Accept-Encoding). */
+  private coding: Coding | undefined = undefined;
+  /** The chunks of an answer held until its end, to be coded whole. */
+  private held: Buffer[] | undefined = undefined;
+
+  arm(coding: Coding | undefined, options: CompressionOptions): void {
+    this.coding = coding;
+    this.options = options;
+    this.armed = true;
+  }
+
+  override writeHead(status: number, reason?: unknown, given?: unknown): this {
+    if (!this.armed) return plainWriteHead.call(this, status, reason, given) as this;
+    this.armed = false;
+    const statusText = typeof reason === 'string' ? reason : undefined;
+    const headers = typeof reason === 'object' && reason !== null ? reason : given;
+    // A flat array of headers is written as given (yoga never sends one).
+    if (Array.isArray(headers)) return plainWriteHead.call(this, status, statusText, headers) as this;
+    const fields = headers === undefined || headers === null ? undefined : (headers as Fields);
+    // The head as Node will write it: the fields given over any set before.
+    const field = (lower: string) => (fields && fieldOf(fields, lower)) ?? this.getHeader(lower);
+    if (!varies(this.req.method, status, field)) return plainWriteHead.call(this, status, statusText, fields) as this;
+    const vary = withAcceptEncoding(headerText(field('vary')));
+    const length = Number(field('content-length') ?? Number.NaN);
+    // Sent as it is: one head written from the object, as Node writes it without us.
+    if (this.coding === undefined || length < this.options.minBytes)
+      return plainWriteHead.call(this, status, statusText, withField(fields, 'vary', vary)) as this;
+    // Held: the head is set field by field, and written at the end with the coded length.
+    if (fields) for (const name in fields) if (fields[name] !== undefined) this.setHeader(name, fields[name]);
+    this.setHeader('vary', vary);
+    this.statusCode = status;
+    if (statusText !== undefined) this.statusMessage = statusText;
+    this.held = [];
+    return this;
+  }
+
+  override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    const held = this.held;
+    if (held === undefined) return plainWrite.call(this, chunk, encoding, callback);
+    const buffer = toBuffer(chunk, encoding);
+    if (buffer) held.push(buffer);
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') queueMicrotask(done as () => void);
+    return true;
+  }
+
+  override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+    const held = this.held;
+    if (held === undefined) return plainEnd.call(this, chunk, encoding, callback) as this;
+    this.held = undefined;
+    const buffer = toBuffer(chunk, encoding);
+    if (buffer) held.push(buffer);
+    const done = [chunk, encoding, callback].find((a): a is () => void => typeof a === 'function');
+    const body = Buffer.concat(held);
+    const options = this.options;
+    const coding = this.coding!;
+    const send = (out: Buffer, coded: boolean) => {
+      if (coded) this.setHeader('content-encoding', coding);
+      this.setHeader('content-length', out.byteLength);
+      plainWriteHead.call(this, this.statusCode);
+      plainEnd.call(this, out, done);
+    };
+    if (body.byteLength < options.minBytes) send(body, false);
+    else {
+      const { sync, async } = encoder(coding, options, body.byteLength);
+      if (body.byteLength < ASYNC_FROM_BYTES) send(sync(body), true);
+      else async(body, (err, out) => (err ? send(body, false) : send(out, true)));
+    }
+    return this;
+  }
+}
+
+/**
+ * Wraps the listener so that its answers are coded as the request accepts. The server must make
+ * its responses as CompressibleResponse.
  */
 export function compressing(listener: Listener, options: CompressionOptions): Listener {
   return (req, res) => {
-    const coding = chooseCoding(req.headers['accept-encoding']);
-    const original = { writeHead: res.writeHead, write: res.write, end: res.end };
-    const restore = () => {
-      res.writeHead = original.writeHead;
-      res.write = original.write;
-      res.end = original.end;
-    };
-
-    res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
-      const statusText = typeof rest[0] === 'string' ? rest[0] : undefined;
-      const headers = rest.find((a) => typeof a === 'object' && a !== null);
-      // A flat array of headers is written as given (yoga never sends one).
-      if (Array.isArray(headers)) {
-        restore();
-        return res.writeHead(status, statusText, headers);
-      }
-      for (const [name, value] of Object.entries((headers ?? {}) as OutgoingHttpHeaders))
-        if (value !== undefined) res.setHeader(name, value);
-      res.statusCode = status;
-      if (statusText !== undefined) res.statusMessage = statusText;
-      if (!varies(req, res)) {
-        restore();
-        return res.writeHead(status);
-      }
-      addVary(res);
-      const length = Number(res.getHeader('content-length') ?? Number.NaN);
-      if (coding === undefined || length < options.minBytes) {
-        restore();
-        return res.writeHead(status);
-      }
-      hold(coding);
-      return res;
-    };
-
-    /** Keeps the answer's chunks until its end, then sends it, coded when large enough. */
-    function hold(chosen: Coding) {
-      const chunks: Buffer[] = [];
-      res.write = function (...args: WriteArgs) {
-        const chunk = toBuffer(args[0], args[1]);
-        if (chunk) chunks.push(chunk);
-        const callback = callbackOf(args.slice(1) as WriteArgs);
-        if (callback) queueMicrotask(callback);
-        return true;
-      } as ServerResponse['write'];
-      res.end = function (...args: WriteArgs) {
-        const chunk = toBuffer(args[0], args[1]);
-        if (chunk) chunks.push(chunk);
-        const callback = callbackOf(args);
-        restore();
-        const body = Buffer.concat(chunks);
-        const send = (out: Buffer, coded: boolean) => {
-          if (coded) res.setHeader('content-encoding', chosen);
-          res.setHeader('content-length', out.byteLength);
-          res.writeHead(res.statusCode);
-          res.end(out, callback);
-        };
-        if (body.byteLength < options.minBytes) send(body, false);
-        else {
-          const { sync, async } = encoder(chosen, options, body.byteLength);
-          if (body.byteLength < ASYNC_FROM_BYTES) send(sync(body), true);
-          else async(body, (err, out) => (err ? send(body, false) : send(out, true)));
-        }
-        return res;
-      } as ServerResponse['end'];
-    }
-
+    if (!(res instanceof CompressibleResponse))
+      throw new TypeError('compressing needs a server made with { ServerResponse: CompressibleResponse }');
+    res.arm(chooseCoding(req.headers['accept-encoding']), options);
     listener(req, res);
   };
 }

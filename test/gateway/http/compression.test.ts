@@ -141,3 +141,34 @@ describe('COMPRESSION=false', () => {
     expect(JSON.parse(answer.body.toString('utf8'))).toHaveProperty('data.__schema');
   });
 });
+
+describe('Vary beside CORS (CORS_ORIGINS=*)', () => {
+  let stack: Stack;
+  let gateway: Awaited<ReturnType<typeof gatewayVia>>;
+  beforeAll(async () => {
+    stack = await startStack();
+    gateway = await gatewayVia(stack.emu.url, { CORS_ORIGINS: '*' });
+  });
+  afterAll(async () => {
+    await gateway.gateway.stop();
+    await stack.stop();
+  });
+
+  it.each([
+    ['coded', LARGE, 'gzip'],
+    ['uncoded (no coding asked)', LARGE, undefined],
+    ['uncoded (under 1 KiB)', SMALL, 'gzip'],
+  ])('an answer %s names Origin and Accept-Encoding in one Vary header, beside the CORS headers', async (_kind, query, coding) => {
+    const answer = await post(portOf(gateway.url), query, [
+      ['Origin', 'https://app.example'],
+      ...(coding ? ([['Accept-Encoding', coding]] as [string, string][]) : []),
+    ]);
+    expect(answer.status).toBe(200);
+    const varies = answer.headers.filter(([name]) => name === 'vary');
+    expect(varies).toHaveLength(1);
+    expect(varies[0]![1].split(/\s*,\s*/).map((v) => v.toLowerCase())).toEqual(expect.arrayContaining(['origin', 'accept-encoding']));
+    expect(header(answer, 'access-control-allow-origin')).toBe('https://app.example');
+    expect(answer.headers.filter(([name]) => name === 'content-type')).toHaveLength(1);
+    expect(header(answer, 'content-encoding')).toBe(query === LARGE && coding ? coding : undefined);
+  });
+});
