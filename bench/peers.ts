@@ -23,7 +23,8 @@
 // BENCH_BASELINE=<another checkout> races that checkout's gateway too, as the peer `baseline`, in
 // the same alternating windows: a change measured against the commit before it while the
 // machine's load drifts alike for both (git worktree add ../base HEAD~1; its node_modules
-// installed or linked).
+// installed or linked). BENCH_BASELINE_ENV="METRICS=false COMPRESSION=false" gives the baseline
+// settings of its own (BENCH_BASELINE=. races this checkout against itself so set).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -43,6 +44,12 @@ const WARMUP_S = env('BENCH_WARMUP_S', 2);
 const CONCURRENCY = env('BENCH_CONCURRENCY', 32);
 const PEERS = (process.env.BENCH_PEERS ?? 'gateway,tailcall,rest').split(',');
 const BASELINE = process.env.BENCH_BASELINE;
+const BASELINE_ENV = Object.fromEntries(
+  (process.env.BENCH_BASELINE_ENV ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 /** Sent by every request (`gzip`, `br`): what compression costs; unset, no coding is asked for. */
 const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
 const TIME_LIMIT_MS = 600_000;
@@ -106,7 +113,7 @@ async function main() {
     peers.push({ name: 'gateway', asks: 'gateway', origin: gateway.origin, pid: gateway.process.pid! });
   }
   if (BASELINE) {
-    const baseline = await startGatewayProcess(children, setup, [], {}, BASELINE);
+    const baseline = await startGatewayProcess(children, setup, [], BASELINE_ENV, BASELINE);
     peers.push({ name: 'baseline', asks: 'gateway', origin: baseline.origin, pid: baseline.process.pid! });
   }
 
