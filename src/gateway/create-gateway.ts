@@ -274,7 +274,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       const serveYoga = (req: IncomingMessage, res: ServerResponse) => void yoga(req, res);
       const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
       server = createServer(
-        // Every answer of one class, which yoga's may be coded by (http/compression.ts).
+        // One response class: tracked while in flight (lifecycle/tracked-response.ts), coded when yoga armed it (http/compression.ts).
         { ServerResponse: CompressibleResponse },
         drain.track(
           observeRequests(

@@ -10,6 +10,7 @@
 // event streams too.) Downloads and GraphiQL's page are served before yoga and never reach here.
 import { type IncomingMessage, type OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
+import { TrackedResponse } from '../lifecycle/tracked-response';
 import { chooseCoding, type Coding } from './accept-encoding';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -114,7 +115,7 @@ const plainEnd = ServerResponse.prototype.end as (
  * every answer, cost 11-16% of a request's CPU (bench/RESULTS.md, "Compression at no cost").
  * A class, not methods put on each response: no closures per answer.
  */
-export class CompressibleResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+export class CompressibleResponse<Request extends IncomingMessage = IncomingMessage> extends TrackedResponse<Request> {
   /** Set by `compressing` until the head is written: the answer may be coded. */
   private armed = false;
   private options: CompressionOptions = COMPRESSION;

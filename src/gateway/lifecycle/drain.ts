@@ -9,6 +9,7 @@
 // (Subscriptions are the caller's to end first: they would otherwise keep their requests open.)
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
+import { InFlight, TrackedResponse } from './tracked-response';
 
 /** How long the cut connections may take to close (they are destroyed: a moment). */
 const CUT_WAIT_MS = 1_000;
@@ -21,7 +22,10 @@ export interface DrainOutcome {
 }
 
 export interface Drain {
-  /** Wraps the server's request listener: counts the requests in flight; once draining, each answer closes its connection. */
+  /**
+   * Wraps the server's request listener: counts the requests in flight; once draining, each answer
+   * closes its connection. The server must make its responses as TrackedResponse.
+   */
   track(listener: Listener): Listener;
   readonly draining: boolean;
   /** Stops accepting connections; those open stay so, for one more answer each. */
@@ -42,19 +46,17 @@ const closeAfterAnswer = (res: ServerResponse) => {
 };
 
 export function createDrain(): Drain {
-  const inFlight = new Map<ServerResponse, IncomingMessage>();
+  let wakeWhenIdle: (() => void) | undefined;
+  const inFlight = new InFlight(() => wakeWhenIdle?.());
   let draining = false;
   let closed: Promise<void> | undefined;
-  let wakeWhenIdle: (() => void) | undefined;
 
   return {
     track: (listener) => (req, res) => {
-      inFlight.set(res, req);
+      if (!(res instanceof TrackedResponse))
+        throw new TypeError('drain.track needs a server made with { ServerResponse: TrackedResponse }');
+      inFlight.add(res);
       if (draining) closeAfterAnswer(res);
-      res.once('close', () => {
-        inFlight.delete(res);
-        if (inFlight.size === 0) wakeWhenIdle?.();
-      });
       listener(req, res);
     },
     get draining() {
@@ -63,7 +65,7 @@ export function createDrain(): Drain {
     begin(server) {
       if (draining) return;
       draining = true;
-      for (const res of inFlight.keys()) closeAfterAnswer(res);
+      for (const res of inFlight.all()) closeAfterAnswer(res);
       // http.Server#close would also drop the idle keep-alive connections at once, racing their
       // clients' next requests; net.Server#close only stops listening. 'close' comes once every
       // connection has ended.
@@ -80,7 +82,7 @@ export function createDrain(): Drain {
         if (!(await within(closed!, Math.min(server.keepAliveTimeout, left())))) server.closeIdleConnections();
       }
       if (await within(closed!, left())) return { cut: [] };
-      const cut = [...inFlight.values()].map((req) => `${req.method} ${(req.url ?? '/').split('?')[0]}`);
+      const cut = inFlight.all().map(({ req }) => `${req.method} ${(req.url ?? '/').split('?')[0]}`);
       server.closeAllConnections();
       // Upgraded sockets are the WebSocket server's to close, which the caller has asked for already.
       await within(closed!, CUT_WAIT_MS);
