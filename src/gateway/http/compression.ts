@@ -43,16 +43,19 @@ function withAcceptEncoding(vary: string | undefined): string {
 
 type Fields = Record<string, OutgoingHttpHeader | undefined>;
 
-/** A field of a head given as an object, whatever the case of its name (`lower` is lower case). */
+/** Whether a field's name is `lower` (lower case) in any case; the length first, to spare most lowercasing. */
+const named = (name: string, lower: string) => name.length === lower.length && name.toLowerCase() === lower;
+
+/** A field of a head given as an object, whatever the case of its name. */
 function fieldOf(fields: Fields, lower: string): OutgoingHttpHeader | undefined {
-  for (const name in fields) if (name.length === lower.length && name.toLowerCase() === lower) return fields[name];
+  for (const name in fields) if (named(name, lower)) return fields[name];
   return undefined;
 }
 
 /** The fields with one set (under any case of its name before) to `value`. */
 function withField(fields: Fields | undefined, lower: string, value: string): Fields {
   const out: Fields = {};
-  if (fields) for (const name in fields) if (name.length !== lower.length || name.toLowerCase() !== lower) out[name] = fields[name];
+  if (fields) for (const name in fields) if (!named(name, lower)) out[name] = fields[name];
   out[lower] = value;
   return out;
 }

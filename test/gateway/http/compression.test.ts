@@ -121,20 +121,26 @@ describe('compression of answers', () => {
   });
 });
 
-describe('COMPRESSION=false', () => {
+/** A gateway of its own with these settings for the describe block it is called in: its port. */
+function gatewayWith(env: Record<string, string>): () => number {
   let stack: Stack;
   let gateway: Awaited<ReturnType<typeof gatewayVia>>;
   beforeAll(async () => {
     stack = await startStack();
-    gateway = await gatewayVia(stack.emu.url, { COMPRESSION: 'false' });
+    gateway = await gatewayVia(stack.emu.url, env);
   });
   afterAll(async () => {
     await gateway.gateway.stop();
     await stack.stop();
   });
+  return () => portOf(gateway.url);
+}
+
+describe('COMPRESSION=false', () => {
+  const port = gatewayWith({ COMPRESSION: 'false' });
 
   it('sends every answer uncoded and without Vary: Accept-Encoding', async () => {
-    const answer = await post(portOf(gateway.url), LARGE, [['Accept-Encoding', 'gzip, br']]);
+    const answer = await post(port(), LARGE, [['Accept-Encoding', 'gzip, br']]);
     expect(answer.status).toBe(200);
     expect(header(answer, 'content-encoding')).toBeUndefined();
     expect(header(answer, 'vary') ?? '').not.toMatch(/accept-encoding/i);
@@ -143,23 +149,14 @@ describe('COMPRESSION=false', () => {
 });
 
 describe('Vary beside CORS (CORS_ORIGINS=*)', () => {
-  let stack: Stack;
-  let gateway: Awaited<ReturnType<typeof gatewayVia>>;
-  beforeAll(async () => {
-    stack = await startStack();
-    gateway = await gatewayVia(stack.emu.url, { CORS_ORIGINS: '*' });
-  });
-  afterAll(async () => {
-    await gateway.gateway.stop();
-    await stack.stop();
-  });
+  const port = gatewayWith({ CORS_ORIGINS: '*' });
 
   it.each([
     ['coded', LARGE, 'gzip'],
     ['uncoded (no coding asked)', LARGE, undefined],
     ['uncoded (under 1 KiB)', SMALL, 'gzip'],
   ])('an answer %s names Origin and Accept-Encoding in one Vary header, beside the CORS headers', async (_kind, query, coding) => {
-    const answer = await post(portOf(gateway.url), query, [
+    const answer = await post(port(), query, [
       ['Origin', 'https://app.example'],
       ...(coding ? ([['Accept-Encoding', coding]] as [string, string][]) : []),
     ]);
