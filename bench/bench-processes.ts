@@ -112,3 +112,16 @@ export async function startGatewayProcess(
   await started(gateway, 'gateway', /GraphQL\s+http/);
   return { process: gateway, origin: `http://127.0.0.1:${port}`, metricsOrigin: `http://127.0.0.1:${metricsPort}` };
 }
+
+/** A floor of bench/floors.ts (`node`: node:http alone; `yoga`: graphql-yoga with one resolver). */
+export async function startFloor(children: ChildProcess[], floor: 'node' | 'yoga'): Promise<{ process: ChildProcess; origin: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', here('./floors.ts')], {
+    cwd: repo,
+    env: { ...process.env, FLOOR: floor, PORT: String(port), NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  await started(child, `floor ${floor}`, /listening/);
+  return { process: child, origin: `http://127.0.0.1:${port}` };
+}

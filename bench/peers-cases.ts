@@ -3,7 +3,8 @@
 import type { EmulatorSetup } from './query-emulator';
 import type { Request } from './wrk';
 
-export type PeerName = 'gateway' | 'tailcall' | 'rest';
+/** `node` and `yoga` are floors (bench/floors.ts): they answer the `me` case only, from a constant. */
+export type PeerName = 'gateway' | 'tailcall' | 'rest' | 'node' | 'yoga';
 
 interface Case {
   label: string;
@@ -53,6 +54,8 @@ export function cases(setup: EmulatorSetup): Case[] {
         gateway: graphql('{ me { id username nickName } }'),
         tailcall: graphql('{ me { id username nickName } }'),
         rest: { method: 'GET', path: '/user/profile' },
+        node: graphql('{ me { id username nickName } }'),
+        yoga: graphql('{ me { id username nickName } }'),
       },
       check: (peer, body) => {
         if (peer === 'rest') return body.includes('"username":"bench-owner"') ? undefined : body.slice(0, 200);
