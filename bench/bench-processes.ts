@@ -113,8 +113,11 @@ export async function startGatewayProcess(
   return { process: gateway, origin: `http://127.0.0.1:${port}`, metricsOrigin: `http://127.0.0.1:${metricsPort}` };
 }
 
-/** A floor of bench/floors.ts (`node`: node:http alone; `yoga`: graphql-yoga with one resolver). */
-export async function startFloor(children: ChildProcess[], floor: 'node' | 'yoga'): Promise<{ process: ChildProcess; origin: string }> {
+/** A floor of bench/floors.ts (`node`: node:http alone; `jit`: graphql-jit behind it; `yoga`: graphql-yoga with one resolver). */
+export async function startFloor(
+  children: ChildProcess[],
+  floor: 'node' | 'jit' | 'yoga',
+): Promise<{ process: ChildProcess; origin: string }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', here('./floors.ts')], {
     cwd: repo,

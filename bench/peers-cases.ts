@@ -3,8 +3,8 @@
 import type { EmulatorSetup } from './query-emulator';
 import type { Request } from './wrk';
 
-/** `node` and `yoga` are floors (bench/floors.ts): they answer the `me` case only, from a constant. */
-export type PeerName = 'gateway' | 'tailcall' | 'rest' | 'node' | 'yoga';
+/** `node`, `jit` and `yoga` are floors (bench/floors.ts): they answer the `me` case only, from a constant. */
+export type PeerName = 'gateway' | 'tailcall' | 'rest' | 'node' | 'jit' | 'yoga';
 
 interface Case {
   label: string;
@@ -55,6 +55,7 @@ export function cases(setup: EmulatorSetup): Case[] {
         tailcall: graphql('{ me { id username nickName } }'),
         rest: { method: 'GET', path: '/user/profile' },
         node: graphql('{ me { id username nickName } }'),
+        jit: graphql('{ me { id username nickName } }'),
         yoga: graphql('{ me { id username nickName } }'),
       },
       check: (peer, body) => {

@@ -17,7 +17,7 @@
 // update-check stamp in a private cache directory): it sends nothing beyond 127.0.0.1.
 //
 //   npm run bench:peers      (BENCH_ROUNDS, BENCH_MEASURE_S, BENCH_WARMUP_S, BENCH_CONCURRENCY,
-//                             BENCH_PEERS=gateway,tailcall,rest,node,yoga, BENCH_ACCEPT_ENCODING=gzip|br;
+//                             BENCH_PEERS=gateway,tailcall,rest,node,jit,yoga, BENCH_ACCEPT_ENCODING=gzip|br;
 //                             gateway env vars pass through, COMPRESSION among them)
 //
 // BENCH_BASELINE=<another checkout> races that checkout's gateway too, as the peer `baseline`, in
@@ -26,10 +26,11 @@
 // installed or linked). BENCH_BASELINE_ENV="METRICS=false COMPRESSION=false" gives the baseline
 // settings of its own (BENCH_BASELINE=. races this checkout against itself so set).
 //
-// The `me` case also runs two floors (bench/floors.ts): `node`, node:http answering constant JSON,
-// and `yoga`, graphql-yoga with its defaults and one constant resolver. No Node gateway answers
-// faster than the first, nor one built on yoga much faster than the second: what a target against
-// Tailcall can ask of the gateway reads off them.
+// The `me` case also runs three floors (bench/floors.ts): `node`, node:http answering constant
+// JSON; `jit`, the query compiled by graphql-jit behind it with no framework; `yoga`, graphql-yoga
+// with its defaults and one constant resolver. No Node gateway answers faster than the first, nor
+// one without a framework much faster than the second: what a target against Tailcall can ask of
+// the gateway reads off them.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -47,7 +48,7 @@ const ROUNDS = env('BENCH_ROUNDS', 2);
 const MEASURE_S = env('BENCH_MEASURE_S', 5);
 const WARMUP_S = env('BENCH_WARMUP_S', 2);
 const CONCURRENCY = env('BENCH_CONCURRENCY', 32);
-const PEERS = (process.env.BENCH_PEERS ?? 'gateway,tailcall,rest,node,yoga').split(',');
+const PEERS = (process.env.BENCH_PEERS ?? 'gateway,tailcall,rest,node,jit,yoga').split(',');
 const BASELINE = process.env.BENCH_BASELINE;
 const BASELINE_ENV = Object.fromEntries(
   (process.env.BENCH_BASELINE_ENV ?? '')
@@ -122,7 +123,7 @@ async function main() {
     peers.push({ name: 'baseline', asks: 'gateway', origin: baseline.origin, pid: baseline.process.pid! });
   }
 
-  for (const floor of ['node', 'yoga'] as const) {
+  for (const floor of ['node', 'jit', 'yoga'] as const) {
     if (!PEERS.includes(floor)) continue;
     const floorPeer = await startFloor(children, floor);
     peers.push({ name: floor, asks: floor, origin: floorPeer.origin, pid: floorPeer.process.pid! });
@@ -294,7 +295,7 @@ async function main() {
   for (const c of all) {
     const gw = rows.get(`${c.label}|gateway`);
     if (!gw) continue;
-    for (const other of ['baseline', 'tailcall', 'rest', 'node', 'yoga'] as const) {
+    for (const other of ['baseline', 'tailcall', 'rest', 'node', 'jit', 'yoga'] as const) {
       const o =
         rows.get(`${c.label}|${other}`) ?? (other === 'tailcall' && c.comparedWith ? rows.get(`${c.comparedWith}|${other}`) : undefined);
       if (!o) continue;
