@@ -55,6 +55,7 @@ function jitFloor(): RequestListener {
 }
 
 function yogaFloor(): RequestListener {
+  // Made apart from the return: typed by the return, yoga would take node's req/res as its context.
   const yoga = createYoga({ schema, logging: false, graphiql: false, landingPage: false });
   return yoga;
 }

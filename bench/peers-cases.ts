@@ -47,17 +47,11 @@ export function cases(setup: EmulatorSetup): Case[] {
       : [];
     return errorsOf(body) ?? (users.length === count ? undefined : `not ${count} members with a nickName: ${body.slice(0, 200)}`);
   };
+  const me = graphql('{ me { id username nickName } }');
   return [
     {
       label: 'me { id username nickName } (1 REST call)',
-      requests: {
-        gateway: graphql('{ me { id username nickName } }'),
-        tailcall: graphql('{ me { id username nickName } }'),
-        rest: { method: 'GET', path: '/user/profile' },
-        node: graphql('{ me { id username nickName } }'),
-        jit: graphql('{ me { id username nickName } }'),
-        yoga: graphql('{ me { id username nickName } }'),
-      },
+      requests: { gateway: me, tailcall: me, rest: { method: 'GET', path: '/user/profile' }, node: me, jit: me, yoga: me },
       check: (peer, body) => {
         if (peer === 'rest') return body.includes('"username":"bench-owner"') ? undefined : body.slice(0, 200);
         return (

@@ -37,7 +37,8 @@ export function requestBytes(parts: RawRequestParts): Buffer {
   return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
 
-const header = (answer: Pick<RawAnswer, 'headers'>, name: string) => answer.headers.find(([n]) => n === name)?.[1];
+/** A header of an answer by its lower-case name (the first, if sent more than once). */
+export const header = (answer: Pick<RawAnswer, 'headers'>, name: string) => answer.headers.find(([n]) => n === name)?.[1];
 
 /**
  * The first complete event of a stream, once it is in: an SSE event that is not a comment

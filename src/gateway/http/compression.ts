@@ -133,14 +133,6 @@ export class CompressibleResponse<Request extends IncomingMessage = IncomingMess
     this.armed = true;
   }
 
-  /**
-   * A head not written yet when the body starts (fields set one by one, then write or end): decided
-   * here, before Node writes it on its own, which would send a held answer's body without a head.
-   */
-  private implicitHead(): void {
-    if (!this.headersSent) this.writeHead(this.statusCode);
-  }
-
   override writeHead(status: number, reason?: unknown, given?: unknown): this {
     if (!this.armed) return plainWriteHead.call(this, status, reason, given) as this;
     this.armed = false;
@@ -167,7 +159,9 @@ export class CompressibleResponse<Request extends IncomingMessage = IncomingMess
   }
 
   override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
-    if (this.armed) this.implicitHead();
+    // Still armed: the head was set field by field and no writeHead came. Decided here, as Node
+    // would write it by itself, which would send a held answer's body without a head.
+    if (this.armed) this.writeHead(this.statusCode);
     const held = this.held;
     if (held === undefined) return plainWrite.call(this, chunk, encoding, callback);
     const buffer = toBuffer(chunk, encoding);
@@ -178,7 +172,7 @@ export class CompressibleResponse<Request extends IncomingMessage = IncomingMess
   }
 
   override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
-    if (this.armed) this.implicitHead();
+    if (this.armed) this.writeHead(this.statusCode);
     const held = this.held;
     if (held === undefined) return plainEnd.call(this, chunk, encoding, callback) as this;
     this.held = undefined;

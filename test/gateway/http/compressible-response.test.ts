@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMPRESSION, CompressibleResponse, compressing } from '../../../src/gateway/http/compression';
-import { requestBytes, sendRaw } from '../../helpers/raw-http';
+import { header, requestBytes, sendRaw } from '../../helpers/raw-http';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -32,20 +32,18 @@ async function serve(handler: RequestListener) {
     );
 }
 
-const headerOf = (headers: [string, string][], name: string) => headers.find(([n]) => n === name)?.[1];
-
 describe('CompressibleResponse with a head written implicitly', () => {
   it.each([
-    ['end alone', (res: Parameters<RequestListener>[1]) => res.end(LARGE)],
+    ['end', (res: Parameters<RequestListener>[1]) => res.end(LARGE)],
     [
-      'two writes, then end',
+      'the first of two writes',
       (res: Parameters<RequestListener>[1]) => {
         res.write(LARGE.slice(0, 100));
         res.write(Buffer.from(LARGE.slice(100)));
         res.end();
       },
     ],
-  ])('codes an answer whose head the first %s writes, keeping the fields set before', async (_label, send) => {
+  ])('codes an answer whose head %s writes implicitly, keeping the fields set before', async (_label, send) => {
     const ask = await serve((_req, res) => {
       res.statusCode = 201;
       res.setHeader('content-type', 'application/json; charset=utf-8');
@@ -54,10 +52,10 @@ describe('CompressibleResponse with a head written implicitly', () => {
     });
     const answer = await ask('gzip');
     expect(answer.status).toBe(201);
-    expect(headerOf(answer.headers, 'x-kept')).toBe('yes');
-    expect(headerOf(answer.headers, 'content-encoding')).toBe('gzip');
-    expect(headerOf(answer.headers, 'vary')).toMatch(/accept-encoding/i);
-    expect(Number(headerOf(answer.headers, 'content-length'))).toBe(answer.body.byteLength);
+    expect(header(answer, 'x-kept')).toBe('yes');
+    expect(header(answer, 'content-encoding')).toBe('gzip');
+    expect(header(answer, 'vary')).toMatch(/accept-encoding/i);
+    expect(Number(header(answer, 'content-length'))).toBe(answer.body.byteLength);
     expect(gunzipSync(answer.body).toString()).toBe(LARGE);
   });
 
@@ -69,8 +67,8 @@ describe('CompressibleResponse with a head written implicitly', () => {
     });
     const answer = await ask('identity');
     expect(answer.status).toBe(200);
-    expect(headerOf(answer.headers, 'content-encoding')).toBeUndefined();
-    expect(headerOf(answer.headers, 'vary')).toMatch(/accept-encoding/i);
+    expect(header(answer, 'content-encoding')).toBeUndefined();
+    expect(header(answer, 'vary')).toMatch(/accept-encoding/i);
     expect(answer.body.toString()).toBe(LARGE);
   });
 });

@@ -3,14 +3,12 @@
 // event streams and multipart answers go uncoded; COMPRESSION=false codes nothing.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RawAnswer, requestBytes, sendRaw } from '../../helpers/raw-http';
+import { header, type RawAnswer, requestBytes, sendRaw } from '../../helpers/raw-http';
 import { gatewayVia, startStack, type Stack } from '../../helpers/stack';
 
 /** Well over 1 KiB: every type's name (introspection is on outside production). */
 const LARGE = '{ __schema { types { name description } } }';
 const SMALL = '{ __typename }';
-
-const header = (answer: RawAnswer, name: string) => answer.headers.find(([n]) => n === name)?.[1];
 
 function post(port: number, query: string, headers: [string, string][] = []): Promise<RawAnswer> {
   const body = JSON.stringify({ query });
