@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type EndpointName, endpoints } from '../rest/endpoints';
 import { parseJson, stringifyJson } from '../rest/json';
 import type { EndpointDef } from '../rest/table';
@@ -95,8 +95,10 @@ export function createEmulatorServer(config: EmulatorServerOptions): EmulatorSer
     );
 
     const query = Object.fromEntries(url.searchParams);
-    const rawBody = def.body ? await readJsonBody(req) : (req.resume(), undefined);
-    const params = { ...validateQuery(def, query), ...validateBody(def, rawBody) };
+    const rawBody = def.body || def.queryAlsoInBody ? await readJsonBody(req) : (req.resume(), undefined);
+    const params = def.queryAlsoInBody
+      ? validateQuery(def, { ...queryFieldsOf(def, rawBody), ...query })
+      : { ...validateQuery(def, query), ...validateBody(def, rawBody) };
 
     if (keep > 0) {
       if (calls.length >= keep) calls.shift();
@@ -195,13 +197,24 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function validateQuery(def: EndpointDef, query: Record<string, string>): Record<string, unknown> {
+/** The query parameters a JSON object body carries (the web SDK's form); the URL's own win. */
+function queryFieldsOf(def: EndpointDef, body: unknown): Record<string, unknown> {
+  if (!def.query || typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+  const keys = new Set(Object.keys(def.query.shape));
+  return Object.fromEntries(Object.entries(body).filter(([key]) => keys.has(key)));
+}
+
+function validateQuery(def: EndpointDef, query: Record<string, unknown>): Record<string, unknown> {
   if (!def.query) return {};
   return check(def.query, query, '');
 }
 
 function validateBody(def: EndpointDef, body: unknown): Record<string, unknown> {
   if (!def.body) return {};
+  if ('kind' in def.body && def.body.kind === 'array') {
+    if (!Array.isArray(body)) throw invalidParam(def.body.name, 'is required (the body is a JSON array)');
+    return { [def.body.name]: check(z.object({ [def.body.name]: def.body.schema }), { [def.body.name]: body }, '')[def.body.name] };
+  }
   if ('kind' in def.body) {
     if (body === undefined) throw invalidParam(def.body.name, 'is required (a JSON string body)');
     const parsed = def.body.schema.safeParse(body);

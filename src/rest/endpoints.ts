@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Int64 } from './json';
 import type * as R from './records';
 import {
+  arrayBody,
   bareString,
   bool,
   data,
@@ -40,17 +41,27 @@ const groupValue = <T extends z.ZodType>(value: T) => obj({ group_id: int64, val
 
 const tokenCredentials = { password: str, device_guid: opt(str) };
 
+// The send-body of 2026 (document 5): content types 0-12 (9-12 operation messages naming
+// related_mid), attachment optional, online_only. Also the body of 9.1.
 const SEND_BODY = obj({
-  content_type: int32Of(0, 1, 2, 3, 4, 5, 6, 7),
+  content_type: int32In(0, 12),
   content: str,
-  attachment: str,
+  attachment: opt(str),
   targets: int64List,
   type: int32Of(1, 2),
   from_user_id: opt(int64),
   config: opt(str),
   ext: opt(str),
   transaction_id: opt(int64),
+  online_only: opt(bool),
+  related_mid: opt(int64),
 });
+
+/** Roster operations that name the other user in the query (8.1, 8.5, 8.8, 8.16). */
+const otherUser = obj({ user_id: int64 });
+const rosterPage = { cursor: opt(str), limit: opt(int32In(1, 2 ** 31 - 1)) };
+const ROSTER_PAGE: readonly EnvelopeExtra[] = ['cursor', 'version'];
+const conversationPin = obj({ conversation_id: int64 });
 
 const IMAGE_QUERY = {
   image_type: opt(int32Of(1, 2, 3)),
@@ -210,6 +221,7 @@ export const endpoints = {
     methods: ['PUT', 'POST'],
     path: '/message/notify',
     body: SEND_BODY,
+    extras: ['msg_ids'],
     data: data<boolean>(),
   }),
   'PUT /message/recall': endpoint({
@@ -235,6 +247,163 @@ export const endpoints = {
     methods: ['GET'],
     path: '/message/unread',
     data: data<R.UnreadEntry[]>(),
+  }),
+  'POST /message/broadcast': endpoint({
+    no: '5.8',
+    summary: 'Send one message to every user of the app (2026).',
+    methods: ['POST'],
+    path: '/message/broadcast',
+    body: obj({
+      content_type: int32In(0, 6),
+      type: int32Of(1),
+      content: opt(str),
+      attachment: opt(str),
+      config: opt(str),
+      ext: opt(str),
+    }),
+    data: data<R.BroadcastResult>(),
+  }),
+
+  // Section 9 (document 5): AI
+  'PUT /ai/message/send': endpoint({
+    no: '9.1',
+    summary: "Send a message and answer with the AI's reply in the same call (2026).",
+    methods: ['PUT', 'POST'],
+    path: '/ai/message/send',
+    body: SEND_BODY,
+    data: data<R.AiSendResult>(),
+  }),
+
+  // Document 4: the roster (section 8)
+  'PUT /roster/accept': endpoint({
+    no: '8.1',
+    summary: 'Accept the friend application of a user.',
+    methods: ['PUT', 'POST'],
+    path: '/roster/accept',
+    query: otherUser,
+    data: data<boolean>(),
+  }),
+  'POST /roster/apply': endpoint({
+    no: '8.2',
+    summary: 'Apply to become friends with a user.',
+    methods: ['POST'],
+    path: '/roster/apply',
+    body: obj({ user_id: int64, reason: opt(str), alias: opt(str), auth_answer: opt(str) }),
+    data: data<boolean>(),
+  }),
+  'POST /roster/apply/batch': endpoint({
+    no: '8.3',
+    summary: 'Apply to become friends with several users.',
+    methods: ['POST'],
+    path: '/roster/apply/batch',
+    body: arrayBody('applications', obj({ user_id: int64, reason: opt(str), alias: opt(str) })),
+    data: data<R.BatchApplyResult>(),
+  }),
+  'GET /roster/apply/list': endpoint({
+    no: '8.4',
+    summary: 'Friend applications the acting user received.',
+    methods: ['GET'],
+    path: '/roster/apply/list',
+    query: obj(rosterPage),
+    extras: ROSTER_PAGE,
+    data: data<R.FriendApplication[]>(),
+  }),
+  'PUT /roster/block': endpoint({
+    no: '8.5',
+    summary: "Put a user on the acting user's blacklist.",
+    methods: ['PUT', 'POST'],
+    path: '/roster/block',
+    query: otherUser,
+    data: data<boolean>(),
+  }),
+  'GET /roster/blocked_list': endpoint({
+    no: '8.6',
+    summary: "The acting user's blacklist.",
+    methods: ['GET'],
+    path: '/roster/blocked_list',
+    data: data<Int64[]>(),
+  }),
+  'PUT /roster/decline': endpoint({
+    no: '8.7',
+    summary: 'Decline the friend application of a user.',
+    methods: ['PUT', 'POST'],
+    path: '/roster/decline',
+    body: obj({ user_id: int64, reason: opt(str) }),
+    data: data<boolean>(),
+  }),
+  'DELETE /roster/delete': endpoint({
+    no: '8.8',
+    summary: 'Remove a friend.',
+    methods: ['DELETE', 'POST'],
+    path: '/roster/delete',
+    query: otherUser,
+    data: data<boolean>(),
+  }),
+  'PUT /roster/ext': endpoint({
+    no: '8.9',
+    summary: 'Set the alias, extension and mute flag the acting user keeps for a friend.',
+    methods: ['PUT', 'POST'],
+    path: '/roster/ext',
+    body: obj({ user_id: int64, alias: opt(str), ext: opt(str), mute_notification: opt(bool) }),
+    data: data<boolean>(),
+  }),
+  'GET /roster/id': endpoint({
+    no: '8.10',
+    summary: 'Find a user by ID, with their relation to the acting user.',
+    methods: ['GET'],
+    path: '/roster/id',
+    query: otherUser,
+    data: data<R.RosterItem>(),
+  }),
+  'GET /roster/list': endpoint({
+    no: '8.11',
+    summary: "IDs of the acting user's friends, page by page.",
+    methods: ['GET'],
+    path: '/roster/list',
+    query: obj(rosterPage),
+    extras: ROSTER_PAGE,
+    data: data<Int64[]>(),
+  }),
+  'POST /roster/list': endpoint({
+    no: '8.12',
+    summary: 'Roster items of the given users.',
+    methods: ['POST'],
+    path: '/roster/list',
+    body: obj({ list: int64List }),
+    effect: 'read',
+    data: data<R.RosterItem[]>(),
+  }),
+  'GET /roster/may_message': endpoint({
+    no: '8.13',
+    summary: 'Whether one user may send messages to another.',
+    methods: ['GET'],
+    path: '/roster/may_message',
+    query: obj({ user_id: int64, roster_id: int64 }),
+    data: data<boolean>(),
+  }),
+  'GET /roster/mobile': endpoint({
+    no: '8.14',
+    summary: 'Find a user by mobile number.',
+    methods: ['GET'],
+    path: '/roster/mobile',
+    query: obj({ mobile: str }),
+    data: data<R.RosterItem>(),
+  }),
+  'GET /roster/name': endpoint({
+    no: '8.15',
+    summary: 'Find a user by user name.',
+    methods: ['GET'],
+    path: '/roster/name',
+    query: obj({ username: str }),
+    data: data<R.RosterItem>(),
+  }),
+  'DELETE /roster/unblock': endpoint({
+    no: '8.16',
+    summary: "Take a user off the acting user's blacklist.",
+    methods: ['DELETE', 'POST'],
+    path: '/roster/unblock',
+    query: otherUser,
+    data: data<boolean>(),
   }),
 
   // Section 6: files
@@ -416,12 +585,36 @@ export const endpoints = {
     auth: 'admin',
     data: data<boolean>(),
   }),
+  'PUT /user/conversation/pin': endpoint({
+    no: '1.42',
+    summary: 'Pin a conversation for the acting user (2026).',
+    methods: ['PUT', 'POST'],
+    path: '/user/conversation/pin',
+    body: conversationPin,
+    data: data<boolean>(),
+  }),
+  'GET /user/conversation/pin_list': endpoint({
+    no: '1.43',
+    summary: "The acting user's pinned conversations (2026).",
+    methods: ['GET'],
+    path: '/user/conversation/pin_list',
+    data: data<R.PinList>(),
+  }),
+  'PUT /user/conversation/unpin': endpoint({
+    no: '1.44',
+    summary: 'Unpin a conversation (2026).',
+    methods: ['PUT', 'POST'],
+    path: '/user/conversation/unpin',
+    body: conversationPin,
+    data: data<boolean>(),
+  }),
   'PUT /user/kick': endpoint({
     no: '1.12',
     summary: 'Log a device (or all devices) out.',
     methods: ['PUT', 'POST'],
     path: '/user/kick',
     query: obj({ device_sn: opt(int32) }),
+    queryAlsoInBody: true,
     data: data<boolean>(),
   }),
   'GET /user/list': endpoint({
@@ -502,6 +695,7 @@ export const endpoints = {
     methods: ['PUT', 'POST'],
     path: '/user/push',
     query: obj({ value: bool }),
+    queryAlsoInBody: true,
     data: data<boolean>(),
   }),
   'POST /user/push/alias': endpoint({
@@ -526,6 +720,7 @@ export const endpoints = {
     methods: ['PUT', 'POST'],
     path: '/user/push/detail',
     query: obj({ value: bool }),
+    queryAlsoInBody: true,
     data: data<boolean>(),
   }),
   'PUT /user/push/limit': endpoint({
@@ -534,6 +729,7 @@ export const endpoints = {
     methods: ['PUT', 'POST'],
     path: '/user/push/limit',
     query: obj({ no_push_start_hour: hour, no_push_end_hour: hour }),
+    queryAlsoInBody: true,
     data: data<boolean>(),
   }),
   'PUT /user/push/nickname': endpoint({
@@ -542,6 +738,7 @@ export const endpoints = {
     methods: ['PUT', 'POST'],
     path: '/user/push/nickname',
     query: obj({ value: str }),
+    queryAlsoInBody: true,
     data: data<boolean>(),
   }),
   'GET /user/push/tag': endpoint({
@@ -622,6 +819,7 @@ export const endpoints = {
     methods: ['PUT', 'POST'],
     path: '/user/sounds',
     query: obj({ value: bool }),
+    queryAlsoInBody: true,
     data: data<boolean>(),
   }),
   'PUT /user/token/bind': endpoint({
@@ -654,6 +852,7 @@ export const endpoints = {
     methods: ['PUT', 'POST'],
     path: '/user/vibratory',
     query: obj({ value: bool }),
+    queryAlsoInBody: true,
     data: data<boolean>(),
   }),
 
@@ -1047,6 +1246,14 @@ export const endpoints = {
     summary: 'Enable read receipts of group messages.',
     methods: ['PUT', 'POST'],
     path: '/group/settings/enable_read_ack',
+    body: groupValue(bool),
+    data: data<boolean>(),
+  }),
+  'PUT /group/settings/hide_member_info': endpoint({
+    no: '4.54',
+    summary: "Hide members' details (2026).",
+    methods: ['PUT', 'POST'],
+    path: '/group/settings/hide_member_info',
     body: groupValue(bool),
     data: data<boolean>(),
   }),

@@ -3,7 +3,15 @@
 import { z } from 'zod';
 import { type EndpointName, endpoints } from './endpoints';
 import { idText, stringifyJson } from './json';
-import { type BareStringBody, type EndpointDef, type EnvelopeExtra, type HttpMethod, type WireForm, wireFormOf } from './table';
+import {
+  type ArrayBody,
+  type BareStringBody,
+  type EndpointDef,
+  type EnvelopeExtra,
+  type HttpMethod,
+  type WireForm,
+  wireFormOf,
+} from './table';
 
 /** Each key of an object schema with the check of its wire form, in the schema's order (zod's output order). */
 type WirePlan = readonly (readonly [key: string, isWire: WireForm])[];
@@ -20,7 +28,8 @@ export interface Placement {
   readonly query?: { readonly keys: ReadonlySet<string>; readonly schema: z.ZodObject; readonly wire: WirePlan | undefined };
   readonly body?:
     | { readonly kind: 'object'; readonly keys: ReadonlySet<string>; readonly schema: z.ZodObject; readonly wire: WirePlan | undefined }
-    | { readonly kind: 'bare-string'; readonly name: string; readonly schema: BareStringBody['schema'] };
+    | { readonly kind: 'bare-string'; readonly name: string; readonly schema: BareStringBody['schema'] }
+    | { readonly kind: 'array'; readonly name: string; readonly schema: ArrayBody['schema'] };
 }
 
 /** One call's parameters, encoded. `search` is '' or starts with '?'. */
@@ -29,9 +38,12 @@ interface Encoded {
   readonly body?: string;
 }
 
-function isBareString(body: NonNullable<EndpointDef['body']>): body is BareStringBody {
-  return 'kind' in body && body.kind === 'bare-string';
-}
+/**
+ * The method the client sends: POST wherever the service lists it beside PUT or DELETE, as the
+ * service's own clients do (spec/upstream-notes.md), so that no DELETE carries a body that POST
+ * could; otherwise the one method listed.
+ */
+export const sentMethod = (def: Pick<EndpointDef, 'methods'>): HttpMethod => (def.methods.includes('POST') ? 'POST' : def.methods[0]);
 
 /** The object's wire plan; undefined when a key has no wire form or the object checks more than its keys. */
 function wirePlanOf(schema: z.ZodObject): WirePlan | undefined {
@@ -48,8 +60,8 @@ function wirePlanOf(schema: z.ZodObject): WirePlan | undefined {
 function placementOf(name: string, def: EndpointDef): Placement {
   const queryKeys = new Set(def.query ? Object.keys(def.query.shape) : []);
   let body: Placement['body'];
-  if (def.body && isBareString(def.body)) {
-    body = { kind: 'bare-string', name: def.body.name, schema: def.body.schema };
+  if (def.body && 'kind' in def.body) {
+    body = def.body.kind === 'array' ? { ...def.body } : { kind: 'bare-string', name: def.body.name, schema: def.body.schema };
   } else if (def.body) {
     body = { kind: 'object', keys: new Set(Object.keys(def.body.shape)), schema: def.body, wire: wirePlanOf(def.body) };
   }
@@ -59,7 +71,7 @@ function placementOf(name: string, def: EndpointDef): Placement {
   if (clash) throw new Error(`endpoint table: ${name} has '${clash}' in both query and body`);
   return {
     name,
-    method: def.methods[0],
+    method: sentMethod(def),
     path: def.path,
     groupIdHeader: def.groupIdHeader,
     binary: def.result === 'binary',
@@ -95,7 +107,7 @@ export function encodeParams(p: Placement, params: Readonly<Record<string, unkno
     if (value === undefined) continue;
     if (query && p.query?.keys.has(key)) query[key] = value;
     else if (body && p.body?.kind === 'object' && p.body.keys.has(key)) body[key] = value;
-    else if (body && p.body?.kind === 'bare-string' && p.body.name === key) body[key] = value;
+    else if (body && p.body?.kind !== 'object' && p.body?.name === key) body[key] = value;
     else throw new TypeError(`${p.name} has no parameter '${key}'`);
   }
   const search = query && p.query ? encodeQuery(p.name, p.query, query) : '';
@@ -182,9 +194,13 @@ function queryValue(name: string, key: string, value: unknown): string {
 
 function encodeBody(p: Placement, body: Record<string, unknown>): string | undefined {
   if (!p.body) return undefined;
-  if (p.body.kind === 'bare-string') {
+  if (p.body.kind !== 'object') {
     const value = body[p.body.name];
     if (value === undefined) throw new TypeError(`${p.name} needs its body parameter '${p.body.name}'`);
+    if (p.body.kind === 'array') {
+      const items = normalize(p.body.schema, value);
+      return stringifyJson(Array.isArray(items) ? items.map(withoutUndefined) : items);
+    }
     return stringifyJson(typeof value === 'string' ? value : normalize(p.body.schema, value));
   }
   return stringifyJson(withoutUndefined(normalizeObject(p.body, body)));

@@ -141,6 +141,8 @@ export interface Group {
   msg_mute_mode: number;
   msg_push_mode: number;
   read_ack: boolean;
+  /** 2026 (document 5): members' details hidden. Absent from services older than 2026. */
+  hide_member_info?: boolean;
 }
 
 export interface GroupSummary {
@@ -229,3 +231,66 @@ export interface GroupQrCode {
 
 /** Data objects whose content the spec does not show (4.5, 4.37, 4.38, 4.40, 1.39). */
 export type UnspecifiedObject = Record<string, unknown>;
+
+/** Roster item (document 4): another user as the acting user sees them. */
+export interface RosterItem {
+  user_id: Int64;
+  username: string;
+  nick_name: string;
+  avatar: string;
+  description: string;
+  public_info: string;
+  alias: string;
+  ext: string;
+  mute_notification: boolean;
+  /** 0 friend, 1 former friend, 2 stranger, 3 on the acting user's blacklist. */
+  relation: number;
+  auth_mode: number;
+  auth_question: string;
+}
+
+/** A friend application received by the acting user (8.4); it is named by its applicant. */
+export interface FriendApplication {
+  user_id: Int64;
+  reason: string;
+  /** 0 waiting, 1 accepted, 2 declined. */
+  status: number;
+  expired_time: Int64;
+}
+
+/** Data of 8.3: a third per-item result shape. */
+export interface BatchApplyResult {
+  success: Int64[];
+  fails: { user_id: Int64; reason: string }[];
+}
+
+/** Data of 5.8. */
+export interface BroadcastResult {
+  send_num: Int64;
+  success: boolean;
+}
+
+/** A reply message of 9.1: like a conversation message, with type and without status. */
+export interface AiReplyMessage {
+  msg_id: Int64;
+  type: 'CHAT' | 'GROUPCHAT';
+  ctype: MessageCtype;
+  content: string;
+  attachment: string;
+  config: string;
+  ext: string;
+  from_xid: Xid;
+  to_xid: Xid;
+  timestamp: Int64;
+}
+
+/** Data of 9.1. */
+export interface AiSendResult {
+  message_quota_usage: number;
+  messages: AiReplyMessage[];
+}
+
+/** Data of 1.43. */
+export interface PinList {
+  conversation_ids: Int64[];
+}

@@ -16,6 +16,13 @@ export interface BareStringBody<N extends string = string> {
   readonly schema: z.ZodType<string, string>;
 }
 
+/** A body that is a bare JSON array (8.3), passed to the client under `name`. */
+export interface ArrayBody<N extends string = string, T extends z.ZodType = z.ZodType> {
+  readonly kind: 'array';
+  readonly name: N;
+  readonly schema: z.ZodArray<T>;
+}
+
 /** Phantom marker carrying the TypeScript type of an endpoint's `data`. */
 interface DataShape<T> {
   readonly __data?: T;
@@ -29,7 +36,12 @@ export interface EndpointDef {
   readonly methods: readonly [HttpMethod, ...HttpMethod[]];
   readonly path: string;
   readonly query?: z.ZodObject;
-  readonly body?: z.ZodObject | BareStringBody;
+  readonly body?: z.ZodObject | BareStringBody | ArrayBody;
+  /**
+   * The service's own web SDK sends these query parameters as a JSON body instead
+   * (spec/upstream-notes.md); the emulator reads either. The client always uses the query.
+   */
+  readonly queryAlsoInBody?: true;
   /** false for the endpoints marked 'no group_id header' (their group_id is a query parameter). */
   readonly groupIdHeader: boolean;
   /** 'none': works without an access-token (tokens, registration). 'admin': needs an admin token. */
@@ -52,6 +64,10 @@ export const data = <T>(): DataShape<T> => ({});
 
 export function bareString<const N extends string>(name: N): BareStringBody<N> {
   return { kind: 'bare-string', name, schema: z.string({ error: 'expected a string' }) };
+}
+
+export function arrayBody<const N extends string, T extends z.ZodType>(name: N, item: T): ArrayBody<N, T> {
+  return { kind: 'array', name, schema: z.array(item, { error: 'expected a JSON array' }) };
 }
 
 // ---- scalars. Each accepts its JSON form and the string form a URL query carries. ----
@@ -157,17 +173,21 @@ type QueryIn<E> = E extends { query: z.ZodObject } ? z.input<E['query']> : unkno
 type BodyIn<E> = E extends { body: infer B }
   ? B extends BareStringBody
     ? { [K in B['name']]: string }
-    : B extends z.ZodObject
-      ? z.input<B>
-      : unknown
+    : B extends ArrayBody
+      ? { [K in B['name']]: z.input<B['schema']> }
+      : B extends z.ZodObject
+        ? z.input<B>
+        : unknown
   : unknown;
 type QueryOut<E> = E extends { query: z.ZodObject } ? z.output<E['query']> : unknown;
 type BodyOut<E> = E extends { body: infer B }
   ? B extends BareStringBody
     ? { [K in B['name']]: string }
-    : B extends z.ZodObject
-      ? z.output<B>
-      : unknown
+    : B extends ArrayBody
+      ? { [K in B['name']]: z.output<B['schema']> }
+      : B extends z.ZodObject
+        ? z.output<B>
+        : unknown
   : unknown;
 
 /** What a caller passes: query and body parameters in one flat object. */

@@ -65,7 +65,7 @@ export function sendMessages(ctx: Ctx, body: SendBody, mode: SendMode): bigint[]
   if (repeated) return answer(ctx, repeated);
 
   const ctype = CTYPES[body.content_type]!;
-  checkAttachment(ctype, body.attachment);
+  checkAttachment(ctype, body.attachment ?? '');
   const targets = resolveTargets(ctx, body, sender);
 
   const msgIds = targets.map(({ to, recipients }) => {
@@ -73,7 +73,7 @@ export function sendMessages(ctx: Ctx, body: SendBody, mode: SendMode): bigint[]
       id: state.ids.message.take(ctx.now),
       ctype,
       content: body.content,
-      attachment: body.attachment,
+      attachment: body.attachment ?? '',
       config: body.config ?? '',
       ext: body.ext ?? '',
       timestamp: ctx.now,
