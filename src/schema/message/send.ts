@@ -89,9 +89,12 @@ function nonNegative(field: string, value: number | null | undefined): number | 
   return value;
 }
 
-/** The attachment JSON string with the service's key names; '' without one. */
-function attachmentJson(a: AttachmentInput | null | undefined): string {
-  if (!a) return '';
+/**
+ * The attachment JSON string with the service's key names; none without one (the 2026 send-body
+ * makes it optional, and the service's own connector sends text without it).
+ */
+function attachmentJson(a: AttachmentInput | null | undefined): string | undefined {
+  if (!a) return undefined;
   const keys = {
     url: a.url,
     dName: a.displayName ?? undefined,

@@ -314,7 +314,7 @@ describe('sendMessage (PUT /message/send)', () => {
       {
         endpoint: 'PUT /message/send',
         query: {},
-        body: { content_type: 0, content: 'hi', attachment: '', targets: [b!.id], type: 1, config: 'c', ext: 'e', transaction_id: txId },
+        body: { content_type: 0, content: 'hi', targets: [b!.id], type: 1, config: 'c', ext: 'e', transaction_id: txId },
       },
       // The new message is found by reading the one message just older than its ID + 1.
       get('GET /message/conversation', { opposite_id: String(b!.id), msg_id_start: String(BigInt(sentId) + 1n), limit: '1' }),
@@ -433,7 +433,7 @@ describe('sendNotification (PUT /message/notify)', () => {
       {
         endpoint: 'PUT /message/notify',
         query: {},
-        body: { content_type: 6, content: 'refresh', attachment: '', targets: [b!.id], type: 1, transaction_id: txId },
+        body: { content_type: 6, content: 'refresh', targets: [b!.id], type: 1, transaction_id: txId },
       },
     ]);
     expect(reply.data!.sendNotification).toEqual({ ok: true, transactionId: String(txId) });
