@@ -5,9 +5,10 @@ import { actingUser } from '../auth/actor';
 import { Code, ImError, invalidParam } from '../errors';
 import type { Ctx, HandlerMap } from '../handler';
 import { perUser } from './batch';
-import { idOf, type MemberRecord, memberView, uniqueIds } from './model';
+import { idOf, type MemberRecord, uniqueIds } from './model';
 import { page } from './paging';
 import { Rank, requireMember, requireRank } from './roles';
+import { membersSeenBy } from './visibility';
 
 const DEFAULT_LIMIT = 1000; // not documented; as the banned list, another list of one group's users
 
@@ -20,18 +21,16 @@ function ownMembership(ctx: Ctx, groupId: Int64): MemberRecord {
 export const memberHandlers: HandlerMap = {
   // Join order: the owner first.
   'GET /group/member_list': (p, ctx) => {
-    const g = ctx.state.groups.live(p.group_id);
-    requireRank(g, ctx.actor, Rank.MEMBER);
-    return page(ctx, [...g.members.values()].map(memberView), p, DEFAULT_LIMIT);
+    const { g, view } = membersSeenBy(ctx, p.group_id);
+    return page(ctx, [...g.members.values()].map(view), p, DEFAULT_LIMIT);
   },
 
   // Listed users who are members, each once; non-members are left out.
   'POST /group/members/display_name': (p, ctx) => {
-    const g = ctx.state.groups.live(p.group_id);
-    requireRank(g, ctx.actor, Rank.MEMBER);
+    const { g, view } = membersSeenBy(ctx, p.group_id);
     return uniqueIds(p.user_list).flatMap((id) => {
       const member = g.members.get(id);
-      return member ? [memberView(member)] : [];
+      return member ? [view(member)] : [];
     });
   },
 
@@ -76,9 +75,8 @@ export const memberHandlers: HandlerMap = {
 
   // The admins besides the owner (owner_id of the Group record names the owner).
   'GET /group/admin_list': (p, ctx) => {
-    const g = ctx.state.groups.live(p.group_id);
-    requireRank(g, ctx.actor, Rank.MEMBER);
-    return [...g.members.values()].filter((m) => g.admins.has(m.userId)).map(memberView);
+    const { g, view } = membersSeenBy(ctx, p.group_id);
+    return [...g.members.values()].filter((m) => g.admins.has(m.userId)).map(view);
   },
 
   // The old owner stays on as a plain member; a new owner who was an admin leaves the admin set.

@@ -90,6 +90,8 @@ export interface GroupRecord {
   memberInvite: boolean;
   memberModify: boolean;
   readAck: boolean;
+  /** 2026 (4.54): members' details hidden from plain members (see visibility.ts). */
+  hideMemberInfo: boolean;
   /** Blacklisted user → when they were blocked (ms). */
   blacklist: Map<number, number>;
   /** The latest application of each applicant, oldest first. */
@@ -124,6 +126,7 @@ export function groupView(g: GroupRecord, viewerId: number | undefined): R.Group
     msg_mute_mode: self?.muteMode ?? 0,
     msg_push_mode: self?.pushMode ?? 0,
     read_ack: g.readAck,
+    hide_member_info: g.hideMemberInfo,
   };
 }
 

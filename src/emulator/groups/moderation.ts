@@ -4,9 +4,10 @@ import type { Int64 } from '../../rest/json';
 import { invalidParam } from '../errors';
 import type { HandlerMap } from '../handler';
 import { perUser } from './batch';
-import { isoTime, memberView } from './model';
+import { isoTime } from './model';
 import { page } from './paging';
 import { assertOutranks, Rank, requireMember, requireRank } from './roles';
+import { membersSeenBy } from './visibility';
 
 const BANNED_LIMIT = 1000; // upstream notes
 const BLOCKED_LIMIT = 1000; // not documented; as the banned list
@@ -48,9 +49,8 @@ export const moderationHandlers: HandlerMap = {
 
   // Members whose ban has not expired; any member may see who is banned.
   'GET /group/banned_list': (p, ctx) => {
-    const g = ctx.state.groups.live(p.group_id);
-    requireRank(g, ctx.actor, Rank.MEMBER);
-    const banned = [...g.members.values()].filter((m) => m.banExpire > ctx.now).map(memberView);
+    const { g, view } = membersSeenBy(ctx, p.group_id);
+    const banned = [...g.members.values()].filter((m) => m.banExpire > ctx.now).map(view);
     return page(ctx, banned, p, BANNED_LIMIT);
   },
 

@@ -2,11 +2,13 @@
 //
 // Ranks: owner > admin > member > none. The identity headers map onto them so:
 // - a user token, or the admin token with a user_id header: that user's own rank;
-// - the admin token with a group_id header naming this group: admin (at least; a user_id header
-//   may add the user's own rank); a group_id header naming another group gives nothing here;
+// - the admin token with a group_id header naming this group: "the group's administrator", which
+//   may do what the owner may (the vendor's connector adds admins so: upstream notes), whatever a
+//   user_id header beside it says; a group_id header naming another group gives nothing here;
 // - the bare admin token (no user_id, no group_id header): the app's own backend, which may do
 //   what the owner may, in any group (the spec has no other way for it to dissolve a group or
 //   read a group whose endpoints take no group_id header).
+// A user token never carries a group_id header's rights (auth/actor.ts drops the header).
 import type { Actor } from '../auth/actor';
 import { Code, ImError, type ImCode } from '../errors';
 import type { GroupRecord, MemberRecord } from './model';
@@ -23,7 +25,7 @@ function userRank(g: GroupRecord, userId: number): Rank {
 export function rankOf(g: GroupRecord, actor: Actor): Rank {
   const own = actor.userId === undefined ? Rank.NONE : userRank(g, actor.userId);
   if (!actor.admin) return own;
-  if (actor.groupId !== undefined) return actor.groupId === g.id ? (Math.max(own, Rank.ADMIN) as Rank) : own;
+  if (actor.groupId !== undefined) return actor.groupId === g.id ? Rank.OWNER : own;
   return actor.userId === undefined ? Rank.OWNER : own;
 }
 

@@ -65,13 +65,15 @@ export class GroupState {
       createdAt: init.now,
       updatedAt: init.now,
       // Defaults where the spec is silent: admins confirm applications, members may invite but
-      // not edit the group, new members do not see older messages, no read receipts.
+      // not edit the group, new members do not see older messages, no read receipts, members'
+      // details shown.
       applyApproval: 1,
       banExpireTime: 0,
       historyVisible: false,
       memberInvite: true,
       memberModify: false,
       readAck: false,
+      hideMemberInfo: false,
       blacklist: new Map(),
       applications: new Map(),
       announcements: new Map(),

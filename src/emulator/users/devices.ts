@@ -45,6 +45,8 @@ export const deviceHandlers: HandlerMap = {
     return true;
   },
 
+  // device_sn comes from the query or the web SDK's JSON body (server.ts reads both): when given,
+  // only that device goes (an unknown one is 10002 and nobody goes); only its absence means all.
   'PUT /user/kick': (p, ctx) => {
     const user = actingUser(ctx.state, ctx.actor);
     logOut(ctx, user, p.device_sn === undefined ? undefined : requireDevice(user, p.device_sn, 'device_sn'));

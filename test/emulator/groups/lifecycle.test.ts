@@ -1,5 +1,5 @@
 // Groups as wholes: create (4.16), info and settings (4.24, 4.42), batch (4.26), the info and
-// settings setters (4.25, 4.27-4.29, 4.43, 4.44, 4.46-4.48), dissolve (4.17), 4.39 and 4.53.
+// settings setters (4.25, 4.27-4.29, 4.43, 4.44, 4.46-4.48, 4.54), dissolve (4.17), 4.39 and 4.53.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, GroupInvitation, GroupSummary, Member } from '../../../src/rest/records';
 import { as, type GroupsWorld, startGroupsWorld } from '../../helpers/groups-world';
@@ -20,6 +20,7 @@ const GROUP_FIELDS = [
   'description',
   'ext',
   'group_id',
+  'hide_member_info',
   'history_visible',
   'member_invite',
   'member_modify',
@@ -58,6 +59,7 @@ describe('POST /group/create (4.16)', () => {
       msg_mute_mode: 0,
       msg_push_mode: 0,
       read_ack: false,
+      hide_member_info: false,
     });
     expect(group.group_id).toBeGreaterThan(1e12);
     const members = await w.emu.ok<Member[]>('GET', '/group/member_list', as(owner, { query: { group_id: group.group_id } }));
@@ -254,12 +256,13 @@ describe('info setters (4.25, 4.27, 4.28, 4.29)', () => {
   });
 });
 
-describe('settings setters (4.43, 4.44, 4.46, 4.47, 4.48)', () => {
+describe('settings setters (4.43, 4.44, 4.46, 4.47, 4.48, 4.54)', () => {
   const FLAGS = [
     ['/group/settings/allow_member_invitation', 'member_invite', false],
     ['/group/settings/allow_member_modify', 'member_modify', true],
     ['/group/settings/enable_read_ack', 'read_ack', true],
     ['/group/settings/history_visible', 'history_visible', true],
+    ['/group/settings/hide_member_info', 'hide_member_info', true],
   ] as const;
 
   it.each(FLAGS)('%s: admins set %s; members get 20012', async (path, field, value) => {
@@ -276,6 +279,30 @@ describe('settings setters (4.43, 4.44, 4.46, 4.47, 4.48)', () => {
     expect(info.updated_at).toBe(w.now());
     await w.emu.ok('POST', path, as(owner, { body: { group_id: g, value: !value } }));
     expect((await w.info(g))[field]).toBe(!value);
+  });
+
+  it('hide_member_info (4.54): shown to everyone in info and settings, never in the batch summary', async () => {
+    const owner = await w.user();
+    const stranger = await w.user();
+    const g = await w.group(owner);
+    await w.emu.ok('POST', '/group/settings/hide_member_info', as(owner, { body: { group_id: g, value: true } }));
+    for (const path of ['/group/info', '/group/settings']) {
+      expect((await w.emu.ok<Group>('GET', path, as(stranger, { query: { group_id: g } }))).hide_member_info).toBe(true);
+    }
+    const [summary] = await w.emu.ok<GroupSummary[]>('POST', '/group/info/batch', as(owner, { body: { group_list: [g] } }));
+    expect(summary).not.toHaveProperty('hide_member_info');
+  });
+
+  it('hide_member_info (4.54): the admin token sets it with this group_id header; a bad value is 10002 naming value', async () => {
+    const owner = await w.user();
+    const g = await w.group(owner);
+    const path = '/group/settings/hide_member_info';
+    expect(await w.emu.ok('PUT', path, { token: w.emu.adminToken, groupId: g, body: { group_id: g, value: true } })).toBe(true);
+    const bad = await w.emu.rest('PUT', path, as(owner, { body: { group_id: g, value: 'no' } }));
+    expect(bad.code).toBe(10002);
+    expect(bad.message).toMatch(/^invalid parameter value: /);
+    expect(await w.code('PUT', path, as(owner, { body: { group_id: g } }))).toBe(10002);
+    expect((await w.info(g)).hide_member_info).toBe(true);
   });
 
   it('sets apply_approval (4.48) to 0, 1 or 2 only', async () => {

@@ -71,13 +71,37 @@ describe('POST /group/admin/add, DELETE /group/admin/remove, GET /group/admin_li
     expect(await w.code('GET', '/group/admin_list', as(member, { query: { group_id: 99 } }))).toBe(20001);
   });
 
-  it('counts the admin token with the group_id header as an admin, not the owner', async () => {
+  // The vendor's connector adds admins so (upstream notes): "the group's administrator" has the owner's rights.
+  it('lets the admin token with this group_id header add and remove admins, as the owner may', async () => {
+    const owner = await w.user();
+    const [a, b] = [await w.user(), await w.user()];
+    const g = await w.group(owner, { members: [a, b] });
+    const asGroup = (body: object) => ({ token: w.emu.adminToken, groupId: g, body: { group_id: g, ...body } });
+    expect(await w.emu.ok('POST', '/group/admin/add', asGroup({ user_list: [a.id, b.id] }))).toEqual([ok(a.id), ok(b.id)]);
+    expect(await adminIds(g)).toEqual([a.id, b.id]);
+    expect(await w.emu.ok('DELETE', '/group/admin/remove', asGroup({ user_list: [b.id] }))).toEqual([ok(b.id)]);
+    expect(await adminIds(g)).toEqual([a.id]);
+    // A user_id header beside it does not lower it to that user's rank.
+    const withUser = { ...asGroup({ user_list: [b.id] }), userId: b.id };
+    expect(await w.emu.ok('POST', '/group/admin/add', withUser)).toEqual([ok(b.id)]);
+  });
+
+  it('gives the group_id header nothing for another group, nor with a user token', async () => {
+    const owner = await w.user();
+    const [admin, member] = [await w.user(), await w.user()];
+    const g = await w.group(owner, { members: [member], admins: [admin] });
+    const other = await w.group(owner);
+    const body = { group_id: g, user_list: [member.id] };
+    expect(await w.code('POST', '/group/admin/add', { token: w.emu.adminToken, groupId: other, body })).toBe(20013);
+    expect(await w.code('POST', '/group/admin/add', as(admin, { groupId: g, body }))).toBe(20013);
+    expect(await w.code('POST', '/group/admin/add', as(member, { groupId: g, body }))).toBe(20013);
+    expect(await adminIds(g)).toEqual([admin.id]);
+  });
+
+  it('still lets the bare admin token (the app) promote in any group', async () => {
     const owner = await w.user();
     const member = await w.user();
     const g = await w.group(owner, { members: [member] });
-    expect(
-      await w.code('POST', '/group/admin/add', { token: w.emu.adminToken, groupId: g, body: { group_id: g, user_list: [member.id] } }),
-    ).toBe(20013);
     const byApp = await w.emu.ok<OperationResult[]>('POST', '/group/admin/add', {
       token: w.emu.adminToken,
       body: { group_id: g, user_list: [member.id] },
@@ -102,6 +126,19 @@ describe('PUT /group/transfer (4.50)', () => {
     expect(await w.code('POST', '/group/admin/add', as(owner, { body: { group_id: g, user_list: [member.id] } }))).toBe(20013);
     expect(await w.code('POST', '/group/admin/add', as(admin, { body: { group_id: g, user_list: [member.id] } }))).toBe(200);
     expect(await w.code('DELETE', '/group/leave', as(owner, { query: { group_id: g } }))).toBe(200);
+  });
+
+  it('lets the admin token with this group_id header transfer, as the owner may', async () => {
+    const owner = await w.user();
+    const member = await w.user();
+    const g = await w.group(owner, { members: [member] });
+    const reply = await w.emu.ok('PUT', '/group/transfer', {
+      token: w.emu.adminToken,
+      groupId: g,
+      body: { group_id: g, new_owner: member.id },
+    });
+    expect(reply).toEqual(ok(member.id));
+    expect((await w.info(g)).owner_id).toBe(member.id);
   });
 
   it('refuses non-owners (20013), non-member targets (20005) and the owner itself (10002)', async () => {
@@ -171,6 +208,13 @@ describe('DELETE /group/kick (4.33)', () => {
     expect(results).toEqual([ok(admin2.id)]);
     expect(await adminIds(g)).toEqual([admin.id]);
     expect((await w.info(g)).count).toBe(3);
+  });
+
+  it('lets the admin token with this group_id header kick admins, as the owner may', async () => {
+    const body = { group_id: g, user_list: [admin.id, owner.id] };
+    const results = await w.emu.ok<OperationResult[]>('DELETE', '/group/kick', { token: w.emu.adminToken, groupId: g, body });
+    expect(results).toEqual([ok(admin.id), fail(owner.id, /owner/)]);
+    expect(await memberIds(g)).toEqual([owner.id, m2.id]);
   });
 });
 

@@ -153,6 +153,43 @@ describe('PUT,POST /user/kick (1.12) and GET /user/online_status (1.16)', () => 
   });
 });
 
+// The web SDK sends device_sn as a JSON body (upstream notes): a device named there is the only
+// one logged out, exactly as from the query.
+describe('PUT,POST /user/kick (1.12) with device_sn in a JSON body', () => {
+  const stillIn = async (u: Awaited<ReturnType<typeof userOnTwoDevices>>) =>
+    Promise.all([u.token, u.one, u.two].map(async (t) => (await profileCode(t)) === 200));
+
+  it.each(['PUT', 'POST'])('%s logs out only the device the body names; the others stay', async (method) => {
+    const u = await userOnTwoDevices();
+    expect(await emu.ok(method, '/user/kick', { token: u.one, body: { device_sn: 2 } })).toBe(true);
+    expect(await stillIn(u)).toEqual([true, true, false]);
+    expect(await online(u.id)).toBe(true);
+    expect(stored(u.id, 2)?.online).toBe(false);
+  });
+
+  it('takes device_sn from the query when the body names another device', async () => {
+    const u = await userOnTwoDevices();
+    await emu.ok('POST', '/user/kick', { token: u.token, query: { device_sn: 1 }, body: { device_sn: 2 } });
+    expect(await stillIn(u)).toEqual([true, false, true]);
+  });
+
+  it('logs every device out when the body carries no device_sn', async () => {
+    const u = await userOnTwoDevices();
+    await emu.ok('POST', '/user/kick', { token: u.one, body: {} });
+    expect(await stillIn(u)).toEqual([false, false, false]);
+  });
+
+  it('refuses an unknown or mistyped body device_sn with 10002 naming it and logs nobody out', async () => {
+    const u = await userOnTwoDevices();
+    for (const device_sn of [7, 'two', null, -1]) {
+      const reply = await emu.rest('POST', '/user/kick', { token: u.one, body: { device_sn } });
+      expect(reply.code).toBe(10002);
+      expect(reply.message).toMatch(/^invalid parameter device_sn: /);
+    }
+    expect(await stillIn(u)).toEqual([true, true, true]);
+  });
+});
+
 describe('PUT,POST /user/token/bind (1.38) and DELETE,POST /user/token/unbind (1.39)', () => {
   it('binds a device token and certificate name to the device', async () => {
     const u = await userOnTwoDevices();
