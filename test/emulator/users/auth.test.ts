@@ -1,4 +1,4 @@
-// Who may call the user endpoints: every one of document 2 (1.1–1.41) checked from the table.
+// Who may call the user endpoints: every one of document 2 (1.1–1.44, the pins of 1.42–1.44 from document 5) checked from the table.
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../../src/rest/endpoints';
 import { useEmulator } from '../../helpers/emulator';
@@ -11,8 +11,8 @@ const guarded = calls.filter(({ def }) => def.auth !== 'none');
 const adminOnly = calls.filter(({ def }) => def.auth === 'admin');
 
 describe('user endpoints: authentication', () => {
-  it('covers all 41 endpoints of document 2', () => {
-    expect(userEndpoints).toHaveLength(41);
+  it('covers all 44 endpoints of document 2 (with the pins of document 5)', () => {
+    expect(userEndpoints).toHaveLength(44);
     const adminNos = userEndpoints.filter((def) => def.auth === 'admin').map((def) => def.no);
     expect(adminNos.sort()).toEqual(['1.11', '1.13', '1.20', '1.3', '1.5', '1.9'].sort());
   });
