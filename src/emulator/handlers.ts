@@ -4,6 +4,7 @@ import { groupHandlers } from './groups/handlers';
 import type { HandlerMap } from './handler';
 import { messageHandlers } from './messages/handlers';
 import { pushHandlers } from './push/handlers';
+import { rosterHandlers } from './roster/handlers';
 import { tokenHandlers } from './tokens/handlers';
 import { userHandlers } from './users/handlers';
 
@@ -14,4 +15,5 @@ export const handlers: HandlerMap = {
   ...fileHandlers,
   ...pushHandlers,
   ...groupHandlers,
+  ...rosterHandlers,
 };

@@ -8,7 +8,7 @@ export interface EmulatorOptions {
   tokenTtlMs: number;
   /** Window in which a repeated transaction_id (messages) is ignored. */
   dedupWindowMs: number;
-  /** Lifetime of pending group applications and invitations. */
+  /** Lifetime of pending group applications and invitations, and of friend applications. */
   requestTtlMs: number;
   /** Lifetime of a signed group QR code. */
   qrTtlMs: number;

@@ -1,4 +1,5 @@
-// Demo data for a fresh start: three users, a group with an announcement, and a conversation.
+// Demo data for a fresh start: three users, a group with an announcement, a conversation, and a
+// friendship.
 // Made through the REST interface itself (our own client), so it obeys the real semantics.
 import { createRestClient } from '../rest/client';
 import type { Caller } from '../rest/caller';
@@ -44,6 +45,8 @@ export async function seedDemo(baseUrl: string, appId: string, adminToken: strin
       as(alice.id),
     );
     const groupId = group.data.group_id;
+    // Bob's auth_mode is the default 0: the application makes Alice and Bob friends at once.
+    await rest.call('POST /roster/apply', { user_id: bob.id }, as(alice.id));
     await rest.call(
       'POST /group/announcement/edit',
       { group_id: groupId, title: 'Welcome', content: 'This group was made by the emulator seed. Try sending a message!' },

@@ -7,6 +7,7 @@ import { createIds } from './ids';
 import { MessageState } from './messages/state';
 import type { EmulatorOptions } from './options';
 import { PushState } from './push/state';
+import { RosterState } from './roster/state';
 import { UserDirectory } from './users/directory';
 
 export class State {
@@ -17,6 +18,7 @@ export class State {
   readonly files: FileState;
   readonly push: PushState;
   readonly groups: GroupState;
+  readonly roster: RosterState;
 
   constructor(
     readonly options: EmulatorOptions,
@@ -29,5 +31,6 @@ export class State {
     this.files = new FileState(this);
     this.push = new PushState(this);
     this.groups = new GroupState(this);
+    this.roster = new RosterState(this);
   }
 }

@@ -47,6 +47,7 @@ function resolveTargets(ctx: Ctx, body: SendBody, sender: Sender): { to: Peer; r
   if (body.type === 1) {
     return ids.map((id) => {
       state.users.require(id);
+      state.roster.assertMayMessage(sender.uid, id);
       return { to: { kind: 'user', id }, recipients: [id] };
     });
   }

@@ -19,11 +19,13 @@ export function avatarUrl(field: string, value: string): string {
   return value;
 }
 
-// A mobile number doubles as a login name, so keep it to digits (an optional leading +);
-// '' clears it.
-const MOBILE = /^\+?\d{5,20}$/;
+// The 2026 format (document 5, 1.14 and 8.14): a plus sign and at least 8 digits, or 11 digits
+// starting 13 to 19. '' clears the number (1.14).
+const MOBILE = /^(?:\+\d{8,}|1[3-9]\d{9})$/;
 
 export function mobileNumber(field: string, value: string): string {
-  if (value !== '' && !MOBILE.test(value)) throw invalidParam(field, 'expected a phone number (5 to 20 digits, optional leading +)');
+  if (value !== '' && !MOBILE.test(value)) {
+    throw invalidParam(field, 'expected a plus sign and at least 8 digits, or 11 digits starting 13 to 19');
+  }
   return value;
 }

@@ -3,7 +3,7 @@
 //
 // Choices where the spec is silent:
 // - An avatar must be an http(s) URL (the spec types it so) or '' to clear it; a mobile number
-//   is 5 to 20 digits with an optional leading + (or '' to clear), since it is a login name.
+//   follows the 2026 format of document 5 (or is '' to clear it).
 // - A mobile number or user name that is already another user's login name (user name or
 //   mobile) answers 10004.
 // - 1.20: an entry without user_id applies to the user named by the user_id header, when one

@@ -218,6 +218,18 @@ describe('PUT,POST /user/mobile (1.14)', () => {
     expect(reply.message).toContain('mobile');
     expect((await profile(u.token)).mobile).toBe('');
   });
+
+  it('takes the 2026 format: + and 8 or more digits, or 11 digits starting 13 to 19 with any third digit', async () => {
+    const u = await emu.user();
+    for (const mobile of ['+12345678', '+8613900000099', '14900000001', '16200000001', '19200000001']) {
+      expect((await emu.rest('PUT', '/user/mobile', { token: u.token, query: { mobile } })).code).toBe(200);
+      expect((await profile(u.token)).mobile).toBe(mobile);
+    }
+    for (const mobile of ['+1234567', '12000000001', '1920000000', '192000000011', '8613900000099', '12345']) {
+      expect((await emu.rest('PUT', '/user/mobile', { token: u.token, query: { mobile } })).code).toBe(10002);
+    }
+    expect((await profile(u.token)).mobile).toBe('19200000001');
+  });
 });
 
 describe('PUT,POST /user/username (1.40)', () => {
