@@ -1,4 +1,5 @@
 // Every handler of the emulator, one map per spec area.
+import { aiHandlers } from './ai/send';
 import { fileHandlers } from './files/handlers';
 import { groupHandlers } from './groups/handlers';
 import type { HandlerMap } from './handler';
@@ -14,4 +15,5 @@ export const handlers: HandlerMap = {
   ...fileHandlers,
   ...pushHandlers,
   ...groupHandlers,
+  ...aiHandlers,
 };
