@@ -1,4 +1,5 @@
 // Every handler of the emulator, one map per spec area.
+import { aiHandlers } from './ai/send';
 import { fileHandlers } from './files/handlers';
 import { groupHandlers } from './groups/handlers';
 import type { HandlerMap } from './handler';
@@ -16,4 +17,5 @@ export const handlers: HandlerMap = {
   ...pushHandlers,
   ...groupHandlers,
   ...rosterHandlers,
+  ...aiHandlers,
 };

@@ -19,11 +19,16 @@ interface Xid {
 }
 
 export type MessageCtype = 'TEXT' | 'IMAGE' | 'AUDIO' | 'VIDEO' | 'FILE' | 'LOCATION' | 'COMMAND' | 'FORWARD';
+/**
+ * content_type 9-12 of the 2026 send-body: operation messages acting on the message in related_mid.
+ * How they show in history is not documented; the emulator keeps APPEND and REPLACE there.
+ */
+export type OperationCtype = 'READ_ACK' | 'RECALL' | 'APPEND' | 'REPLACE';
 export type MessageStatus = 'UNREAD' | 'DELIVERED' | 'READ';
 
 export interface MessageRecord {
   msg_id: Int64;
-  ctype: MessageCtype;
+  ctype: MessageCtype | OperationCtype;
   content: string;
   attachment: string;
   config: string;
@@ -32,6 +37,8 @@ export interface MessageRecord {
   timestamp: Int64;
   from_xid: Xid;
   to_xid: Xid;
+  /** Operation messages only: the message they act on (the emulator's; the reference does not show it). */
+  related_mid?: Int64;
 }
 
 export interface ConversationPage {

@@ -2,7 +2,7 @@
 // members read, and without visible history a member sees messages from the join on.
 import { Code, ImError } from '../errors';
 import type { State } from '../state';
-import type { Peer, StoredMessage } from './model';
+import { keptFor, type Peer, type StoredMessage } from './model';
 
 export interface Access {
   /** Group members: when they joined. Messages before it are history, never unread. */
@@ -23,7 +23,9 @@ export function accessOf(root: State, reader: number, peer: Peer): Access | unde
   return { joinedAt, history: root.groups.historyVisible(peer.id) };
 }
 
-export function canSee(access: Access, m: StoredMessage): boolean {
+/** Whether `reader`, with this access, sees the message: kept for the reader, and not history it may not read. */
+export function canSee(access: Access, m: StoredMessage, reader: number): boolean {
+  if (!keptFor(m, reader)) return false;
   return access.history || access.joinedAt === undefined || m.timestamp >= access.joinedAt;
 }
 

@@ -1,9 +1,8 @@
 // The attachment of a sent message: a string holding a JSON object with the file's url, name,
 // length, duration and size (spec section "Message"). File types need it; others may leave it ''.
 import { z } from 'zod';
-import type { MessageCtype } from '../../rest/records';
 import { invalidParam } from '../errors';
-import { FILE_CTYPES } from './model';
+import { FILE_CTYPES, type StoredCtype } from './model';
 
 const ATTACHMENT = z.looseObject({
   url: z.string().optional(),
@@ -15,7 +14,7 @@ const ATTACHMENT = z.looseObject({
 });
 
 /** Throws 10002 naming attachment unless it fits the message type. */
-export function checkAttachment(ctype: MessageCtype, attachment: string): void {
+export function checkAttachment(ctype: StoredCtype, attachment: string): void {
   const needsFile = FILE_CTYPES.has(ctype);
   if (attachment === '' && !needsFile) return;
   let value: unknown;

@@ -1,7 +1,10 @@
-// Handlers of the messages endpoints (section 5). The semantics live in state.ts and send.ts.
+// Handlers of the messages endpoints (section 5) and of conversation pins (1.42-1.44). The
+// semantics live in state.ts, send.ts, broadcast.ts and pins.ts.
 import { actingUser } from '../auth/actor';
 import type { Ctx, HandlerMap } from '../handler';
+import { broadcastHandlers } from './broadcast';
 import { SYSTEM_UID } from './model';
+import { pinHandlers } from './pins';
 import { sendMessages } from './send';
 
 const readerOf = (ctx: Ctx) => actingUser(ctx.state, ctx.actor).id;
@@ -39,4 +42,7 @@ export const messageHandlers: HandlerMap = {
   },
 
   'GET /message/unread': (_p, ctx) => ctx.state.messages.unread(readerOf(ctx)),
+
+  ...broadcastHandlers,
+  ...pinHandlers,
 };

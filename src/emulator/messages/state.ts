@@ -1,12 +1,13 @@
 // MessageState: conversations (shared history), each user's views of them (deleted, delivered,
-// read), the message index and transaction de-duplication. Paging, unread counts, acks, recall
-// and deletion live here; who may send what is decided in send.ts.
-import type { ConversationPage, MessageStatus, UnreadEntry } from '../../rest/records';
+// read), the message index, transaction de-duplication and conversation pins. Paging, unread
+// counts, acks, recall and deletion live here; who may send what is decided in send.ts.
+import type { AiSendResult, ConversationPage, MessageStatus, UnreadEntry } from '../../rest/records';
 import { Code, ImError, invalidParam } from '../errors';
 import type { State } from '../state';
 import { type Access, accessOf, canSee, FULL_ACCESS, groupExists, isHistory } from './access';
 import { Conversation, type ConversationKey, groupKey, pairKey } from './conversation';
-import { type Peer, type StoredMessage, SYSTEM_UID, toWire } from './model';
+import { isOperation, keptFor, type Peer, type StoredMessage, SYSTEM_UID, toWire } from './model';
+import { PinBoard } from './pins';
 import { TransactionLog } from './transactions';
 import { ConversationView } from './views';
 
@@ -19,10 +20,16 @@ export class MessageState {
   private readonly views = new Map<number, Map<number, ConversationView>>();
   /** msg_id → its conversation, for ack by msg_id and recall. */
   private readonly index = new Map<bigint, Conversation>();
+  /** transaction_id of 5.4 and 5.6 (shared: a sender's ID names one request whichever it went to). */
   readonly transactions: TransactionLog;
+  /** transaction_id of 9.1: a repeat answers the first call's replies. */
+  readonly aiTransactions: TransactionLog<AiSendResult>;
+  readonly pins: PinBoard;
 
   constructor(readonly root: State) {
     this.transactions = new TransactionLog(root.options.dedupWindowMs);
+    this.aiTransactions = new TransactionLog(root.options.dedupWindowMs);
+    this.pins = new PinBoard(root);
   }
 
   /** Stores a message and makes its conversation appear for the sender and the recipients. */
@@ -56,10 +63,10 @@ export class MessageState {
     const picked: StoredMessage[] = [];
     for (; i >= floor && picked.length < limit; i--) {
       const m = conv.messages[i]!;
-      if (canSee(access, m)) picked.push(m);
+      if (canSee(access, m, reader)) picked.push(m);
     }
     let older = false;
-    for (; i >= floor && !older; i--) older = canSee(access, conv.messages[i]!);
+    for (; i >= floor && !older; i--) older = canSee(access, conv.messages[i]!, reader);
 
     const messages = picked.map((m) => {
       const status = this.statusFor(reader, view, access, m);
@@ -71,9 +78,10 @@ export class MessageState {
 
   /**
    * 5.7, "recent sessions with unread counts": the reader's RECENT_SESSIONS most recent
-   * conversations (one-to-one and group), newest activity first, read ones with num 0. A deleted
-   * conversation leaves the list until its next message. conversation_id carries the time of the
-   * newest activity (ms). The reading and its bound: ../NOTES.md.
+   * conversations (one-to-one and group), pinned ones first in pin order, then newest activity
+   * first, read ones with num 0. A deleted conversation leaves the list until its next message.
+   * conversation_id carries the time of the newest activity (ms). The readings and the bound:
+   * ../NOTES.md.
    */
   unread(reader: number): UnreadEntry[] {
     const recent: { view: ConversationView; access: Access }[] = [];
@@ -81,7 +89,13 @@ export class MessageState {
       const access = view.recent ? accessOf(this.root, reader, view.peer) : undefined;
       if (access) recent.push({ view, access }); // none: not recent, or a group left or dissolved
     }
-    recent.sort((a, b) => (a.view.lastActivity < b.view.lastActivity ? 1 : a.view.lastActivity > b.view.lastActivity ? -1 : 0));
+    // Pins are at most MAX_PINS (< RECENT_SESSIONS): sorted first, the bound never cuts one.
+    const pinned = new Map(this.pins.list(reader).map((id, rank) => [id, rank]));
+    const rank = (view: ConversationView) => pinned.get(view.peer.id) ?? pinned.size;
+    recent.sort(
+      (a, b) =>
+        rank(a.view) - rank(b.view) || (a.view.lastActivity < b.view.lastActivity ? 1 : a.view.lastActivity > b.view.lastActivity ? -1 : 0),
+    );
     return recent.slice(0, RECENT_SESSIONS).map(({ view, access }) => ({
       conversation_id: { uid: view.peer.id, timestamp: view.lastActivityAt },
       num: this.unreadCount(view, access),
@@ -94,11 +108,12 @@ export class MessageState {
     if (id === undefined) {
       if (msgId === undefined) throw invalidParam('conversation_id', 'is required unless msg_id is given');
       const m = this.index.get(msgId)?.find(msgId);
-      id = m && this.sideOf(reader, m);
+      id = m && keptFor(m, reader) ? this.sideOf(reader, m) : undefined;
       if (id === undefined) throw invalidParam('msg_id', `no message ${msgId} in the conversations of user ${reader}`);
     }
     const view = this.knownView(reader, id, conversationId === undefined ? 'msg_id' : 'conversation_id');
-    if (msgId !== undefined && !view.conversation.find(msgId)) {
+    const acked = msgId === undefined ? undefined : view.conversation.find(msgId);
+    if (msgId !== undefined && !(acked && keptFor(acked, reader))) {
       throw invalidParam('msg_id', `no message ${msgId} in conversation ${id}`);
     }
     view.markRead(msgId ?? view.conversation.last?.id ?? 0n);
@@ -117,9 +132,26 @@ export class MessageState {
     this.index.delete(msgId);
   }
 
-  /** 5.3: hides the history from this user only; a later message shows the conversation again. */
+  /** 5.3: hides the history from this user only; a later message shows the conversation again. Unpins it. */
   deleteConversation(reader: number, conversationId: number): void {
     this.knownView(reader, conversationId, 'conversation_id').clear();
+    this.pins.unpin(reader, conversationId);
+  }
+
+  /**
+   * The message `msgId` of the reader's conversation with `peer`, when the reader sees it (the
+   * target of an operation message): a sender always sees its own; others as a page would show it.
+   */
+  related(reader: number, peer: Peer, msgId: bigint): StoredMessage | undefined {
+    const m = this.conversations.get(this.keyOf(reader, peer))?.find(msgId);
+    if (!m || m.from.uid === reader) return m;
+    const access = accessOf(this.root, reader, peer);
+    return access && canSee(access, m, reader) ? m : undefined;
+  }
+
+  /** Whether the reader has (had) a conversation with this ID: a message reached it, or a read began it. */
+  hasConversation(reader: number, conversationId: number): boolean {
+    return this.views.get(reader)?.has(conversationId) ?? false;
   }
 
   // ---- internals ----
@@ -201,7 +233,8 @@ export class MessageState {
     let num = 0;
     for (let i = conv.lowerBound(floor + 1n); i < conv.messages.length; i++) {
       const m = conv.messages[i]!;
-      if (m.from.uid !== view.ownerId && !isHistory(access, m)) num++;
+      // Operation messages kept in history (APPEND, REPLACE) change a message already counted.
+      if (m.from.uid !== view.ownerId && !isHistory(access, m) && !isOperation(m.ctype) && keptFor(m, view.ownerId)) num++;
     }
     return num;
   }

@@ -5,10 +5,12 @@
 // - An unknown device number is 10002 naming the parameter (device_sn, or deviceSn for 1.39).
 // - Online (1.16) means: not banned and holding an unexpired token (with or without a device).
 //   Kicking (1.12) and removing a device (1.8) revoke the tokens concerned, so both show there.
+//   auth/online.ts holds the notion; online_only sends use it too.
 // - The device list is one page (no cursor) and its version is 0: the spec does not say what
 //   the version counts, and nothing here pages.
 // - 1.39 answers {device_sn, unbound: true}; unbinding a device with nothing bound succeeds.
 import { actingUser } from '../auth/actor';
+import { isOnline } from '../auth/online';
 import { invalidParam } from '../errors';
 import type { Ctx, HandlerMap } from '../handler';
 import { nonEmpty } from './checks';
@@ -24,10 +26,6 @@ function requireDevice(user: UserRecord, sn: number, field: string): DeviceRecor
 function logOut(ctx: Ctx, user: UserRecord, device?: DeviceRecord): void {
   ctx.state.tokens.revoke(user.id, device?.sn);
   for (const d of device ? [device] : user.devices.values()) d.online = false;
-}
-
-function isOnline(ctx: Ctx, user: UserRecord): boolean {
-  return user.status === 0 && ctx.state.tokens.hasLive(user.id, ctx.now);
 }
 
 export const deviceHandlers: HandlerMap = {
@@ -53,7 +51,7 @@ export const deviceHandlers: HandlerMap = {
     return true;
   },
 
-  'GET /user/online_status': (_p, ctx) => ({ online: isOnline(ctx, actingUser(ctx.state, ctx.actor)) }),
+  'GET /user/online_status': (_p, ctx) => ({ online: isOnline(ctx.state, actingUser(ctx.state, ctx.actor).id, ctx.now) }),
 
   'PUT /user/token/bind': (p, ctx) => {
     const user = actingUser(ctx.state, ctx.actor);

@@ -48,6 +48,8 @@ const CTYPE_CODE = { TEXT: 0, IMAGE: 1, AUDIO: 2, VIDEO: 3, FILE: 4, LOCATION: 5
   R.MessageCtype,
   number
 >;
+/** By the ctype a history record may carry: operation messages (READ_ACK, RECALL, APPEND, REPLACE) have no code. */
+const codeOf: Partial<Record<R.MessageRecord['ctype'], (typeof CTYPE_CODE)[R.MessageCtype]>> = CTYPE_CODE;
 const STATUSES: ReadonlySet<string> = new Set<MessageParent['status']>(['UNREAD', 'DELIVERED', 'READ', 'RECALLED']);
 
 /** A message record, or one its sender just recalled (recallMessage answers it so; the service no longer has it). */
@@ -128,7 +130,7 @@ export const MessageRef = builder.objectRef<MessageParent>('Message').implement(
     type: t.field({
       type: MessageType,
       description: 'Kind of message (ctype); null for a kind this gateway does not know.',
-      resolve: (m) => CTYPE_CODE[m.ctype] ?? null,
+      resolve: (m) => codeOf[m.ctype] ?? null,
     }),
     content: t.exposeString('content', { description: 'Message content.' }),
     attachment: t.field({
