@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRestClient } from '../../src/rest/client';
 import { UpstreamError } from '../../src/rest/errors';
-import { failure, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
+import { failure, type Script, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server';
 import { EVENT_DEADLINE_MS, sleep } from '../helpers/wait';
 
 /** The client's idle limit: a body left open ends by it only after the test's event deadline. */
@@ -191,6 +191,12 @@ describe('REST client downloads redirected to the storage', () => {
   /** The service redirects 6.2 to `location`. */
   const redirectTo = (location: string) => server.setScript(() => ({ status: 302, headers: { location }, body: '' }));
 
+  /** The service redirects 6.2 to `path` on its own host, where `stored` answers. */
+  const storedOnService = (path: string, stored: Script) =>
+    server.setScript((req, res, index) =>
+      req.path === path ? stored(req, res, index) : { status: 302, headers: { location: path }, body: '' },
+    );
+
   const IDENTITY = ['access-token', 'app_id', 'user_id', 'group_id'];
 
   it('follows a redirect on the service’s own host and streams the storage’s bytes, sending them no identity', async () => {
@@ -251,15 +257,11 @@ describe('REST client downloads redirected to the storage', () => {
   });
 
   it('reads the storage’s refusal from its XML error, and takes a storage JSON file for a file, never an envelope', async () => {
-    server.setScript((req) =>
-      req.path === '/_storage/object/x'
-        ? {
-            status: 403,
-            headers: { 'content-type': 'application/xml' },
-            body: '<?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Request has expired.</Message></Error>',
-          }
-        : { status: 302, headers: { location: '/_storage/object/x' }, body: '' },
-    );
+    storedOnService('/_storage/object/x', () => ({
+      status: 403,
+      headers: { 'content-type': 'application/xml' },
+      body: '<?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Request has expired.</Message></Error>',
+    }));
     const err = await rest.download('GET /file/download/chat', { file_sign: 's' }, {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UpstreamError);
     expect(err).toMatchObject({
@@ -270,11 +272,7 @@ describe('REST client downloads redirected to the storage', () => {
     });
 
     const lookalike = '{"code":10002,"data":null,"message":"a JSON file a user shared"}';
-    server.setScript((req) =>
-      req.path === '/_storage/object/j'
-        ? { headers: { 'content-type': 'application/json' }, body: lookalike }
-        : { status: 302, headers: { location: '/_storage/object/j' }, body: '' },
-    );
+    storedOnService('/_storage/object/j', () => ({ headers: { 'content-type': 'application/json' }, body: lookalike }));
     const file = await rest.download('GET /file/download/chat', { file_sign: 'j' }, {});
     expect((await readAll(file.body)).toString()).toBe(lookalike);
   });

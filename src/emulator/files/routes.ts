@@ -11,7 +11,7 @@ import type { State } from '../state';
 import { readCallback, runCallback, type UploadCallback } from './callback';
 import type { UploadGrant } from './signing';
 import { STORAGE_OBJECT_PREFIX, STORAGE_UPLOAD_PATH } from './state';
-import { noSuchKey, sendStorageError, StorageError } from './storage-errors';
+import { noSuchKey, ossRequestId, sendStorageError, StorageError } from './storage-errors';
 import { streamOf } from './store';
 import { type Received, receiveMultipart, receivePut, type Verify } from './upload';
 
@@ -55,7 +55,7 @@ async function accept(
 ) {
   const { grant, chunks, size, contentType } = await receiving;
   const { etag } = state.files.store(grant.key, chunks, size, contentType);
-  const headers = { etag, 'x-oss-request-id': etag.slice(1, 25) };
+  const headers = { etag, 'x-oss-request-id': ossRequestId() };
   if (grant.callback) {
     const answer = runCallback(grant.callback, { key: grant.key, size, contentType, etag });
     return send(res, 200, { ...headers, 'content-type': 'application/json' }, answer);

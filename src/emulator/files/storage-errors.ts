@@ -26,6 +26,9 @@ export const entityTooLarge = (max: number) =>
   new StorageError(400, 'EntityTooLarge', `Your proposed upload exceeds the maximum allowed size of ${max} bytes.`);
 export const noSuchKey = (key: string) => new StorageError(404, 'NoSuchKey', `The specified key does not exist: ${key}`);
 
+/** An OSS-style request id (x-oss-request-id), for every answer of the storage. */
+export const ossRequestId = () => randomBytes(12).toString('hex').toUpperCase();
+
 const escapeXml = (text: string) =>
   text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 
@@ -34,7 +37,7 @@ export function sendStorageError(res: ServerResponse, err: StorageError): void {
     res.destroy();
     return;
   }
-  const requestId = randomBytes(12).toString('hex').toUpperCase();
+  const requestId = ossRequestId();
   const text =
     '<?xml version="1.0" encoding="UTF-8"?>\n<Error>\n' +
     `  <Code>${escapeXml(err.code)}</Code>\n  <Message>${escapeXml(err.message)}</Message>\n` +
