@@ -137,6 +137,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     retries: config.retries,
     connections: config.connections,
     freezeReplies: config.freezeReplies,
+    // The hosts uploads may go to are the storage downloads may be fetched from (README: UPLOAD_HOSTS).
+    storageHosts: config.uploadHosts,
     // Spans of REST calls only when they are recorded; else the request's context goes on as it is.
     ...(tracing?.tracer ? { tracer: tracing.tracer } : {}),
     onCall: (info) => {

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Context, type Span, type Tracer, trace } from '@opentelemetry/api';
-import { Pool } from 'undici';
+import { Agent, type Dispatcher, Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header';
 import { BodyTooLarge, peek, readText } from './body';
 import type { Caller } from './caller';
@@ -15,6 +15,7 @@ import { isTokenRefusal, UpstreamError, type UpstreamErrorKind } from './errors'
 import type { Int64 } from './json';
 import { encodeParams, type Placement, placement } from './placement';
 import { secretsOf } from './secrets';
+import { storageErrorOf, storageHostAllowed } from './storage';
 import type { DataOf, HttpMethod, ParamsIn } from './table';
 import { TextAttempt } from './text-attempt';
 import { contextHeaders, endCallSpan, startCallSpan, traceHeaders } from './tracing';
@@ -53,6 +54,11 @@ interface RestClientOptions {
    * gateway remembers about that token (the peer path's caller proof) is forgotten at once.
    */
   onTokenRefused?: (caller: Caller) => void;
+  /**
+   * Storage hosts beside the IM service's own ('host:port' exactly, or 'host' on any port): a
+   * download's redirect to one of them is followed (see `download`). Default none.
+   */
+  storageHosts?: readonly string[];
 }
 
 export interface CallInfo {
@@ -110,9 +116,10 @@ export interface CallOptions {
 }
 
 export interface Download {
+  /** The final answer's: the storage's when a redirect to it was followed. */
   status: number;
   headers: IncomingHttpHeaders;
-  /** The file's bytes as they arrive (for a redirect, its usually empty body). Consume or destroy it. */
+  /** The file's bytes as they arrive (for a redirect not followed, its usually empty body). Consume or destroy it. */
   body: Readable;
 }
 
@@ -123,6 +130,12 @@ export interface RestClient {
 }
 
 const RETRY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+/** Redirects a download follows to the storage. */
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** Redirects followed after the service's answer: the storage's, and a few more (a CDN) at most. */
+const MAX_STORAGE_HOPS = 3;
+// A redirect's body is empty or a line of text; past this it is cut rather than read.
+const REDIRECT_BODY_BYTES = 16 * 1024;
 // A JSON answer this small to a download may be an error envelope; a real file is streamed untouched.
 const DOWNLOAD_SNIFF_BYTES = 64 * 1024;
 // A header value may not carry these (undici would refuse the request with a less helpful error).
@@ -175,6 +188,9 @@ export function createRestClient(options: RestClientOptions): RestClient {
     headersTimeout: callTimeoutMs,
     bodyTimeout: callTimeoutMs,
   });
+  // Storage hosts other than the service's: the same limits, sockets only when a download goes there.
+  const storageAgent = new Agent({ connect: { timeout: connectTimeoutMs }, headersTimeout: callTimeoutMs, bodyTimeout: callTimeoutMs });
+  const storageHosts = options.storageHosts ?? [];
   const clock = deadlines(callTimeoutMs);
 
   const { tracer } = options;
@@ -404,6 +420,55 @@ export function createRestClient(options: RestClientOptions): RestClient {
     throw err;
   }
 
+  /**
+   * Where a download's answer redirects to, when the gateway follows it: an http(s) URL on the IM
+   * service's host or a storage host. Any other redirect is handed back as it is (the gateway sends
+   * nothing to a host it was not told to trust; the client may follow it itself).
+   */
+  function storageLocation(status: number, headers: IncomingHttpHeaders, from: URL): URL | undefined {
+    const location = headers.location;
+    if (!REDIRECTS.has(status) || typeof location !== 'string') return undefined;
+    let url: URL;
+    try {
+      url = new URL(location, from);
+    } catch {
+      return undefined;
+    }
+    return storageHostAllowed(url, base.href, storageHosts) ? url : undefined;
+  }
+
+  /**
+   * Fetches a download: the service's answer, then, while it redirects to the storage, the
+   * storage's, with no identity (the caller's token must never reach a storage host). One attempt
+   * covers the whole chain: its timer runs until the final answer's headers, a retry starts again
+   * at the service (a storage URL may be signed for a short while), and every body passed over is
+   * read or destroyed.
+   */
+  async function fetchDownload(prepared: Prepared, headers: Record<string, string>, signal: AbortSignal) {
+    let res: Dispatcher.ResponseData = await pool.request({ method: 'GET', path: prepared.path, headers, signal });
+    let at = new URL(prepared.path, base.origin);
+    let hops = 0;
+    for (let next = storageLocation(res.statusCode, res.headers, at); next; next = storageLocation(res.statusCode, res.headers, at)) {
+      await res.body.dump({ limit: REDIRECT_BODY_BYTES, signal });
+      if (hops === MAX_STORAGE_HOPS) {
+        throw new UpstreamError({
+          endpoint: prepared.p.name,
+          kind: 'http',
+          httpStatus: res.statusCode,
+          detail: 'too many storage redirects',
+        });
+      }
+      const path = next.pathname + next.search;
+      res =
+        next.origin === base.origin
+          ? await pool.request({ method: 'GET', path, signal })
+          : await storageAgent.request({ origin: next.origin, method: 'GET', path, signal });
+      at = next;
+      hops++;
+    }
+    return { res, fromStorage: hops > 0 };
+  }
+
   async function download<K extends DownloadName>(
     name: K,
     params: ParamsIn<Endpoints[K]>,
@@ -419,11 +484,11 @@ export function createRestClient(options: RestClientOptions): RestClient {
       const { headers } = t;
       let status: number | undefined;
       try {
-        // No redirect interceptor on the pool: a redirect comes back as it is, for the route to relay.
-        const res = await pool.request({ method: 'GET', path: prepared.path, headers, signal: bound.signal });
+        // No redirect interceptor: a redirect to the storage is followed by fetchDownload, any other comes back as it is.
+        const { res, fromStorage } = await fetchDownload(prepared, headers, bound.signal);
         status = res.statusCode;
         bound.stopTimer();
-        const body = await checkedDownloadBody(prepared, res.statusCode, res.headers, res.body);
+        const body = await checkedDownloadBody(prepared, res.statusCode, res.headers, res.body, fromStorage);
         report(prepared, attempt, started, status, undefined, t);
         // The caller's signal must keep reaching the body until it is done with it.
         body.once('close', bound.release);
@@ -437,8 +502,17 @@ export function createRestClient(options: RestClientOptions): RestClient {
     }).catch((err: unknown) => refused(err, caller));
   }
 
-  /** The body to hand out, or the UpstreamError a download answer amounts to (its body then read or destroyed). */
-  async function checkedDownloadBody(prepared: Prepared, status: number, headers: IncomingHttpHeaders, body: Readable): Promise<Readable> {
+  /**
+   * The body to hand out, or the UpstreamError a download answer amounts to (its body then read or
+   * destroyed). The storage's answer is a file or its own error: it is never taken for an envelope.
+   */
+  async function checkedDownloadBody(
+    prepared: Prepared,
+    status: number,
+    headers: IncomingHttpHeaders,
+    body: Readable,
+    fromStorage: boolean,
+  ): Promise<Readable> {
     const endpoint = prepared.p.name;
     if (status >= 300 && status < 400) return body;
     if (status < 200 || status >= 400) {
@@ -448,11 +522,14 @@ export function createRestClient(options: RestClientOptions): RestClient {
       } catch (err) {
         if (!(err instanceof BodyTooLarge)) throw err;
       }
-      throw new UpstreamError({ endpoint, kind: 'http', httpStatus: status, ...envelopeError(envelopeIn(text), prepared.secrets) });
+      const said = fromStorage
+        ? { ...storageErrorOf(text), detail: 'the storage refused the file' }
+        : envelopeError(envelopeIn(text), prepared.secrets);
+      throw new UpstreamError({ endpoint, kind: 'http', httpStatus: status, ...said });
     }
     // The service reports business errors as HTTP 200 with an envelope; a file never says it is one.
     const type = String(headers['content-type'] ?? '');
-    if (!type.includes('json')) return body;
+    if (fromStorage || !type.includes('json')) return body;
     const peeked = await peek(body, DOWNLOAD_SNIFF_BYTES);
     if (!peeked.complete) return peeked.stream;
     const envelope = envelopeIn(peeked.bytes.toString('utf8'));
@@ -468,9 +545,9 @@ export function createRestClient(options: RestClientOptions): RestClient {
     // In-flight calls get one call timeout to finish; then whatever remains (a download body its
     // reader abandoned) is cut, so that shutting down never hangs.
     close: async () => {
-      const timer = setTimeout(() => void pool.destroy(), callTimeoutMs);
+      const timer = setTimeout(() => void Promise.all([pool.destroy(), storageAgent.destroy()]), callTimeoutMs);
       try {
-        await pool.close();
+        await Promise.all([pool.close(), storageAgent.close()]);
       } finally {
         clearTimeout(timer);
       }

@@ -3,13 +3,16 @@
 // configuration allows); the bytes go from the incoming stream to the socket with backpressure, so
 // the gateway never holds the file. The upload carries no identity: the signed fields of
 // oss_body_param are the capability, and the caller's token must never reach a storage host.
+// The storage answers in its own shape (OSS: 204 or 200 with nothing, 201 with XML, or with a
+// callback the callback server's JSON): any 2xx but 203 is success and its body is not read for
+// anything; the download URL comes from the upload target, never from this answer.
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import { BodyTooLarge, readText } from './body';
-import { envelopeError, envelopeIn } from './envelope';
 import { UpstreamError } from './errors';
 import type { UploadTarget } from './records';
+import { storageErrorOf, storageHostAllowed } from './storage';
 
 /** The upload target points at a host the gateway may not send files to. Nothing was sent. */
 export class UploadHostRefused extends Error {
@@ -49,21 +52,12 @@ interface Uploaded {
   size: number;
 }
 
-// Storage answers (an envelope, an OSS callback or XML) are short; more is not read.
+// Storage answers (an OSS callback's JSON, XML, an error) are short; more is not read.
 const MAX_ANSWER_BYTES = 64 * 1024;
+// OSS: the object is stored but its callback failed, so the IM service does not know of the file.
+const CALLBACK_FAILED = 203;
 // Idle limits: a slow client may take long for a big file, but not stall for minutes.
 const agent = new Agent({ connect: { timeout: 10_000 }, headersTimeout: 120_000, bodyTimeout: 120_000 });
-
-/** Whether an upload URL may be sent a file: http(s), on the IM service's host or an allowed one. */
-function uploadHostAllowed(url: URL, imBaseUrl: string, uploadHosts: readonly string[]): boolean {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-  const host = url.host.toLowerCase();
-  if (host === new URL(imBaseUrl).host.toLowerCase()) return true;
-  return uploadHosts.some((allowed) => {
-    const a = allowed.toLowerCase();
-    return a.includes(':') ? a === host : a === url.hostname.toLowerCase();
-  });
-}
 
 /** A form-data name or filename, quoted as browsers do (WHATWG form encoding). */
 const quoted = (text: string) => `"${text.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
@@ -76,7 +70,7 @@ const quoted = (text: string) => `"${text.replace(/"/g, '%22').replace(/\r/g, '%
  */
 export async function uploadToTarget(target: UploadTarget, source: UploadSource, options: UploadOptions): Promise<Uploaded> {
   const url = new URL(target.upload_url);
-  if (!uploadHostAllowed(url, options.imBaseUrl, options.uploadHosts)) throw new UploadHostRefused(url.host);
+  if (!storageHostAllowed(url, options.imBaseUrl, options.uploadHosts)) throw new UploadHostRefused(url.host);
   const method = target.upload_method === 'PUT' ? 'PUT' : 'POST';
   const endpoint = `${method} upload_url`;
   const fields = Object.entries(target.oss_body_param ?? {}).map(([k, v]) => [k, String(v)] as const);
@@ -142,13 +136,8 @@ export async function uploadToTarget(target: UploadTarget, source: UploadSource,
       throw new UpstreamError({ endpoint, kind: 'unavailable', detail: 'upload answer broke off', cause: err });
   }
   const status = answer.statusCode;
-  // OSS answers 200/204 with its own body; the emulator (and an OSS callback) with an envelope.
-  const envelope = envelopeIn(text);
-  if (status < 200 || status >= 300) {
-    throw new UpstreamError({ endpoint, kind: 'http', httpStatus: status, ...envelopeError(envelope, []) });
-  }
-  if (envelope && envelope.code !== 200) {
-    throw new UpstreamError({ endpoint, kind: 'envelope', httpStatus: status, ...envelopeError(envelope, []) });
+  if (status < 200 || status >= 300 || status === CALLBACK_FAILED) {
+    throw new UpstreamError({ endpoint, kind: 'http', httpStatus: status, ...storageErrorOf(text) });
   }
   return { size };
 }

@@ -1,16 +1,15 @@
-// Handlers of the files endpoints (section 6): upload targets and downloads. object_name (6.1) is
-// an avatar's key, file_sign (6.2) a chat file's key; both come back from an upload target's
-// oss_body_param.key. Thumbnail and audio-format options are accepted and ignored: the stored
-// bytes are served as uploaded.
+// Handlers of the files endpoints (section 6): upload targets and downloads. A download (6.1, 6.2)
+// answers 302 with a Location to the object's storage URL, as the service does (its own clients
+// request it with redirects off and use the Location); it serves no bytes itself. object_name
+// (6.1) is an avatar's key; file_sign (6.2, 6.6) is a chat file's signature, the value its
+// download URL carries, not its key. Thumbnail and audio-format options are accepted and ignored:
+// the storage serves the bytes as uploaded.
 import { actingUser } from '../auth/actor';
 import { Code, ImError, invalidParam } from '../errors';
 import { BinaryReply, type Ctx, type HandlerMap } from '../handler';
-import { downloadUrl } from './state';
-import { streamOf, type StoredObject } from './store';
+import { storageUrl } from './state';
 
-function reply(object: StoredObject): BinaryReply {
-  return new BinaryReply(streamOf(object), object.contentType, { 'content-length': String(object.size) });
-}
+const redirect = (location: string) => new BinaryReply(Buffer.alloc(0), 'text/plain; charset=utf-8', { location }, 302);
 
 /** 10002 naming the parameter, with HTTP 404 so that an image tag fails visibly. */
 const unknownFile = (param: string, value: string) =>
@@ -24,15 +23,14 @@ function requireTarget(ctx: Ctx, toId: number | bigint, toType: number | undefin
 
 export const fileHandlers: HandlerMap = {
   'GET /file/download/avatar': (p, ctx) => {
-    const object = ctx.state.files.find(p.object_name, 'avatar');
-    if (!object) throw unknownFile('object_name', p.object_name);
-    return reply(object);
+    if (!ctx.state.files.avatar(p.object_name)) throw unknownFile('object_name', p.object_name);
+    return redirect(storageUrl(ctx.baseUrl, p.object_name));
   },
 
   'GET /file/download/chat': (p, ctx) => {
-    const object = ctx.state.files.find(p.file_sign, 'chat');
-    if (!object) throw unknownFile('file_sign', p.file_sign);
-    return reply(object);
+    const file = ctx.state.files.bySign(p.file_sign);
+    if (!file) throw unknownFile('file_sign', p.file_sign);
+    return redirect(storageUrl(ctx.baseUrl, file.key));
   },
 
   'GET /file/upload/avatar/group': (p, ctx) => {
@@ -52,11 +50,12 @@ export const fileHandlers: HandlerMap = {
     return ctx.state.files.target('chat', ctx.now, ctx.baseUrl);
   },
 
-  // The forwarded copy gets its own key (its file_sign) over the same bytes; the answer is its URL.
+  // The forwarded copy gets its own key (and so its own file_sign) over the same bytes; the answer
+  // is its download URL, which carries that sign.
   'GET /file/upload/forward': (p, ctx) => {
-    const object = ctx.state.files.find(p.file_sign, 'chat');
-    if (!object) throw invalidParam('file_sign', `no chat file ${p.file_sign}`);
+    const file = ctx.state.files.bySign(p.file_sign);
+    if (!file) throw invalidParam('file_sign', `no chat file ${p.file_sign}`);
     requireTarget(ctx, p.to_id, p.to_type);
-    return downloadUrl(ctx.baseUrl, ctx.state.files.forward(object));
+    return ctx.state.files.downloadUrl(ctx.baseUrl, ctx.state.files.forward(file.object));
   },
 };

@@ -5,21 +5,21 @@
 import type { IncomingMessage } from 'node:http';
 import { finished } from 'node:stream/promises';
 import busboy from 'busboy';
-import { Code, ImError } from '../errors';
 import type { UploadGrant } from './signing';
+import { entityTooLarge as tooLarge, malformedPost as malformed } from './storage-errors';
 
-export interface Received {
-  key: string;
+/** What arrived under a grant: the bytes, and the grant the upload's fields won. */
+export interface Received<G extends UploadGrant> {
+  grant: G;
   chunks: Buffer[];
   size: number;
   contentType: string;
 }
 
-export type Verify = (fields: Readonly<Record<string, string | undefined>>) => UploadGrant;
+/** Checks an upload's fields before a byte of the file is kept; throws a StorageError to refuse. */
+export type Verify<G extends UploadGrant> = (fields: Readonly<Record<string, string | undefined>>) => G;
 
 const DEFAULT_TYPE = 'application/octet-stream';
-const malformed = (why: string) => new ImError(Code.INVALID_PARAMETER, `invalid upload: ${why}`, 400);
-const tooLarge = (max: number) => new ImError(Code.INVALID_PARAMETER, `invalid upload: file larger than ${max} bytes`, 413);
 
 /** Reads what is left of a request and drops it. */
 async function drain(req: IncomingMessage): Promise<void> {
@@ -42,8 +42,12 @@ class Collector {
   }
 }
 
-export async function receivePut(req: IncomingMessage, verify: Verify, query: Record<string, string>): Promise<Received> {
-  let grant: UploadGrant;
+export async function receivePut<G extends UploadGrant>(
+  req: IncomingMessage,
+  verify: Verify<G>,
+  query: Record<string, string>,
+): Promise<Received<G>> {
+  let grant: G;
   try {
     grant = verify(query);
   } catch (err) {
@@ -53,10 +57,10 @@ export async function receivePut(req: IncomingMessage, verify: Verify, query: Re
   const collector = new Collector(grant.maxBytes);
   for await (const chunk of req as AsyncIterable<Buffer>) collector.add(chunk);
   if (collector.over) throw tooLarge(grant.maxBytes);
-  return { key: grant.key, chunks: collector.chunks, size: collector.size, contentType: req.headers['content-type'] || DEFAULT_TYPE };
+  return { grant, chunks: collector.chunks, size: collector.size, contentType: req.headers['content-type'] || DEFAULT_TYPE };
 }
 
-export function receiveMultipart(req: IncomingMessage, verify: Verify, hardLimit: number): Promise<Received> {
+export function receiveMultipart<G extends UploadGrant>(req: IncomingMessage, verify: Verify<G>, hardLimit: number): Promise<Received<G>> {
   let parser: busboy.Busboy;
   try {
     // One byte past the limit reaches us, so the collector sees the overflow; busboy drops the rest.
@@ -64,17 +68,17 @@ export function receiveMultipart(req: IncomingMessage, verify: Verify, hardLimit
   } catch {
     return drain(req).then(() => Promise.reject(malformed('expected a multipart/form-data body')));
   }
-  return new Promise<Received>((resolve, reject) => {
+  return new Promise<Received<G>>((resolve, reject) => {
     // OSS reads the fields before the file, and so do we: the file part comes last.
     const fields: Record<string, string> = {};
     let failure: unknown;
-    let received: Promise<Received | undefined> = Promise.resolve(undefined);
+    let received: Promise<Received<G> | undefined> = Promise.resolve(undefined);
 
     parser.on('field', (name, value) => {
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
-      let grant: UploadGrant | undefined;
+      let grant: G | undefined;
       try {
         if (name !== 'file') throw malformed(`unexpected file part ${name} (the file goes in the part named file)`);
         grant = verify(fields);
@@ -85,13 +89,12 @@ export function receiveMultipart(req: IncomingMessage, verify: Verify, hardLimit
         stream.resume();
         return;
       }
-      const collector = new Collector(grant.maxBytes);
-      const key = grant.key;
-      const max = grant.maxBytes;
+      const granted = grant;
+      const collector = new Collector(granted.maxBytes);
       stream.on('data', (chunk: Buffer) => collector.add(chunk));
       received = finished(stream).then(() => {
-        if (collector.over) throw tooLarge(max);
-        return { key, chunks: collector.chunks, size: collector.size, contentType: info.mimeType || DEFAULT_TYPE };
+        if (collector.over) throw tooLarge(granted.maxBytes);
+        return { grant: granted, chunks: collector.chunks, size: collector.size, contentType: info.mimeType || DEFAULT_TYPE };
       });
       // Its outcome is read when the parser closes; until then a refusal is not "unhandled".
       received.catch(() => undefined);

@@ -1,6 +1,8 @@
 // The download route: GET /files/avatar?objectName=… (6.1) and GET /files/chat?fileSign=… (6.2)
 // fetch the file from the IM service with the caller's identity and stream it through untouched:
-// status, type, length and redirects as the service answers them, the body never held whole.
+// status, type and length as they come, the body never held whole. The service answers with a
+// redirect to its storage, which the REST client follows to the IM host or an UPLOAD_HOSTS host
+// (without the identity), so the bytes are the storage's; a redirect anywhere else is passed on.
 // Identity comes from the usual headers or, for image tags, from the access-token, app_id and
 // user_id query parameters (as the official SDK passes them). Failures answer a JSON body shaped
 // like a GraphQL error, with the matching HTTP status.

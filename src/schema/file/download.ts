@@ -2,6 +2,7 @@
 // the file with the requester's identity and streams it through. The fields themselves make no
 // REST call; the route makes the one named in `reaches` when the URL is fetched.
 import { type DownloadPath, downloadPath } from '../../files/download-paths';
+import { fileKeyArg } from '../../files/file-keys';
 import type { GatewayContext } from '../../context';
 import { builder, reaches } from '../core/builder';
 import { badUserInput } from '../core/inputs';
@@ -73,20 +74,28 @@ builder.queryFields((t) => ({
     description: `URL that downloads an avatar (user or group) through the gateway. ${IDENTITY_NOTE}`,
     extensions: reaches('GET /file/download/avatar'),
     args: {
-      fileKey: t.arg.string({ required: true, description: "The avatar's file key (the service's object_name; UploadedFile.fileKey)." }),
+      fileKey: t.arg.string({
+        required: true,
+        description: "The avatar's file key (the service's object_name; UploadedFile.fileKey), or a download URL that carries it.",
+      }),
       ...imageArgs,
     },
-    resolve: (_root, a, ctx) => routeUrl('/files/avatar', ['objectName', a.fileKey], a, {}, ctx),
+    resolve: (_root, a, ctx) => routeUrl('/files/avatar', ['objectName', fileKeyArg(a.fileKey)], a, {}, ctx),
   }),
   chatFileDownloadUrl: t.string({
     description: `URL that downloads a chat file through the gateway. ${IDENTITY_NOTE}`,
     extensions: reaches('GET /file/download/chat'),
     args: {
-      fileKey: t.arg.string({ required: true, description: "The chat file's key (the service's file_sign; UploadedFile.fileKey)." }),
+      fileKey: t.arg.string({
+        required: true,
+        description:
+          "The chat file's file_sign (UploadedFile.fileKey; not its storage key), or a download URL that carries it (a message attachment's).",
+      }),
       format: t.arg({ type: AudioFormat, required: false, description: 'Audio format of a voice file (default amr).' }),
       source: t.arg.string({ required: false, description: 'Request source: miniprogram, or empty (the default).' }),
       ...imageArgs,
     },
-    resolve: (_root, a, ctx) => routeUrl('/files/chat', ['fileSign', a.fileKey], a, { format: a.format, source: a.source }, ctx),
+    resolve: (_root, a, ctx) =>
+      routeUrl('/files/chat', ['fileSign', fileKeyArg(a.fileKey)], a, { format: a.format, source: a.source }, ctx),
   }),
 }));

@@ -1,6 +1,7 @@
 // Upload targets (6.3, 6.4, 6.5): where and how a client uploads a file itself, and where it can
 // be downloaded afterwards. Each call hands out a fresh target (never memoized). Also 6.6, the
 // address of a chat file forwarded to another conversation.
+import { fileKeyArg } from '../../files/file-keys';
 import type { UploadTarget } from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
@@ -78,14 +79,18 @@ mutation('forwardChatFile', {
   payload: ForwardChatFilePayloadRef,
   inputDescription: 'The chat file and where it goes.',
   input: (t) => ({
-    fileKey: t.string({ required: true, description: 'The file key of the chat file to forward (the service calls it file_sign).' }),
+    fileKey: t.string({
+      required: true,
+      description:
+        "The chat file's file_sign (UploadedFile.fileKey; not its storage key), or a download URL that carries it (a message attachment's).",
+    }),
     toId: t.field({ type: 'ID', required: true, description: 'The receiving user or group.' }),
     toType: t.field({ type: TargetType, required: false, description: 'Whether toId is a user (default) or a group.' }),
   }),
   resolve: async (input, ctx) => {
     if (input.fileKey === '') throw badUserInput('input.fileKey', 'must not be empty');
     const reply = await ctx.rest.call('GET /file/upload/forward', {
-      file_sign: input.fileKey,
+      file_sign: fileKeyArg(input.fileKey),
       to_id: input.toId,
       to_type: input.toType ?? undefined,
     });

@@ -5,6 +5,7 @@
 import type { InputFieldBuilder } from '@pothos/core';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
 import type { GatewayContext } from '../../context';
+import { fileKeyOf } from '../../files/file-keys';
 import { type FilePart, IncomingFile } from '../../files/incoming-file';
 import type { Int64 } from '../../rest/json';
 import type { SharedFile, UploadTarget } from '../../rest/records';
@@ -47,7 +48,8 @@ const FileScalar = builder.addScalarType('File', FileScalarType);
 
 interface UploadedShape {
   downloadUrl: string;
-  storageKey: string | undefined;
+  /** The file's name to the service (files/file-keys.ts): a chat file's file_sign, an avatar's object_name. */
+  fileKey: string | undefined;
   fileName: string;
   contentType: string;
   size: number;
@@ -62,9 +64,10 @@ const UploadedFileRef = builder.objectRef<UploadedShape>('UploadedFile').impleme
     }),
     fileKey: t.string({
       description:
-        'The key the file is stored under (the key field of the upload target), when the target names one: the fileKey of ' +
-        'chatFileDownloadUrl and avatarDownloadUrl.',
-      resolve: (f) => f.storageKey ?? null,
+        "What names the file to the service, taken from its download URL: a chat file's file_sign (the sign the URL " +
+        "carries, which is not the storage key), an avatar's object_name; the upload target's key when the URL carries " +
+        'neither. The fileKey of chatFileDownloadUrl, avatarDownloadUrl and forwardChatFile.',
+      resolve: (f) => f.fileKey ?? null,
     }),
     fileName: t.exposeString('fileName', { nullable: false, description: 'File name as the client sent it.' }),
     contentType: t.exposeString('contentType', { nullable: false, description: 'MIME type as the client sent it.' }),
@@ -128,10 +131,9 @@ async function uploadFile(
     const target = await targetFor(part);
     const { imBaseUrl, uploadHosts, maxUploadBytes } = ctx.settings;
     const { size } = await uploadToTarget(target, part, { imBaseUrl, uploadHosts, maxBytes: maxUploadBytes });
-    const storageKey = target.oss_body_param?.key;
     return {
       downloadUrl: target.download_url,
-      storageKey: storageKey === undefined ? undefined : String(storageKey),
+      fileKey: fileKeyOf(target),
       fileName: part.filename,
       contentType: part.mimeType,
       size,

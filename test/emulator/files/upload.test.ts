@@ -1,5 +1,7 @@
-// The storage behind upload targets: multipart POST and raw PUT uploads, signature, expiry and
-// size checks, and downloads through the download URL and /file/download/chat.
+// The storage behind upload targets, in the manner of Aliyun OSS: multipart POST and raw PUT
+// uploads, signature, expiry and size checks, the callback and the storage's own answers (the
+// callback server's JSON, or OSS's empty or XML answers; OSS XML errors, never the IM envelope),
+// and downloads through the service's download URL, which redirects to the storage.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadTarget } from '../../../src/rest/records';
@@ -8,8 +10,8 @@ import { startEmulator, type TestEmulator, type TestUser, useEmulator } from '..
 let now = Date.now();
 const emu = useEmulator({ clock: () => now });
 
-function chatTarget(u: TestUser, toId: number): Promise<UploadTarget> {
-  return emu.ok<UploadTarget>('GET', '/file/upload/chat', { token: u.token, query: { file_type: 100, to_id: toId } });
+function chatTarget(u: TestUser, toId: number, on: TestEmulator = emu): Promise<UploadTarget> {
+  return on.ok<UploadTarget>('GET', '/file/upload/chat', { token: u.token, query: { file_type: 100, to_id: toId } });
 }
 
 /** POSTs the target's fields (first, as OSS wants) and the file as multipart/form-data. */
@@ -20,52 +22,119 @@ function postFile(target: UploadTarget, bytes: Buffer, type = 'application/octet
   return fetch(target.upload_url, { method: target.upload_method, body: form });
 }
 
-async function download(url: string): Promise<{ status: number; type: string | null; bytes: Buffer }> {
-  const res = await fetch(url);
+/** PUTs the raw bytes with the given fields in the query. */
+function putFile(target: UploadTarget, bytes: Buffer, fields: Record<string, string>, type?: string) {
+  const url = new URL(target.upload_url);
+  for (const [k, v] of Object.entries(fields)) url.searchParams.set(k, v);
+  return fetch(url, { method: 'PUT', body: new Uint8Array(bytes), ...(type ? { headers: { 'content-type': type } } : {}) });
+}
+
+const without = (fields: Record<string, string>, name: string) => Object.fromEntries(Object.entries(fields).filter(([k]) => k !== name));
+
+/** The object under the target's key, read from the storage itself (no identity). */
+async function storedAt(target: UploadTarget, on: TestEmulator = emu) {
+  const res = await fetch(`${on.url}/_storage/object/${target.oss_body_param.key!}`);
   return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-function chatDownloadUrl(fileSign: string, u: TestUser): string {
-  const url = new URL('/file/download/chat', emu.url);
-  url.search = new URLSearchParams({ file_sign: fileSign, app_id: emu.appId, 'access-token': u.token }).toString();
-  return url.toString();
+/** The storage's XML error: its status, Code and Message. */
+async function storageError(res: Response) {
+  const text = await res.text();
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1],
+    message: /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? '',
+  };
 }
 
+const callbackOf = (target: UploadTarget) =>
+  JSON.parse(Buffer.from(target.oss_body_param.callback!, 'base64').toString('utf8')) as Record<string, string>;
+const withCallback = (target: UploadTarget, change: Record<string, string>) => ({
+  ...target.oss_body_param,
+  callback: Buffer.from(JSON.stringify({ ...callbackOf(target), ...change })).toString('base64'),
+});
+
 describe('upload storage', () => {
-  it('accepts 1 MB by multipart POST and serves it back byte-equal by both URLs', async () => {
+  it('takes 1 MB by multipart POST and answers the callback server’s JSON, not the IM envelope', async () => {
     const a = await emu.user();
     const b = await emu.user();
     const target = await chatTarget(a, b.id);
     expect(target.upload_method).toBe('POST');
     expect(target.upload_url.startsWith(emu.url)).toBe(true);
-    expect(Object.keys(target.oss_body_param)).toEqual(expect.arrayContaining(['key', 'policy', 'signature', 'OSSAccessKeyId']));
+    expect(callbackOf(target)).toEqual({
+      callbackUrl: `${emu.url}/_storage/callback`,
+      callbackBody: 'bucket=${bucket}&object=${object}&etag=${etag}&size=${size}&mimeType=${mimeType}',
+      callbackBodyType: 'application/x-www-form-urlencoded',
+    });
     const bytes = randomBytes(1024 * 1024);
     const res = await postFile(target, bytes, 'video/mp4');
     expect(res.status).toBe(200);
-    const answer = (await res.json()) as { code: number; data: { key: string; size: number; download_url: string } };
-    expect(answer).toMatchObject({
-      code: 200,
-      data: { key: target.oss_body_param.key, size: bytes.length, download_url: target.download_url },
-    });
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('etag')).toMatch(/^"[0-9A-F]{32}"$/);
+    const answer = (await res.json()) as Record<string, unknown>;
+    expect(answer).toEqual({ Status: 'OK', object: target.oss_body_param.key, size: bytes.length, mimeType: 'video/mp4' });
 
-    const direct = await download(target.download_url);
-    expect(direct.status).toBe(200);
-    expect(direct.type).toBe('video/mp4');
-    expect(direct.bytes.equals(bytes)).toBe(true);
-    const viaTable = await download(chatDownloadUrl(target.oss_body_param.key!, a));
-    expect(viaTable.status).toBe(200);
-    expect(viaTable.type).toBe('video/mp4');
-    expect(viaTable.bytes.equals(bytes)).toBe(true);
+    const back = await storedAt(target);
+    expect(back).toMatchObject({ status: 200, type: 'video/mp4' });
+    expect(back.bytes.equals(bytes)).toBe(true);
+    // The download URL with the caller's identity redirects to the same bytes.
+    const viaService = await fetch(target.download_url, { headers: { app_id: emu.appId, 'access-token': b.token } });
+    expect(viaService.redirected).toBe(true);
+    expect(Buffer.from(await viaService.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
-  it('refuses a bad signature with 10010 (HTTP 403) and stores nothing', async () => {
+  it.each([
+    [undefined, 204],
+    ['200', 200],
+  ])('without a callback answers success_action_status %s with HTTP %i and no body', async (status, expected) => {
+    const a = await emu.user();
+    const target = await chatTarget(a, a.id);
+    const fields = without(target.oss_body_param, 'callback');
+    const res = await postFile(target, randomBytes(100), 'image/png', status ? { ...fields, success_action_status: status } : fields);
+    expect(res.status).toBe(expected);
+    expect(await res.text()).toBe('');
+    expect((await storedAt(target)).status).toBe(200);
+  });
+
+  it('without a callback and with success_action_status 201 answers the OSS PostResponse XML', async () => {
+    const a = await emu.user();
+    const target = await chatTarget(a, a.id);
+    const res = await postFile(target, randomBytes(100), 'image/png', {
+      ...without(target.oss_body_param, 'callback'),
+      success_action_status: '201',
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('content-type')).toBe('application/xml');
+    const xml = await res.text();
+    expect(xml).toContain(`<Key>${target.oss_body_param.key}</Key>`);
+    expect(xml).toContain(`<Location>${emu.url}/_storage/object/${target.oss_body_param.key}</Location>`);
+  });
+
+  it('refuses a bad signature with an OSS XML error (HTTP 403) and stores nothing', async () => {
     const a = await emu.user();
     const target = await chatTarget(a, a.id);
     const forged = { ...target.oss_body_param, signature: Buffer.alloc(32).toString('base64') };
-    const res = await postFile(target, randomBytes(2048), undefined, forged);
-    expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ code: 10010 });
-    expect((await download(target.download_url)).status).toBe(404);
+    expect(await storageError(await postFile(target, randomBytes(2048), undefined, forged))).toMatchObject({
+      status: 403,
+      type: 'application/xml',
+      code: 'SignatureDoesNotMatch',
+    });
+    expect((await storedAt(target)).status).toBe(404);
+  });
+
+  it('refuses a callback to another URL, or one that is not base64 JSON, and stores nothing', async () => {
+    const a = await emu.user();
+    const target = await chatTarget(a, a.id);
+    for (const fields of [
+      withCallback(target, { callbackUrl: 'http://127.0.0.1:9/steal' }),
+      withCallback(target, { callbackBodyType: 'application/json' }),
+      { ...target.oss_body_param, callback: 'not base64 json' },
+    ]) {
+      const refused = await storageError(await postFile(target, randomBytes(64), undefined, fields));
+      expect(refused).toMatchObject({ status: 400, code: 'InvalidArgument' });
+    }
+    expect((await storedAt(target)).status).toBe(404);
   });
 
   it('refuses a key that is not the signed one', async () => {
@@ -73,8 +142,8 @@ describe('upload storage', () => {
     const one = await chatTarget(a, a.id);
     const other = await chatTarget(a, a.id);
     const res = await postFile(one, randomBytes(16), undefined, { ...one.oss_body_param, key: other.oss_body_param.key! });
-    expect(res.status).toBe(403);
-    expect((await download(other.download_url)).status).toBe(404);
+    expect(await storageError(res)).toMatchObject({ status: 403, code: 'AccessDenied' });
+    expect((await storedAt(other)).status).toBe(404);
   });
 
   it('refuses an expired target', async () => {
@@ -82,13 +151,13 @@ describe('upload storage', () => {
     const target = await chatTarget(a, a.id);
     now += 2 * 3600_000;
     try {
-      const res = await postFile(target, randomBytes(16));
-      expect(res.status).toBe(403);
-      expect(((await res.json()) as { message: string }).message).toContain('expired');
+      const refused = await storageError(await postFile(target, randomBytes(16)));
+      expect(refused).toMatchObject({ status: 403, code: 'AccessDenied' });
+      expect(refused.message).toContain('expired');
     } finally {
       now -= 2 * 3600_000;
     }
-    expect((await download(target.download_url)).status).toBe(404);
+    expect((await storedAt(target)).status).toBe(404);
   });
 
   it('refuses a form without a file part, and a file sent before the fields', async () => {
@@ -96,47 +165,49 @@ describe('upload storage', () => {
     const target = await chatTarget(a, a.id);
     const noFile = new FormData();
     for (const [k, v] of Object.entries(target.oss_body_param)) noFile.append(k, v);
-    const res1 = await fetch(target.upload_url, { method: 'POST', body: noFile });
-    expect(res1.status).toBe(400);
-    expect(await res1.json()).toMatchObject({ code: 10002 });
+    expect(await storageError(await fetch(target.upload_url, { method: 'POST', body: noFile }))).toMatchObject({
+      status: 400,
+      code: 'MalformedPOSTRequest',
+    });
 
     const fileFirst = new FormData();
     fileFirst.append('file', new Blob([randomBytes(8)]), 'x');
     for (const [k, v] of Object.entries(target.oss_body_param)) fileFirst.append(k, v);
-    const res2 = await fetch(target.upload_url, { method: 'POST', body: fileFirst });
-    expect(res2.status).toBe(400);
-    expect((await download(target.download_url)).status).toBe(404);
+    expect((await storageError(await fetch(target.upload_url, { method: 'POST', body: fileFirst }))).status).toBe(400);
+    expect((await storedAt(target)).status).toBe(404);
   });
 
   it('refuses a body that is not multipart', async () => {
     const a = await emu.user();
     const target = await chatTarget(a, a.id);
     const res = await fetch(target.upload_url, { method: 'POST', body: 'plain', headers: { 'content-type': 'text/plain' } });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ code: 10002 });
+    expect(await storageError(res)).toMatchObject({ status: 400, code: 'MalformedPOSTRequest' });
   });
 
-  it('accepts a PUT of the raw bytes with the fields in the query', async () => {
+  it('takes a PUT of the raw bytes with the fields in the query: the callback’s JSON, or 200 and no body', async () => {
     const a = await emu.user();
     const target = await chatTarget(a, a.id);
-    const url = new URL(target.upload_url);
-    for (const [k, v] of Object.entries(target.oss_body_param)) url.searchParams.set(k, v);
     const bytes = randomBytes(300_000);
-    const res = await fetch(url, { method: 'PUT', body: bytes, headers: { 'content-type': 'image/png' } });
+    const res = await putFile(target, bytes, target.oss_body_param, 'image/png');
     expect(res.status).toBe(200);
-    const back = await download(target.download_url);
+    expect(await res.json()).toEqual({ Status: 'OK', object: target.oss_body_param.key, size: bytes.length, mimeType: 'image/png' });
+    const back = await storedAt(target);
     expect(back.type).toBe('image/png');
     expect(back.bytes.equals(bytes)).toBe(true);
 
-    const unsigned = new URL(target.upload_url);
-    unsigned.searchParams.set('key', target.oss_body_param.key!);
-    const refused = await fetch(unsigned, { method: 'PUT', body: bytes });
-    expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ code: 10002 });
+    const plain = await chatTarget(a, a.id);
+    const quiet = await putFile(plain, bytes, without(plain.oss_body_param, 'callback'));
+    expect(quiet.status).toBe(200);
+    expect(await quiet.text()).toBe('');
+
+    const unsigned = await chatTarget(a, a.id);
+    const refused = await storageError(await putFile(unsigned, bytes, { key: unsigned.oss_body_param.key! }));
+    expect(refused).toMatchObject({ status: 400, code: 'InvalidArgument' });
+    expect((await storedAt(unsigned)).status).toBe(404);
   });
 
-  it('answers 404 for an unknown object', async () => {
-    expect((await download(`${emu.url}/_storage/object/chat/nothing`)).status).toBe(404);
+  it('answers NoSuchKey (404) for an unknown object', async () => {
+    expect(await storageError(await fetch(`${emu.url}/_storage/object/chat/nothing`))).toMatchObject({ status: 404, code: 'NoSuchKey' });
   });
 });
 
@@ -147,18 +218,17 @@ describe('upload size limit', () => {
   });
   afterAll(() => small.stop());
 
-  it('refuses a file over maxUploadBytes with 413 and stores nothing, and takes one at the limit', async () => {
+  it('refuses a file over maxUploadBytes with EntityTooLarge and stores nothing, and takes one at the limit', async () => {
     const a = await small.user();
-    const target = await small.ok<UploadTarget>('GET', '/file/upload/chat', { token: a.token, query: { file_type: 102, to_id: a.id } });
-    const over = await postFile(target, randomBytes(1001));
-    expect(over.status).toBe(413);
-    expect(await over.json()).toMatchObject({ code: 10002 });
-    expect((await download(target.download_url)).status).toBe(404);
-    const url = new URL(target.upload_url);
-    for (const [k, v] of Object.entries(target.oss_body_param)) url.searchParams.set(k, v);
-    expect((await fetch(url, { method: 'PUT', body: randomBytes(5000) })).status).toBe(413);
+    const target = await chatTarget(a, a.id, small);
+    expect(await storageError(await postFile(target, randomBytes(1001)))).toMatchObject({ status: 400, code: 'EntityTooLarge' });
+    expect((await storedAt(target, small)).status).toBe(404);
+    expect(await storageError(await putFile(target, randomBytes(5000), target.oss_body_param))).toMatchObject({
+      status: 400,
+      code: 'EntityTooLarge',
+    });
     const exact = randomBytes(1000);
     expect((await postFile(target, exact)).status).toBe(200);
-    expect((await download(target.download_url)).bytes.equals(exact)).toBe(true);
+    expect((await storedAt(target, small)).bytes.equals(exact)).toBe(true);
   });
 });

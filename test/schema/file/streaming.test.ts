@@ -173,8 +173,10 @@ describe('streaming a 20 MB file', () => {
     const file = sent.reply!.data!.uploadChatFile.file;
     expect(file.size).toBe(size);
 
-    // Straight from the download URL (the service), then through the gateway's route.
-    expect(await hashOf(await fetch(file.downloadUrl))).toEqual({ size, sha256: sent.sha256 });
+    // Straight from the download URL (the service, which redirects to its storage), then through the gateway's route.
+    const fromService = await fetch(file.downloadUrl, { headers: { app_id: APP_ID, 'access-token': b.token } });
+    expect(fromService.redirected).toBe(true);
+    expect(await hashOf(fromService)).toEqual({ size, sha256: sent.sha256 });
     const downWatch = watchMemory();
     const routed = await client([
       'download',

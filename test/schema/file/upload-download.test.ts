@@ -2,7 +2,9 @@
 // gateway's route (6.1, 6.2), and uploads over the GraphQL multipart request spec, each checked by
 // its values, the REST calls the service received, and the bytes read back.
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import type { Group, UploadTarget } from '../../../src/rest/records';
 import { UploadHostRefused, uploadToTarget } from '../../../src/rest/upload';
@@ -10,6 +12,7 @@ import type { TestUser as User } from '../../helpers/emulator';
 import { gatewayVia, startStack, useStack } from '../../helpers/stack';
 import { type FileToSend, gqlUpload, sha256 } from '../../helpers/multipart-upload';
 import { close, listen, startProxy } from '../../helpers/proxy';
+import { startScriptedServer } from '../../helpers/scripted-server';
 
 const stack = useStack();
 
@@ -28,6 +31,9 @@ async function download(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { headers });
   return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
 }
+
+/** Reads a file from the service's own download URL, as its clients do: with the identity, following its redirect to the storage. */
+const fromService = (url: string, u: User) => download(url, { app_id: stack.emu.appId, ...as(u) });
 
 /** Reads a file back through the gateway's download route with the user's identity headers. */
 const viaRoute = (path: string, u: User) => download(`${stack.url}${path}`, { app_id: stack.emu.appId, ...as(u) });
@@ -98,7 +104,7 @@ describe('upload targets', () => {
     const bytes = randomBytes(3000);
     form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'a.png');
     expect((await fetch(target.uploadUrl, { method: target.uploadMethod, body: form })).status).toBe(200);
-    expect((await download(target.downloadUrl)).bytes.equals(bytes)).toBe(true);
+    expect((await fromService(target.downloadUrl, a)).bytes.equals(bytes)).toBe(true);
   });
 });
 
@@ -128,10 +134,12 @@ describe('uploadChatFile', () => {
     const { ok, file } = reply.data!.uploadChatFile;
     expect(ok).toBe(true);
     expect(file).toMatchObject({ fileName: 'notes.txt', contentType: 'text/plain', size: bytes.length });
-    expect(file.fileKey).toMatch(/^chat\//);
+    // The fileKey is the file_sign the download URL carries, not the storage key.
+    expect(file.fileKey).toBe(new URL(file.downloadUrl).searchParams.get('file_sign'));
+    expect(file.fileKey).not.toMatch(/^chat\//);
     expect(calls()).toEqual([{ endpoint: 'GET /file/upload/chat', query: { file_type: '100', to_id: String(b.id) }, body: undefined }]);
     // Read back from the download URL and through the gateway's route (6.2), byte for byte.
-    const direct = await download(file.downloadUrl);
+    const direct = await fromService(file.downloadUrl, b);
     expect(direct).toMatchObject({ status: 200, type: 'text/plain' });
     expect(direct.bytes.equals(bytes)).toBe(true);
     const urlReply = await stack.gql<{ chatFileDownloadUrl: string }>(
@@ -176,7 +184,7 @@ describe('uploadChatFile', () => {
       extensions: { code: 'NOT_FOUND', upstreamCode: 20001, endpoint: 'GET /file/upload/avatar/group' },
     });
     expect(reply.data?.good.file.size).toBe(second.length);
-    expect((await download(reply.data!.good.file.downloadUrl)).bytes.equals(second)).toBe(true);
+    expect((await fromService(reply.data!.good.file.downloadUrl, a)).bytes.equals(second)).toBe(true);
   });
 
   it('refuses a file over MAX_UPLOAD_BYTES as BAD_USER_INPUT on the file', async () => {
@@ -307,7 +315,7 @@ describe('uploadGroupFile', () => {
       query: { group_id: groupId },
     });
     expect(listed.map((f) => [String(f.file_id), f.name])).toContainEqual([sharedFile.id, 'holiday.png']);
-    expect((await download(sharedFile.url)).bytes.equals(bytes)).toBe(true);
+    expect((await fromService(sharedFile.url, u)).bytes.equals(bytes)).toBe(true);
   });
 
   it.each([
@@ -355,7 +363,37 @@ describe('forwardChatFile', () => {
     ]);
     const url = reply.data!.forwardChatFile.url;
     expect(url).not.toBe(sent.data!.uploadChatFile.file.downloadUrl);
-    expect((await download(url)).bytes.equals(bytes)).toBe(true);
+    expect((await fromService(url, b)).bytes.equals(bytes)).toBe(true);
+  });
+
+  it('takes a download URL as the fileKey and forwards by the sign it carries, never by the storage key', async () => {
+    const [a, b] = [await stack.emu.user(), await stack.emu.user()];
+    const bytes = randomBytes(700);
+    const target = await stack.emu.ok<UploadTarget>('GET', '/file/upload/chat', { token: a.token, query: { file_type: 100, to_id: b.id } });
+    expect(
+      (await uploadToTarget(target, { stream: Readable.from([bytes]), filename: 'x', mimeType: 'text/plain' }, uploadOptions())).size,
+    ).toBe(bytes.length);
+    const sign = new URL(target.download_url).searchParams.get('file_sign')!;
+    stack.emu.server.resetCalls();
+    const FORWARD = 'mutation($s: String!, $to: ID!) { forwardChatFile(input: { fileKey: $s, toId: $to }) { url } }';
+    const byUrl = await stack.gql<{ forwardChatFile: { url: string } }>(FORWARD, { s: target.download_url, to: String(b.id) }, as(a));
+    expect(byUrl.errors).toBeUndefined();
+    expect(calls()[0]?.query.file_sign).toBe(sign);
+    expect((await fromService(byUrl.data!.forwardChatFile.url, b)).bytes.equals(bytes)).toBe(true);
+    // The forwarded copy's own URL forwards again.
+    const again = await stack.gql<{ forwardChatFile: { url: string } }>(
+      FORWARD,
+      { s: byUrl.data!.forwardChatFile.url, to: String(a.id) },
+      as(b),
+    );
+    expect((await fromService(again.data!.forwardChatFile.url, a)).bytes.equals(bytes)).toBe(true);
+    // A client that takes the storage key for the file_sign is refused by the service.
+    const byKey = await stack.gql(FORWARD, { s: target.oss_body_param.key, to: String(b.id) }, as(a));
+    expect(byKey.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstreamCode: 10002,
+      endpoint: 'GET /file/upload/forward',
+    });
   });
 
   it('refuses an empty fileKey before any REST call, and reports an unknown one with the upstream code', async () => {
@@ -389,6 +427,18 @@ describe('download URL fields', () => {
       c: '/files/chat?fileSign=chat%2Fx+y&format=mp3&source=miniprogram&storeToken=st',
     });
     expect(stack.emu.server.calls).toHaveLength(0);
+  });
+
+  it('take a download URL for the fileKey, naming the file by the sign or object name it carries', async () => {
+    const reply = await stack.gql<{ c: string; a: string; plain: string }>(
+      `{ c: chatFileDownloadUrl(fileKey: "https://im.example/file/download/chat?file_sign=Ab+c_d") plain: chatFileDownloadUrl(fileKey: "Ab+c_d")
+         a: avatarDownloadUrl(fileKey: "https://im.example/file/download/avatar?object_name=avatar%2Fuser%2F1%2Fab") }`,
+    );
+    expect(reply.data).toEqual({
+      c: '/files/chat?fileSign=Ab%2Bc_d',
+      plain: '/files/chat?fileSign=Ab%2Bc_d',
+      a: '/files/avatar?objectName=avatar%2Fuser%2F1%2Fab',
+    });
   });
 
   it("with withToken, carry the caller's identity for image tags", async () => {
@@ -464,7 +514,7 @@ describe('upload hosts', () => {
         allowing.url,
       );
       expect(reply.errors).toBeUndefined();
-      expect((await download(reply.data!.uploadChatFile.file.downloadUrl)).bytes.equals(bytes)).toBe(true);
+      expect((await fromService(reply.data!.uploadChatFile.file.downloadUrl, b)).bytes.equals(bytes)).toBe(true);
     } finally {
       await refusing.gateway.stop();
       await allowing.gateway.stop();
@@ -473,8 +523,10 @@ describe('upload hosts', () => {
   });
 });
 
+const uploadOptions = () => ({ imBaseUrl: stack.emu.url, uploadHosts: [], maxBytes: 1024 * 1024 });
+
 describe('uploadToTarget (the REST layer under the upload mutations)', () => {
-  const options = () => ({ imBaseUrl: stack.emu.url, uploadHosts: [], maxBytes: 1024 * 1024 });
+  const options = uploadOptions;
   const source = (bytes: Buffer, mimeType = 'application/pdf') => ({ stream: Readable.from([bytes]), filename: 'a.pdf', mimeType });
 
   it('PUTs the raw bytes with the form fields in the query when the target says PUT', async () => {
@@ -482,7 +534,7 @@ describe('uploadToTarget (the REST layer under the upload mutations)', () => {
     const target = await stack.emu.ok<UploadTarget>('GET', '/file/upload/chat', { token: u.token, query: { file_type: 100, to_id: u.id } });
     const bytes = randomBytes(4096);
     expect(await uploadToTarget({ ...target, upload_method: 'PUT' }, source(bytes), options())).toEqual({ size: bytes.length });
-    const back = await download(target.download_url);
+    const back = await fromService(target.download_url, u);
     expect(back.type).toBe('application/pdf');
     expect(back.bytes.equals(bytes)).toBe(true);
   });
@@ -491,12 +543,10 @@ describe('uploadToTarget (the REST layer under the upload mutations)', () => {
     const u = await stack.emu.user();
     const target = await stack.emu.ok<UploadTarget>('GET', '/file/upload/avatar/user', { token: u.token });
     const forged = { ...target, oss_body_param: { ...target.oss_body_param, signature: 'AAAA' } };
-    await expect(uploadToTarget(forged, source(randomBytes(100)), options())).rejects.toMatchObject({
-      name: 'UpstreamError',
-      endpoint: 'POST upload_url',
-      httpStatus: 403,
-      code: 10010,
-    });
+    const err = await uploadToTarget(forged, source(randomBytes(100)), options()).catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'UpstreamError', endpoint: 'POST upload_url', kind: 'http', httpStatus: 403 });
+    expect((err as { upstreamMessage: string }).upstreamMessage).toMatch(/^SignatureDoesNotMatch: /);
+    expect((err as { code?: number }).code).toBeUndefined();
   });
 
   it('refuses a target that is not http(s) without sending anything', async () => {
@@ -505,5 +555,97 @@ describe('uploadToTarget (the REST layer under the upload mutations)', () => {
     await expect(uploadToTarget({ ...target, upload_url: 'file:///etc/passwd' }, source(randomBytes(1)), options())).rejects.toBeInstanceOf(
       UploadHostRefused,
     );
+  });
+});
+
+describe('the storage’s own answers to an upload', () => {
+  it('takes any 2xx but 203 as success whatever its body (the IM envelope is not looked for), and 203 CallbackFailed as a failure', async () => {
+    const storage = await startScriptedServer(() => undefined);
+    const target: UploadTarget = {
+      upload_url: `${storage.url}/upload`,
+      upload_method: 'POST',
+      download_url: `${storage.url}/file/download/chat?file_sign=s`,
+      oss_body_param: { key: 'k' },
+    };
+    const send = () =>
+      uploadToTarget(
+        target,
+        { stream: Readable.from([randomBytes(10)]), filename: 'f', mimeType: 'text/plain' },
+        {
+          imBaseUrl: storage.url,
+          uploadHosts: [],
+          maxBytes: 1000,
+        },
+      );
+    try {
+      for (const answer of [
+        { status: 204, body: '' },
+        { status: 200, body: '' },
+        { status: 201, headers: { 'content-type': 'application/xml' }, body: '<PostResponse><Key>k</Key></PostResponse>' },
+        { status: 200, body: { Status: 'OK' } },
+        { status: 200, body: { code: 10010, data: null, message: 'a callback server that answers its own way' } },
+      ]) {
+        storage.setScript(() => answer);
+        expect(await send()).toEqual({ size: 10 });
+      }
+      storage.setScript(() => ({
+        status: 203,
+        headers: { 'content-type': 'application/xml' },
+        body: '<Error><Code>CallbackFailed</Code><Message>Error status : 502.</Message></Error>',
+      }));
+      await expect(send()).rejects.toMatchObject({ kind: 'http', httpStatus: 203, upstreamMessage: 'CallbackFailed: Error status : 502.' });
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+describe('downloads the service redirects to its storage', () => {
+  /** A proxy in front of the service that passes every answer on as it is (redirects included). */
+  const passThrough = (target: string) =>
+    listen((req, res) => {
+      const upstream = request(
+        `${target}${req.url}`,
+        { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          void pipeline(answer, res).catch(() => undefined);
+        },
+      );
+      void pipeline(req, upstream).catch(() => undefined);
+    });
+
+  it('streams the bytes from a storage host in UPLOAD_HOSTS, and passes a redirect to any other host on untouched', async () => {
+    // Through the proxy the service is on another host than its storage (the emulator's own).
+    const proxy = await passThrough(stack.emu.url);
+    const storageHost = new URL(stack.emu.url).host;
+    const following = await gatewayVia(proxy.url, { UPLOAD_HOSTS: storageHost });
+    const passing = await gatewayVia(proxy.url);
+    try {
+      const u = await stack.emu.user();
+      const bytes = randomBytes(100_000);
+      const target = await stack.emu.ok<UploadTarget>('GET', '/file/upload/chat', {
+        token: u.token,
+        query: { file_type: 102, to_id: u.id },
+      });
+      await uploadToTarget(target, { stream: Readable.from([bytes]), filename: 'p.png', mimeType: 'image/png' }, uploadOptions());
+      const path = `/files/chat?fileSign=${encodeURIComponent(new URL(target.download_url).searchParams.get('file_sign')!)}`;
+      const headers = { app_id: stack.emu.appId, ...as(u) };
+
+      const streamed = await fetch(`${following.url}${path}`, { headers, redirect: 'manual' });
+      expect(streamed.status).toBe(200);
+      expect(streamed.headers.get('content-type')).toBe('image/png');
+      expect(streamed.headers.get('location')).toBeNull();
+      expect(Buffer.from(await streamed.arrayBuffer()).equals(bytes)).toBe(true);
+
+      const passed = await fetch(`${passing.url}${path}`, { headers, redirect: 'manual' });
+      expect(passed.status).toBe(302);
+      expect(passed.headers.get('location')).toBe(`${stack.emu.url}/_storage/object/${target.oss_body_param.key}`);
+      await passed.arrayBuffer();
+    } finally {
+      await following.gateway.stop();
+      await passing.gateway.stop();
+      await close(proxy.server);
+    }
   });
 });
