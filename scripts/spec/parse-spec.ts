@@ -1,13 +1,14 @@
-// Reads the REST spec (a directory holding endpoints.tsv and the three markdown documents) into
-// plain data: the endpoints.tsv rows, and per endpoint the parameters its markdown row lists, with
-// their place (query or body), type and the required/optional markers the spec gives them.
+// Reads the REST spec (a directory holding endpoints.tsv and the markdown documents) into plain
+// data: the endpoints.tsv rows, and per endpoint of documents 1-4 the parameters its markdown row
+// lists, with their place (query or body), type and the required/optional markers the spec gives
+// them. Document 5 (the 2026 changes) is read by changes-2026.ts on top of this.
 // Used by scripts/extract-spec-endpoints.ts, which writes the test fixture; no test reads the spec.
 // The parser is deliberately strict: cell text it cannot classify throws, so a spec edit that the
 // rules below do not cover fails loudly instead of silently dropping parameters.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const DOCS = ['rest-1-conventions-tokens-messages-files-push.md', 'rest-2-users.md', 'rest-3-groups.md'] as const;
+const DOCS = ['rest-1-conventions-tokens-messages-files-push.md', 'rest-2-users.md', 'rest-3-groups.md', 'rest-4-roster.md'] as const;
 
 /** The spec directory every reader below takes its documents from (set by `useSpecDir`). */
 let specDir = '';
@@ -16,7 +17,7 @@ export function useSpecDir(dir: string): void {
   specDir = dir;
 }
 
-function readSpec(file: string): string {
+export function readSpec(file: string): string {
   const full = path.join(specDir, file);
   if (!existsSync(full)) throw new Error(`spec file missing: ${full}`);
   return readFileSync(full, 'utf8');
@@ -68,7 +69,7 @@ const cells = (line: string) =>
     .map((c) => c.trim());
 
 /** The first table after the first line starting with `marker` (a heading or a lead-in line). */
-function tableAfter(doc: string, marker: string): Row[] {
+export function tableAfter(doc: string, marker: string): Row[] {
   const lines = doc.split('\n');
   const at = lines.findIndex((l) => l.startsWith(marker));
   const table = at < 0 ? undefined : tablesOf(lines, at)[0];
@@ -86,10 +87,19 @@ export interface SpecParam {
   readonly type?: string;
   /** Fields of the array elements, for cells like `list array of {a string required, ...}`. */
   readonly items?: readonly SpecParam[];
+  /** The allowed values of an int32 field whose field table states them ('0-12', 'minimum 1, maximum 2'). */
+  readonly range?: readonly [min: number, max: number];
 }
 
 /** What a Body cell stands for when it is not a parameter list. */
 type BodyRef = 'send-body' | 'push-body' | 'bare-string';
+
+/** A body that is a JSON array itself (8.3), with the fields of each item. */
+export interface SpecArrayBody {
+  readonly array: true;
+  readonly required: boolean;
+  readonly items: readonly SpecParam[];
+}
 
 // What may follow a parameter name in a cell; anything else makes the piece prose.
 const AFTER_NAME = /^(?::|(?:string|strings|int32|int64|double|boolean|array|required|optional|opt|as in)\b)/;
@@ -168,49 +178,97 @@ export interface SpecEndpoint {
   readonly methods: readonly string[];
   readonly path: string;
   readonly query: readonly SpecParam[];
-  readonly body: readonly SpecParam[] | BodyRef;
+  readonly body: readonly SpecParam[] | BodyRef | SpecArrayBody;
   /** Marked 'no group_id header' (in the Methods or the Headers column). */
   readonly noGroupIdHeader: boolean;
 }
 
 const dropParens = (s: string) => s.replace(/\([^()]*\)/g, '').trim();
 
-function bodyOf(cell: string): SpecEndpoint['body'] {
+/**
+ * 8.3: "a JSON array, required (the body itself is the array, ...); each item: <parameters>".
+ * Undefined for any other cell.
+ */
+export function parseArrayBodyCell(cell: string): SpecArrayBody | undefined {
+  const m = /^a JSON array, (required|optional)(?: \([^()]*\))?; each item: (.+)$/.exec(cell);
+  return m ? { array: true, required: m[1] === 'required', items: parseParamCell(m[2] ?? '') } : undefined;
+}
+
+function bodyOf(doc: string, cell: string): SpecEndpoint['body'] {
   if (cell.startsWith('send-body')) return 'send-body';
   if (cell.startsWith('push-body')) return 'push-body';
   if (cell.startsWith('a single required string')) return 'bare-string';
+  if (cell.startsWith('a JSON array')) {
+    const array = parseArrayBodyCell(cell);
+    if (!array) throw new Error(`spec: cannot read the array body '${cell}'`);
+    return array;
+  }
   // 1.36: the fields of the user settings object table, user_id required and the rest optional.
   const settings = /^the user settings fields; (\w+) int64 required, all others optional$/.exec(cell);
   if (settings) {
     return userSettingsFields().map((f) => ({ ...f, required: f.name === settings[1] }));
   }
+  // 8.2: "application request: <parameters>", the fields of the document's table of that name.
+  const labelled = /^([a-z][a-z ]*[a-z]): (.+)$/.exec(cell);
+  if (labelled && !/^all (required|optional)$/.test(labelled[1] ?? '')) {
+    return labelledParams(doc, labelled[1] ?? '', labelled[2] ?? '');
+  }
   return parseParamCell(cell);
 }
 
+/**
+ * A cell that names a field table of its document before listing the parameters: the list must
+ * agree with that table, field for field (name, type, required), or the spec contradicts itself.
+ */
+function labelledParams(doc: string, label: string, rest: string): SpecParam[] {
+  const heading = readSpec(doc)
+    .split('\n')
+    .find((l) => l.toLowerCase().startsWith(`### ${label} (`) || l.toLowerCase() === `### ${label}`);
+  if (!heading) throw new Error(`spec: '${label}:' names no field table of ${doc}`);
+  const params = parseParamCell(rest);
+  const table = fieldTable(readSpec(doc), heading);
+  const show = (ps: readonly SpecParam[]) => ps.map((p) => `${p.name} ${p.type ?? '?'} ${String(p.required)}`).join('; ');
+  if (show(params) !== show(table)) {
+    throw new Error(`spec: '${label}' is listed as '${show(params)}' but its table says '${show(table)}'`);
+  }
+  return params;
+}
+
+/** The endpoints of documents 1-4, one per row of their endpoint tables. */
 export function readSpecEndpoints(): SpecEndpoint[] {
   const out: SpecEndpoint[] = [];
-  for (const doc of DOCS) {
-    const text = readSpec(doc);
-    // The token rows have no method column; their method is stated once above the table.
-    const tokenMethod = /All three: method (\w+)/.exec(text)?.[1];
-    for (const table of tablesOf(text.split('\n'))) {
-      for (const row of table) {
-        if (row.Path === undefined) break; // not an endpoint table
-        const methodsCell = row.Methods ?? row.Method ?? tokenMethod;
-        if (!methodsCell) throw new Error(`${doc}: no method for ${row.Path}`);
-        const noHeader = /no group_id header/;
-        out.push({
-          doc,
-          no: row['No.'] ?? '2',
-          methods: dropParens(methodsCell)
-            .split(',')
-            .map((m) => m.trim()),
-          path: dropParens(row.Path),
-          query: parseParamCell(row.Query ?? '').map((p) => resolveAsIn(p, row.Query ?? '', out)),
-          body: bodyOf(row.Body ?? row['Body fields'] ?? ''),
-          noGroupIdHeader: noHeader.test(methodsCell) || noHeader.test(row.Headers ?? ''),
-        });
-      }
+  for (const doc of DOCS) out.push(...endpointRowsOf(doc, out));
+  return out;
+}
+
+/**
+ * The rows of a document's endpoint tables (those with a Path column and a Query or Body column);
+ * `earlier` holds the endpoints read before, which an 'as in N.M' cell may name.
+ */
+export function endpointRowsOf(doc: string, earlier: readonly SpecEndpoint[] = []): SpecEndpoint[] {
+  const text = readSpec(doc);
+  const out: SpecEndpoint[] = [];
+  // The token rows have no method column; their method is stated once above the table.
+  const tokenMethod = /All three: method (\w+)/.exec(text)?.[1];
+  for (const table of tablesOf(text.split('\n'))) {
+    const header = table[0] ?? {};
+    if (!('Path' in header) || !['Query', 'Body', 'Body fields'].some((k) => k in header)) continue;
+    for (const row of table) {
+      const path = row.Path ?? '';
+      const methodsCell = row.Methods ?? row.Method ?? tokenMethod;
+      if (!methodsCell) throw new Error(`${doc}: no method for ${path}`);
+      const noHeader = /no group_id header/;
+      out.push({
+        doc,
+        no: row['No.'] ?? '2',
+        methods: dropParens(methodsCell)
+          .split(',')
+          .map((m) => m.trim()),
+        path: dropParens(path),
+        query: parseParamCell(row.Query ?? '').map((p) => resolveAsIn(p, row.Query ?? '', [...earlier, ...out])),
+        body: bodyOf(doc, row.Body ?? row['Body fields'] ?? ''),
+        noGroupIdHeader: noHeader.test(methodsCell) || noHeader.test(row.Headers ?? ''),
+      });
     }
   }
   return out;
@@ -232,13 +290,41 @@ function resolveAsIn(p: SpecParam, cell: string, earlier: readonly SpecEndpoint[
 
 const DOC1 = DOCS[0];
 
-/** Send-body of 5.4 and 5.6: each field with its Required column ('yes ...' / 'no'). */
+const FIELD_TYPES = new Set(['int32', 'int64', 'string', 'boolean', 'double', 'array of int64', 'array of string', 'array of object']);
+
+/**
+ * A field table (Field, Type, Required, Meaning) after `marker`: each field with its type, its
+ * Required column ('yes ...' / 'no ...') and, for int32 fields, the range its Meaning states.
+ * A type or Required cell it cannot classify throws.
+ */
+export function fieldTable(doc: string, marker: string): SpecParam[] {
+  return tableAfter(doc, marker).map((r) => {
+    const name = r.Field ?? '';
+    const type = r.Type ?? '';
+    const mark = r.Required ?? '';
+    const required = /^yes\b/.test(mark) ? true : /^no\b/.test(mark) ? false : undefined;
+    if (!FIELD_TYPES.has(type) || required === undefined) throw new Error(`spec: cannot read the field row '${name} | ${type} | ${mark}'`);
+    const range = type === 'int32' ? rangeOf(r.Meaning ?? '') : undefined;
+    return { name, type, required, ...(range ? { range } : {}) };
+  });
+}
+
+/**
+ * The allowed values a field's Meaning states, in the ways the spec writes them: '0-12, ...' or
+ * '0..7 ...' leading, '(minimum 1, maximum 2)', or '1 (...) is the only allowed value'.
+ */
+export function rangeOf(meaning: string): readonly [number, number] | undefined {
+  const m =
+    /^(\d+)(?:-|\.\.)(\d+)\b/.exec(meaning) ??
+    /\(minimum (\d+), maximum (\d+)\)/.exec(meaning) ??
+    /\b(\d+) (?:\([^()]*\) )?is the only allowed value/.exec(meaning);
+  if (!m) return undefined;
+  return [Number(m[1]), Number(m[2] ?? m[1])];
+}
+
+/** Send-body of 5.4 and 5.6 as document 1 gives it (document 5 changes it: changes-2026.ts). */
 export function sendBodyFields(): SpecParam[] {
-  return tableAfter(readSpec(DOC1), 'Send-body').map((r) => ({
-    name: r.Field ?? '',
-    type: r.Type ?? '',
-    required: /^yes\b/.test(r.Required ?? '') ? true : /^no\b/.test(r.Required ?? '') ? false : undefined,
-  }));
+  return fieldTable(readSpec(DOC1), 'Send-body');
 }
 
 /**

@@ -143,6 +143,12 @@ const BAD_HEADER_VALUE = /[\r\n\0]/;
 
 const ATTEMPT_DONE = new Error('attempt finished');
 
+// Every call is dispatched with `reset: false`. undici closes a socket once it has written a body
+// with a method that does not expect one (DELETE; lib/dispatcher/client-h1.js), lest a server that
+// ignores such a body read it as the next request; the service reads the one DELETE body the spec
+// gives (1.30 DELETE /user/push/tag, 'sent as a body'), so its connection is kept like any other.
+// (For the other methods the option changes nothing: a socket undici must close is not reused.)
+
 const NO_OPTIONS: CallOptions = Object.freeze({});
 
 /** An attempt's span when it is recorded, else the context it carries on; the headers it sends. */
@@ -358,7 +364,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
     const t = traced(prepared, attempt);
     const { headers } = t;
     try {
-      pool.dispatch({ method: prepared.p.method, path: prepared.path, headers, body: prepared.body ?? null }, handler);
+      pool.dispatch({ method: prepared.p.method, path: prepared.path, headers, body: prepared.body ?? null, reset: false }, handler);
       const text = await handler.text;
       const status = handler.status ?? 0;
       const opened = openEnvelope({ endpoint: prepared.p.name, status, text, secrets: prepared.secrets });

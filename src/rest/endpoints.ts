@@ -1,6 +1,7 @@
-// THE TABLE: every endpoint of the IM REST interface (spec/rest-1..3-*.md) as data. The key is
-// the method the client sends (the first one listed) and the path. Nothing here performs a call:
-// the client (client.ts) and the emulator (src/emulator) both interpret these entries.
+// THE TABLE: every endpoint of the IM REST interface (spec/rest-1..5-*.md) as data. The key is
+// the first method listed and the path; the client sends POST where POST is listed, else that one
+// method (placement.ts, sentMethod). Nothing here performs a call: the client (client.ts) and the
+// emulator (src/emulator) both interpret these entries.
 import { z } from 'zod';
 import type { Int64 } from './json';
 import type * as R from './records';

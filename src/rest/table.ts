@@ -32,7 +32,7 @@ export interface EndpointDef {
   /** Section number in the spec ('2' for the token endpoints, which are unnumbered there). */
   readonly no: string;
   readonly summary: string;
-  /** Every method the service accepts; the client sends the first. */
+  /** Every method the service accepts; the client sends POST where listed, else the first (placement.ts, sentMethod). */
   readonly methods: readonly [HttpMethod, ...HttpMethod[]];
   readonly path: string;
   readonly query?: z.ZodObject;

@@ -116,10 +116,10 @@ describe('REST client: headers', () => {
 });
 
 describe('REST client: parameter placement', () => {
-  it('puts query parameters of a PUT into the URL and sends no body (PUT /user/push/limit)', async () => {
+  it('puts query parameters of a PUT, POST endpoint into the URL and sends no body, with POST (PUT /user/push/limit)', async () => {
     server.setScript(() => envelope(true));
     await rest.call('PUT /user/push/limit', { no_push_start_hour: 22, no_push_end_hour: 7 }, {});
-    expect(last().method).toBe('PUT');
+    expect(last().method).toBe('POST');
     expect(last().path).toBe('/user/push/limit');
     expect(Object.fromEntries(last().query)).toEqual({ no_push_start_hour: '22', no_push_end_hour: '7' });
     expect(last().rawBody).toBe('');

@@ -1,17 +1,20 @@
 // The endpoint table against the spec facts in test/helpers/spec-endpoints.json (written from the
-// REST spec by `npm run spec:extract`): the list of endpoints and, per endpoint, its parameters'
-// places, types and required/optional markers, and the group_id header rule. Each test collects
-// every offending endpoint and compares the list with [], so one run names all of them.
+// REST spec, documents 1-5, by `npm run spec:extract`): the list of endpoints and, per endpoint, its
+// parameters' places, types, ranges and required/optional markers, the shape of its body (object,
+// bare string or JSON array) and the group_id header rule. Each test collects every offending
+// endpoint and compares the list with [], so one run names all of them.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { endpoints } from '../../src/rest/endpoints';
-import type { BareStringBody, EndpointDef } from '../../src/rest/table';
+import type { EndpointDef } from '../../src/rest/table';
 import { readSpecFixture, type FixtureEndpoint, type FixtureParam } from '../helpers/spec-fixture';
 
 const table: Readonly<Record<string, EndpointDef>> = endpoints;
 const entries = Object.entries(table);
 const fixture = readSpecFixture();
 const spec = fixture.endpoints;
+
+const ENDPOINTS = 135;
 
 const label = (e: { no: string; methods: readonly string[]; path: string }) => `${e.no} ${e.methods.join(',')} ${e.path}`;
 const sameMethods = (a: readonly string[], b: readonly string[]) => a.join(',') === b.join(',');
@@ -21,14 +24,26 @@ function entryOf(e: { methods: readonly string[]; path: string }): [string, Endp
   return entries.find(([, def]) => def.path === e.path && sameMethods(def.methods, e.methods));
 }
 
-function isBareString(body: EndpointDef['body']): body is BareStringBody {
-  return body !== undefined && 'kind' in body && body.kind === 'bare-string';
+/** The table's body when it is a JSON object (not a bare string or an array). */
+const objectBody = (def: EndpointDef | undefined): z.ZodObject | undefined => (def?.body && !('kind' in def.body) ? def.body : undefined);
+
+type BodyKind = 'none' | 'object' | 'bare-string' | 'array';
+
+function specBodyKind(e: FixtureEndpoint): BodyKind {
+  if (e.bareStringBody) return 'bare-string';
+  if (e.arrayBody) return 'array';
+  return e.params.some((p) => p.place === 'body') ? 'object' : 'none';
 }
 
-/** The spec's parameters of one endpoint by place. */
-function expectedOf(e: FixtureEndpoint): { query: FixtureParam[]; body: FixtureParam[] | 'bare-string' } {
-  const query = e.params.filter((p) => p.place === 'query');
-  return { query, body: e.bareStringBody ? 'bare-string' : e.params.filter((p) => p.place === 'body') };
+function tableBodyKind(def: EndpointDef): BodyKind {
+  if (!def.body) return 'none';
+  if ('kind' in def.body) return def.body.kind;
+  return Object.keys(def.body.shape).length > 0 ? 'object' : 'none';
+}
+
+/** The spec's parameters of one endpoint by place (the body's are those of a JSON object body). */
+function expectedOf(e: FixtureEndpoint): { query: FixtureParam[]; body: FixtureParam[] } {
+  return { query: e.params.filter((p) => p.place === 'query'), body: e.params.filter((p) => p.place === 'body') };
 }
 
 /** Keys a parse of {} complains about: the required ones. */
@@ -58,8 +73,16 @@ const TYPE_PROBES: Readonly<Record<string, { accepts: readonly unknown[]; refuse
   'array of object': { accepts: [[]], refuses: [[5], 'a'] },
 };
 
-function typeProblem(field: z.core.$ZodType, type: string | null | undefined): string | undefined {
-  const probe = type === undefined || type === null ? undefined : TYPE_PROBES[type];
+/** The probes of a parameter: those of its type and, where the spec states a range, its bounds and their neighbours. */
+function probesOf(p: FixtureParam): { accepts: readonly unknown[]; refuses: readonly unknown[] } | undefined {
+  const probe = p.type === null ? undefined : TYPE_PROBES[p.type];
+  if (!probe || !p.range) return probe;
+  const [min, max] = p.range;
+  return { accepts: [...probe.accepts, min, max], refuses: [...probe.refuses, min - 1, max + 1] };
+}
+
+function typeProblem(field: z.core.$ZodType, p: FixtureParam): string | undefined {
+  const probe = probesOf(p);
   if (!probe) return undefined;
   const accepts = (v: unknown) => z.safeParse(field, v).success;
   const show = (v: unknown) => JSON.stringify(v);
@@ -68,6 +91,8 @@ function typeProblem(field: z.core.$ZodType, type: string | null | undefined): s
   const accepted = probe.refuses.find((v) => accepts(v));
   return accepted === undefined ? undefined : `accepts ${show(accepted)}`;
 }
+
+const typeText = (p: FixtureParam) => `${p.type ?? ''}${p.range ? ` ${p.range[0]}-${p.range[1]}` : ''}`;
 
 /**
  * Compares one place (query, body, or array elements) by name and by required/optional marker.
@@ -90,8 +115,8 @@ function compareParams(
     .map((p) => `${where}: '${p.name}' is required in the spec but optional in the table`);
   const wrongType = specParams.flatMap((p) => {
     const field = schema?.shape[p.name];
-    const problem = field && typeProblem(field, p.type);
-    return problem ? [`${where}: '${p.name}' is ${p.type ?? ''} in the spec, but the table ${problem}`] : [];
+    const problem = field && typeProblem(field, p);
+    return problem ? [`${where}: '${p.name}' is ${typeText(p)} in the spec, but the table ${problem}`] : [];
   });
   const wrongOptional = specParams
     .filter((p) => names.has(p.name) && p.required === false && required.has(p.name))
@@ -118,36 +143,48 @@ const comparisons = spec.map((e) => {
       def,
       query: { ...noProblems(), missing: [`${name}: no table entry`] },
       body: noProblems(),
-      bareString: [],
+      bodyShape: [],
       itemResults: [],
+      arrayItems: noProblems(),
     };
   }
+  const bodySchema = objectBody(def);
   const queryNames = new Set(Object.keys(def.query?.shape ?? {}));
-  const bodyNames = new Set(def.body && !isBareString(def.body) ? Object.keys(def.body.shape) : []);
-  const query = compareParams(`${name} query`, expected.query, def.query, bodyNames);
-  let body = noProblems();
-  let bareString: string[] = [];
-  if (expected.body === 'bare-string') {
-    if (!isBareString(def.body)) bareString = [`${name}: the spec's body is a bare string, the table's is not`];
-    else if (def.body.schema.safeParse(undefined).success || !def.body.schema.safeParse('x').success)
-      bareString = [`${name}: the bare string body must be a required string`];
-  } else if (isBareString(def.body)) {
-    bareString = [`${name}: the table's body is a bare string, the spec lists fields`];
-  } else {
-    body = compareParams(`${name} body`, expected.body, def.body, queryNames);
-  }
+  const query = compareParams(`${name} query`, expected.query, def.query, new Set(Object.keys(bodySchema?.shape ?? {})));
+  const body = compareParams(`${name} body`, expected.body, bodySchema, queryNames);
+  const bodyShape = bodyShapeProblems(name, e, def);
   // Array elements described in braces ({avatar string required, ...}).
-  const objectBody = def.body && !isBareString(def.body) ? def.body : undefined;
-  const items = expected.body === 'bare-string' ? [] : expected.body.filter((p) => p.items);
-  const itemResults = items.map((p) => compareParams(`${name} body ${p.name}[]`, p.items ?? [], elementObject(objectBody?.shape[p.name])));
-  return { e, def, query, body, bareString, itemResults };
+  const itemResults = expected.body
+    .filter((p) => p.items)
+    .map((p) => compareParams(`${name} body ${p.name}[]`, p.items ?? [], elementObject(bodySchema?.shape[p.name])));
+  // The items of a body that is itself an array (8.3).
+  const arrayItems =
+    e.arrayBody && def.body && 'kind' in def.body && def.body.kind === 'array'
+      ? compareParams(`${name} body[]`, e.arrayBody.items, elementObject(def.body.schema))
+      : noProblems();
+  return { e, def, query, body, bodyShape, itemResults, arrayItems };
 });
+
+/** The body's shape (none, object, bare string, array) as the spec gives it; a bare string or array body is required. */
+function bodyShapeProblems(name: string, e: FixtureEndpoint, def: EndpointDef): string[] {
+  const spec = specBodyKind(e);
+  const table = tableBodyKind(def);
+  if (spec !== table) return [`${name}: the spec's body is ${spec}, the table's is ${table}`];
+  const required = e.bareStringBody ? true : e.arrayBody?.required;
+  if (required === undefined || !def.body || !('kind' in def.body)) return [];
+  const probe = e.bareStringBody ? 'x' : [];
+  const schema: z.ZodType = def.body.schema;
+  if (schema.safeParse(undefined).success !== !required || !schema.safeParse(probe).success) {
+    return [`${name}: the ${spec} body must be a ${required ? 'required' : 'optional'} ${spec}`];
+  }
+  return [];
+}
 
 const collect = (pick: (c: (typeof comparisons)[number]) => string[]) => comparisons.flatMap(pick);
 
 describe('the endpoint table lists exactly the endpoints of endpoints.tsv', () => {
-  it('reads 113 endpoints from the fixture', () => {
-    expect(spec).toHaveLength(113);
+  it(`reads ${ENDPOINTS} endpoints from the fixture (documents 1-5)`, () => {
+    expect(spec).toHaveLength(ENDPOINTS);
   });
 
   it('has one entry per row, with the same path and the same methods in the same order', () => {
@@ -158,12 +195,12 @@ describe('the endpoint table lists exactly the endpoints of endpoints.tsv', () =
     expect(problems).toEqual([]);
   });
 
-  it('has no entry beyond those rows (113 entries)', () => {
+  it(`has no entry beyond those rows (${ENDPOINTS} entries)`, () => {
     const invented = entries
       .filter(([, def]) => !spec.some((row) => row.path === def.path && sameMethods(row.methods, def.methods)))
       .map(([key]) => key);
     expect(invented).toEqual([]);
-    expect(entries).toHaveLength(113);
+    expect(entries).toHaveLength(ENDPOINTS);
   });
 
   it('keys every entry as its first method and its path', () => {
@@ -198,28 +235,40 @@ describe('parameter places follow the spec tables', () => {
     expect(collect((c) => [...c.query.extra, ...c.body.extra])).toEqual([]);
   });
 
+  it('gives every endpoint the body shape of the spec (none, JSON object, bare string or JSON array)', () => {
+    expect(collect((c) => c.bodyShape)).toEqual([]);
+  });
+
   it('sends the bodies of /user/private and /user/public as a bare required string, and no other', () => {
     const bare = spec.filter((e) => e.bareStringBody).map((e) => e.path);
     expect(bare).toEqual(['/user/private', '/user/public']);
-    expect(collect((c) => c.bareString)).toEqual([]);
   });
 
-  it('gives 5.4 and 5.6 the fields of the send-body table, and 7.2 the top-level fields of the push-body table', () => {
+  it('sends the body of 8.3 as a required JSON array whose items have the fields the spec lists, and no other body', () => {
+    expect(spec.filter((e) => e.arrayBody).map((e) => `${e.no} ${e.arrayBody?.required ? 'required' : 'optional'}`)).toEqual([
+      '8.3 required',
+    ]);
+    expect(spec.find((e) => e.no === '8.3')?.arrayBody?.items.map((p) => p.name)).toEqual(['user_id', 'reason', 'alias']);
+    const c = comparisons.find((x) => x.e.no === '8.3');
+    const problems = c ? Object.values(c.arrayItems).flat() : ['8.3: no comparison'];
+    expect(problems).toEqual([]);
+  });
+
+  it("gives 5.4, 5.6 and 9.1 the fields of document 5's send-body table, and 7.2 the top-level fields of the push-body table", () => {
     const refs = spec.filter((e) => e.bodyFrom).map((e) => `${e.no} ${e.bodyFrom ?? ''}`);
-    expect(refs).toEqual(['5.4 send-body', '5.6 send-body', '7.2 push-body']);
-    // The fields themselves are compared by the place and marker tests; here: the tables were read.
-    const bodyNames = (no: string) =>
-      spec
-        .find((e) => e.no === no)
-        ?.params.filter((p) => p.place === 'body')
-        .map((p) => p.name);
-    expect(bodyNames('5.4')).toContain('transaction_id');
-    expect(bodyNames('7.2')).toEqual(['audience', 'setting', 'message']);
+    expect(refs).toEqual(['5.4 send-body', '5.6 send-body', '7.2 push-body', '9.1 send-body']);
+    // The fields themselves are compared by the place, type and marker tests; here: the right tables were read.
+    const bodyOf = (no: string) => spec.find((e) => e.no === no)?.params.filter((p) => p.place === 'body');
+    const brief = (p: FixtureParam) => `${p.name}${p.required ? '!' : '?'}${p.range ? ` ${p.range[0]}-${p.range[1]}` : ''}`;
+    const send = ['content_type! 0-12', 'content!', 'attachment?', 'targets!', 'type! 1-2', 'from_user_id?'];
+    const added = ['config?', 'ext?', 'transaction_id?', 'online_only?', 'related_mid?'];
+    for (const no of ['5.4', '5.6', '9.1']) expect(bodyOf(no)?.map(brief), no).toEqual([...send, ...added]);
+    expect(bodyOf('5.8')?.map(brief)).toEqual(['content_type! 0-6', 'type! 1-1', 'content?', 'attachment?', 'config?', 'ext?']);
+    expect(bodyOf('7.2')?.map((p) => p.name)).toEqual(['audience', 'setting', 'message']);
   });
 
   it('gives the setting and message objects of the push body exactly the fields the push-body table lists', () => {
-    const def = table['POST /push/notify'];
-    const body = def?.body && !isBareString(def.body) ? def.body : undefined;
+    const body = objectBody(table['POST /push/notify']);
     const problems = Object.entries(fixture.pushBodyChildren).flatMap(([parent, children]) => {
       const field = body?.shape[parent];
       const inner = field instanceof z.ZodOptional ? field.unwrap() : field;
@@ -236,9 +285,7 @@ describe('parameter places follow the spec tables', () => {
   it('gives the array elements of the batch bodies (1.3, 1.20, 1.32) the fields listed in braces', () => {
     const withItems = comparisons.filter((c) => c.itemResults.length > 0).map((c) => c.e.no);
     expect(withItems).toEqual(['1.3', '1.20', '1.32']);
-    const problems = collect((c) =>
-      c.itemResults.flatMap((r) => [...r.missing, ...r.extra, ...r.wrongRequired, ...r.wrongOptional, ...r.wrongType]),
-    );
+    const problems = collect((c) => c.itemResults.flatMap((r) => Object.values(r).flat()));
     expect(problems).toEqual([]);
   });
 
@@ -254,14 +301,14 @@ describe('parameter places follow the spec tables', () => {
 });
 
 describe('parameter types follow the spec', () => {
-  it('gives every typed parameter a schema of its spec type (int64, int32, string, boolean, double, arrays)', () => {
+  it('gives every typed parameter a schema of its spec type (int64, int32, string, boolean, double, arrays) and range', () => {
     expect(collect((c) => [...c.query.wrongType, ...c.body.wrongType])).toEqual([]);
   });
 
   it('knows the type of nearly every parameter (guards the type reading of the parser)', () => {
     const untyped = comparisons.flatMap((c) => {
       const { query, body } = expectedOf(c.e);
-      return [...query, ...(body === 'bare-string' ? [] : body)].filter((p) => p.type === null).map((p) => `${c.e.no} ${p.name}`);
+      return [...query, ...body, ...(c.e.arrayBody?.items ?? [])].filter((p) => p.type === null).map((p) => `${c.e.no} ${p.name}`);
     });
     // Document 3 reuses names without repeating their type ("user_list", "announcement_id").
     expect(untyped.filter((u) => !/^4\.\d+ (user_list|announcement_id)$/.test(u))).toEqual([]);

@@ -1,7 +1,7 @@
 // The REST spec's cell parser (scripts/spec/parse-spec.ts, used by `npm run spec:extract`): the
-// rules it reads parameter cells by, on cells written the way the spec writes them.
+// rules it reads parameter cells and field tables by, on text written the way the spec writes it.
 import { describe, expect, it } from 'vitest';
-import { parseParamCell } from '../../scripts/spec/parse-spec';
+import { fieldTable, parseArrayBodyCell, parseParamCell, rangeOf } from '../../scripts/spec/parse-spec';
 
 describe('the spec cell parser', () => {
   const brief = (cell: string) =>
@@ -36,5 +36,60 @@ describe('the spec cell parser', () => {
 
   it('refuses cell text it cannot classify instead of skipping it', () => {
     expect(() => parseParamCell('something new here')).toThrow(/cannot read 'something new here'/);
+  });
+
+  it('reads a body that is a JSON array itself (8.3) with the fields of its items, and nothing else as one', () => {
+    const body = parseArrayBodyCell(
+      'a JSON array, required (the body itself is the array, not an object holding it); each item: user_id int64 required; reason string optional',
+    );
+    expect(body).toEqual({
+      array: true,
+      required: true,
+      items: [
+        { name: 'user_id', required: true, type: 'int64' },
+        { name: 'reason', required: false, type: 'string' },
+      ],
+    });
+    expect(parseArrayBodyCell('list array of int64 required')).toBeUndefined();
+    expect(() => parseArrayBodyCell('a JSON array, required; each item: user_id int64 required; a new thing')).toThrow(
+      /cannot read 'a new thing'/,
+    );
+  });
+});
+
+describe('the spec field-table reader', () => {
+  const doc = (rows: string) =>
+    ['Body of X:', '', '| Field | Type | Required | Meaning |', '|---|---|---|---|', rows, '', 'after'].join('\n');
+
+  it('reads type, Required column and the stated range of int32 fields', () => {
+    const table = fieldTable(
+      doc(
+        [
+          '| content_type | int32 | yes | 0-12, values below |',
+          '| type | int32 | yes | 1 normal user, 2 group (minimum 1, maximum 2) |',
+          '| attachment | string | no | JSON string |',
+          '| targets | array of int64 | yes (listed as required) | receivers |',
+        ].join('\n'),
+      ),
+      'Body of X',
+    );
+    expect(table).toEqual([
+      { name: 'content_type', type: 'int32', required: true, range: [0, 12] },
+      { name: 'type', type: 'int32', required: true, range: [1, 2] },
+      { name: 'attachment', type: 'string', required: false },
+      { name: 'targets', type: 'array of int64', required: true },
+    ]);
+  });
+
+  it('reads the ways the spec states a range, and no range from other prose', () => {
+    expect(rangeOf('0..7 as listed under Message')).toEqual([0, 7]);
+    expect(rangeOf('0-6 only: TEXT, IMAGE')).toEqual([0, 6]);
+    expect(rangeOf('target type; 1 (normal user) is the only allowed value')).toEqual([1, 1]);
+    expect(rangeOf('target type: 1 normal user, 2 group')).toBeUndefined();
+  });
+
+  it('refuses a type or Required cell it cannot classify', () => {
+    expect(() => fieldTable(doc('| online_only | boolean | maybe | new |'), 'Body of X')).toThrow(/cannot read the field row/);
+    expect(() => fieldTable(doc('| at | timestamp | no | new |'), 'Body of X')).toThrow(/cannot read the field row/);
   });
 });

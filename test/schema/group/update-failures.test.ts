@@ -62,11 +62,12 @@ describe('updateGroup when the service fails a setting', () => {
     expect(error!.path).toEqual(['updateGroup']);
     expect(error!.message).toMatch(/^input\.readAck: .*settings applied before it: name, memberInvite; later ones not attempted/);
     expect(error!.extensions).toMatchObject({ field: 'input.readAck', updated: ['name', 'memberInvite'] });
-    // The writes before it happened; the one after it was never sent.
-    expect(seen.filter((call) => call.startsWith('PUT '))).toEqual([
-      'PUT /group/info/name',
-      'PUT /group/settings/allow_member_invitation',
-      `PUT ${FAILING}`,
+    // The writes before it happened; the one after it was never sent. (These endpoints list PUT
+    // and POST: the client sends POST.)
+    expect(seen.filter((call) => call.startsWith('POST '))).toEqual([
+      'POST /group/info/name',
+      'POST /group/settings/allow_member_invitation',
+      `POST ${FAILING}`,
     ]);
     const info = await emu.ok<{ name: string; settings?: unknown }>('GET', '/group/info', {
       token: owner.token,
