@@ -32,7 +32,37 @@ function reached(filter: (type: GraphQLNamedType) => boolean): Set<string> {
   return names;
 }
 
-const all = Object.keys(endpoints) as EndpointName[];
+/**
+ * The endpoints of documents 4 and 5 that the REST layer and the emulator serve and the API does
+ * not reach yet: their fields (friends, requests, pins, broadcast, operation messages, the
+ * assistant) are the next issue's. Each one leaves this list when a field reaches it.
+ */
+const API_PENDING: readonly EndpointName[] = [
+  'PUT /roster/accept',
+  'POST /roster/apply',
+  'POST /roster/apply/batch',
+  'GET /roster/apply/list',
+  'PUT /roster/block',
+  'GET /roster/blocked_list',
+  'PUT /roster/decline',
+  'DELETE /roster/delete',
+  'PUT /roster/ext',
+  'GET /roster/id',
+  'GET /roster/list',
+  'POST /roster/list',
+  'GET /roster/may_message',
+  'GET /roster/mobile',
+  'GET /roster/name',
+  'DELETE /roster/unblock',
+  'POST /message/broadcast',
+  'PUT /ai/message/send',
+  'PUT /user/conversation/pin',
+  'GET /user/conversation/pin_list',
+  'PUT /user/conversation/unpin',
+  'PUT /group/settings/hide_member_info',
+];
+
+const all = (Object.keys(endpoints) as EndpointName[]).filter((name) => !API_PENDING.includes(name));
 
 describe('endpoint coverage', () => {
   it('reaches every endpoint of the table from some field', () => {
@@ -44,6 +74,11 @@ describe('endpoint coverage', () => {
     const seen = reached((t) => t === schema.getMutationType());
     const writes = all.filter((name) => endpoints[name].effect === 'write');
     expect(writes.filter((name) => !seen.has(name))).toEqual([]);
+  });
+
+  it('keeps the pending list to endpoints that exist and no field reaches yet', () => {
+    const seen = reached(() => true);
+    expect(API_PENDING.filter((name) => !(name in endpoints) || seen.has(name))).toEqual([]);
   });
 
   it('names only endpoints that exist', () => {
