@@ -29,7 +29,7 @@ export class State {
     this.tokens = new TokenStore(options.tokenTtlMs);
     this.messages = new MessageState(this);
     this.files = new FileState(this);
-    this.push = new PushState(this);
+    this.push = new PushState();
     this.groups = new GroupState(this);
     this.roster = new RosterState(this);
   }

@@ -47,6 +47,7 @@ import { createDrain, type DrainOutcome } from './lifecycle/drain';
 import { listenForMetrics } from './observability/metrics-listener';
 import { createGatewayMetrics } from './observability/metrics';
 import { createReadiness } from './observability/readiness';
+import { restCallObserver } from './observability/rest-calls';
 import { useStreamingMultipart } from './http/multipart';
 import { upstreamLog } from './observability/upstream-log';
 import { log } from '../log/logger';
@@ -139,13 +140,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     freezeReplies: config.freezeReplies,
     // The hosts uploads may go to are the storage downloads may be fetched from (README: UPLOAD_HOSTS).
     storageHosts: config.uploadHosts,
-    // Spans of REST calls only when they are recorded; else the request's context goes on as it is.
-    ...(tracing?.tracer ? { tracer: tracing.tracer } : {}),
-    onCall: (info) => {
-      logTrouble(info);
-      readiness.record(info);
-      metrics?.restCall(info);
-    },
+    observer: restCallObserver(tracing?.calls, [logTrouble, readiness.record, metrics?.restCall]),
     // A refused token's remembered caller proof goes at once.
     onTokenRefused: (caller) => service.credential && forgetCaller(service.credential, caller, config.imAppId),
   });

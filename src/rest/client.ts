@@ -3,7 +3,6 @@
 // and turns every failure into an UpstreamError. No endpoint has code of its own here.
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Context, type Span, type Tracer, trace } from '@opentelemetry/api';
 import { Agent, type Dispatcher, Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header';
 import { BodyTooLarge, peek, readText } from './body';
@@ -18,7 +17,6 @@ import { secretsOf } from './secrets';
 import { storageErrorOf, storageHostAllowed } from './storage';
 import type { DataOf, HttpMethod, ParamsIn } from './table';
 import { TextAttempt } from './text-attempt';
-import { contextHeaders, endCallSpan, startCallSpan, traceHeaders } from './tracing';
 
 interface RestClientOptions {
   /** Origin of the IM service, optionally with a path prefix (e.g. http://127.0.0.1:4001). */
@@ -42,13 +40,13 @@ interface RestClientOptions {
    * request's resolvers, and by coalesced requests), so code that changes one then throws.
    */
   freezeReplies?: boolean;
-  /** Called after every attempt, for metrics and logs. Holds no parameter values and no secrets. */
-  onCall?: (info: CallInfo) => void;
   /**
-   * Set: every attempt is a span of this tracer and sends its `traceparent` (rest/tracing.ts).
-   * Unset, a call given a trace context (CallOptions.trace) sends that context on as it is.
+   * Watches every attempt (src/gateway/observability/: tracing, the call log, readiness, metrics).
+   * Without one, an attempt makes nothing beyond what it sends.
    */
-  tracer?: Tracer;
+  observer?: CallObserver;
+  /** Called after every attempt, for metrics and logs: an observer of attempts' ends only (ordered after `observer`). */
+  onCall?: (info: CallInfo) => void;
   /**
    * Called when the upstream refuses the caller's token (10003/10008, HTTP 401/402): what the
    * gateway remembers about that token (the peer path's caller proof) is forgotten at once.
@@ -61,6 +59,7 @@ interface RestClientOptions {
   storageHosts?: readonly string[];
 }
 
+/** How an attempt went. Holds no parameter values and no secrets. */
 export interface CallInfo {
   endpoint: string;
   method: HttpMethod;
@@ -74,9 +73,36 @@ export interface CallInfo {
   error?: UpstreamErrorKind;
   /** The envelope's code of a failed attempt, when it had one. */
   code?: number;
-  /** The attempt's span, when it is traced (for logs). */
+  /** The trace the attempt belongs to, set by a tracing observer before the others see it (for logs). */
   traceId?: string;
   spanId?: string;
+}
+
+/** An attempt about to be sent, as its observer sees it. */
+export interface AttemptStart {
+  /** The endpoint's table key ('GET /group/info'). */
+  readonly endpoint: string;
+  readonly method: HttpMethod;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** The call's trace context (CallOptions.trace), as its source handed it: the client never reads it. */
+  readonly trace: unknown;
+  /**
+   * What the attempt sends. A call's attempts share this object: an observer that sends more (a
+   * trace context) puts a copy with it here, and never changes the object in place.
+   */
+  headers: Record<string, string>;
+}
+
+/**
+ * One hook around every attempt of every call and download. `start` runs just before the attempt
+ * is sent and `end` once it is over, with whatever `start` answered (a span), how it went, and the
+ * failure itself (an UpstreamError, or the caller's abort reason). An observer must not throw: a
+ * failure in one is swallowed, never the call's.
+ */
+export interface CallObserver<S = unknown> {
+  start?(attempt: AttemptStart): S;
+  end(state: S, info: CallInfo, error: unknown): void;
 }
 
 /** Endpoints answering with a JSON envelope: what `call` accepts. */
@@ -96,9 +122,12 @@ interface ExtraFields {
 /** `data` of the envelope, plus the top-level extras the table lists for the endpoint. */
 export type Reply<K extends EndpointName> = { data: DataOf<Endpoints[K]> } & Partial<Pick<ExtraFields, Endpoints[K]['extras'][number]>>;
 
-/** Where a call finds its trace context: a request's trace record (context.ts), or a fixed one. */
+/**
+ * Where a call finds its trace context: a request's trace record (context.ts), or a fixed one. The
+ * context is opaque here: it is handed to the observer (gateway/observability/tracing/).
+ */
 export interface TraceSource {
-  readonly current: Context | undefined;
+  readonly current: unknown;
 }
 
 export interface CallOptions {
@@ -151,23 +180,45 @@ const ATTEMPT_DONE = new Error('attempt finished');
 
 const NO_OPTIONS: CallOptions = Object.freeze({});
 
-/** An attempt's span when it is recorded, else the context it carries on; the headers it sends. */
-interface Traced {
-  readonly span?: Span;
-  readonly parent?: Context | undefined;
-  readonly headers: Record<string, string>;
-}
-
 interface Prepared {
   readonly p: Placement;
   readonly path: string;
+  /** What every attempt sends, unless its observer sends more. */
   readonly headers: Record<string, string>;
   readonly body: string | undefined;
   readonly secrets: readonly string[];
-  /** The trace context the call's attempts hang under. */
-  readonly parent: Context | undefined;
-  /** With no tracer, what every attempt sends: the headers, with the call's trace context already among them. */
-  readonly untraced: Traced | undefined;
+  /** The trace context the call's attempts hang under (opaque: the observer's). */
+  readonly trace: unknown;
+}
+
+/** An observed attempt: what its observer saw and what the observer's `start` answered (one object per attempt). */
+class Watched implements AttemptStart {
+  state: unknown;
+
+  constructor(
+    readonly endpoint: string,
+    readonly method: HttpMethod,
+    readonly attempt: number,
+    readonly trace: unknown,
+    public headers: Record<string, string>,
+  ) {}
+}
+
+/** The one observer of the options: `observer`, then `onCall`; none when neither is given. */
+function observerOf(options: RestClientOptions): CallObserver | undefined {
+  const { observer, onCall } = options;
+  if (!onCall) return observer;
+  if (!observer) return { end: (_state, info) => onCall(info) };
+  return {
+    ...(observer.start ? { start: (attempt: AttemptStart) => observer.start!(attempt) } : {}),
+    end(state, info, error) {
+      try {
+        observer.end(state, info, error);
+      } finally {
+        onCall(info);
+      }
+    },
+  };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -199,7 +250,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
   const storageHosts = options.storageHosts ?? [];
   const clock = deadlines(callTimeoutMs);
 
-  const { tracer } = options;
+  const observer = observerOf(options);
 
   /** Sets a caller's header; the value itself stays out of the message: it may be the token. */
   function setCallerHeader(headers: Record<string, string>, header: string, value: string): void {
@@ -208,7 +259,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
   }
 
   // Once per call, and built in place (no spreads, no entry arrays): every REST call comes here.
-  function prepare(name: string, params: object, caller: Caller, want: 'json' | 'binary', parent: Context | undefined): Prepared {
+  function prepare(name: string, params: object, caller: Caller, want: 'json' | 'binary', trace: unknown): Prepared {
     const p = placement(name);
     if (p.binary !== (want === 'binary')) {
       throw new TypeError(`${name} answers with ${p.binary ? 'a file: use download()' : 'JSON: use call()'}`);
@@ -222,35 +273,36 @@ export function createRestClient(options: RestClientOptions): RestClient {
     if (caller.userId !== undefined) setCallerHeader(headers, 'user_id', caller.userId);
     if (caller.groupId !== undefined && p.groupIdHeader) setCallerHeader(headers, 'group_id', caller.groupId);
     if (encoded.body !== undefined) headers['content-type'] = 'application/json';
-    let untraced: Traced | undefined;
-    if (!tracer) {
-      // Nothing recorded: the request's context goes on unchanged, its headers formatted once per request.
-      const carried = parent && contextHeaders(parent);
-      if (carried) for (const header in carried) headers[header] = carried[header]!;
-      untraced = { headers, parent };
+    return { p, path: prefix + p.path + encoded.search, headers, body: encoded.body, secrets: secretsOf(caller, record), trace };
+  }
+
+  /** Tells the observer an attempt starts; undefined when nothing observes (the attempt sends the call's headers). */
+  function started(prepared: Prepared, attempt: number): Watched | undefined {
+    if (!observer) return undefined;
+    const watched = new Watched(prepared.p.name, prepared.p.method, attempt, prepared.trace, prepared.headers);
+    try {
+      if (observer.start) watched.state = observer.start(watched);
+    } catch {
+      // An observer must never fail the call it observes.
     }
-    return { p, path: prefix + p.path + encoded.search, headers, body: encoded.body, secrets: secretsOf(caller, record), parent, untraced };
+    return watched;
   }
 
-  /** The attempt's span (when recording) and the headers that carry its trace context. */
-  function traced(prepared: Prepared, attempt: number): Traced {
-    // Without a tracer, prepare made what every attempt sends.
-    if (!tracer) return prepared.untraced ?? { headers: prepared.headers, parent: prepared.parent };
-    const span = startCallSpan(tracer, prepared.p.name, prepared.p.method, attempt, prepared.parent);
-    return { span, headers: traceHeaders(span, prepared.headers) };
-  }
-
-  function report(prepared: Prepared, attempt: number, started: number, status: number | undefined, error: unknown, t: Traced) {
-    const { span } = t;
-    if (span) endCallSpan(span, status, error);
-    if (!options.onCall) return;
-    const sc = span ? span.spanContext() : t.parent && trace.getSpanContext(t.parent);
+  function report(
+    prepared: Prepared,
+    attempt: number,
+    began: number,
+    status: number | undefined,
+    error: unknown,
+    watched: Watched | undefined,
+  ) {
+    if (!observer || !watched) return;
     // Fields absent rather than undefined (logs list what is there), set in place rather than spread.
     const info: CallInfo = {
       endpoint: prepared.p.name,
       method: prepared.p.method,
       path: prepared.p.path,
-      ms: performance.now() - started,
+      ms: performance.now() - began,
       attempt,
     };
     if (status !== undefined) info.status = status;
@@ -258,12 +310,8 @@ export function createRestClient(options: RestClientOptions): RestClient {
       info.error = error.kind;
       if (error.code !== undefined) info.code = error.code;
     }
-    if (sc) {
-      info.traceId = sc.traceId;
-      info.spanId = sc.spanId;
-    }
     try {
-      options.onCall(info);
+      observer.end(watched.state, info, error);
     } catch {
       // A metrics hook must never fail the call it observes.
     }
@@ -359,20 +407,20 @@ export function createRestClient(options: RestClientOptions): RestClient {
    */
   async function attemptCall(prepared: Prepared, attempt: number, opts: CallOptions) {
     const { signal } = opts;
-    const started = performance.now();
+    const began = performance.now();
     const handler = new TextAttempt(maxResponseBytes, clock, callTimeoutMs, signal);
-    const t = traced(prepared, attempt);
-    const { headers } = t;
+    const watched = started(prepared, attempt);
+    const headers = watched ? watched.headers : prepared.headers;
     try {
       pool.dispatch({ method: prepared.p.method, path: prepared.path, headers, body: prepared.body ?? null, reset: false }, handler);
       const text = await handler.text;
       const status = handler.status ?? 0;
       const opened = openEnvelope({ endpoint: prepared.p.name, status, text, secrets: prepared.secrets });
-      report(prepared, attempt, started, status, undefined, t);
+      report(prepared, attempt, began, status, undefined, watched);
       return opened;
     } catch (err) {
       const failed = failure(prepared, err, undefined, signal);
-      report(prepared, attempt, started, handler.status, failed, t);
+      report(prepared, attempt, began, handler.status, failed, watched);
       throw failed;
     }
   }
@@ -484,10 +532,10 @@ export function createRestClient(options: RestClientOptions): RestClient {
     const prepared = prepare(name, params, caller, 'binary', opts.trace?.current);
     const { signal } = opts;
     return withRetries(prepared, signal, async (attempt) => {
-      const started = performance.now();
+      const began = performance.now();
       const bound = attemptSignal(signal);
-      const t = traced(prepared, attempt);
-      const { headers } = t;
+      const watched = started(prepared, attempt);
+      const headers = watched ? watched.headers : prepared.headers;
       let status: number | undefined;
       try {
         // No redirect interceptor: a redirect to the storage is followed by fetchDownload, any other comes back as it is.
@@ -495,14 +543,14 @@ export function createRestClient(options: RestClientOptions): RestClient {
         status = res.statusCode;
         bound.stopTimer();
         const body = await checkedDownloadBody(prepared, res.statusCode, res.headers, res.body, fromStorage);
-        report(prepared, attempt, started, status, undefined, t);
+        report(prepared, attempt, began, status, undefined, watched);
         // The caller's signal must keep reaching the body until it is done with it.
         body.once('close', bound.release);
         return { status: res.statusCode, headers: res.headers, body };
       } catch (err) {
         const failed = failure(prepared, err, bound.signal, signal);
         bound.finish();
-        report(prepared, attempt, started, status, failed, t);
+        report(prepared, attempt, began, status, failed, watched);
         throw failed;
       }
     }).catch((err: unknown) => refused(err, caller));

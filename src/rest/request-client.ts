@@ -1,9 +1,8 @@
 // The REST client as one GraphQL request sees it: bound to that request's caller, and making each
 // distinct GET once however many resolvers ask for it. Never shared between requests.
-import type { Context } from '@opentelemetry/api';
 import type { CallBudget } from './budget';
 import type { Caller } from './caller';
-import type { CallName, CallOptions, Download, DownloadName, Reply, RestClient } from './client';
+import type { CallName, CallOptions, Download, DownloadName, Reply, RestClient, TraceSource } from './client';
 import type { Endpoints } from './endpoints';
 import { endpoints } from './endpoints';
 import { idText, type Int64 } from './json';
@@ -69,7 +68,7 @@ export interface BindOptions {
   /** The request's REST calls, shared by all its clients: each call sent takes one. */
   readonly budget?: CallBudget;
   /** The trace the request's calls belong to now (its operation's span), read at each call. */
-  readonly trace?: { readonly current: Context | undefined };
+  readonly trace?: TraceSource;
 }
 
 const UNBOUND: BindOptions = {};

@@ -1,7 +1,9 @@
 // Who a request acts as, resolved from the access-token, user_id and group_id headers.
 import { Code, ImError } from '../errors';
-import type { State } from '../state';
+import type { EmulatorOptions } from '../options';
+import type { UserDirectory } from '../users/directory';
 import type { UserRecord } from '../users/model';
+import type { TokenStore } from './tokens';
 
 export interface Actor {
   /** Called with the admin token. */
@@ -12,6 +14,14 @@ export interface Actor {
   readonly groupId?: number;
   /** Device of the user token, when it was issued for one. */
   readonly deviceSn?: number;
+}
+
+/** What resolving an actor reads (the State: ../state.ts). */
+interface ActorRoot {
+  readonly options: EmulatorOptions;
+  readonly tokens: TokenStore;
+  readonly users: UserDirectory;
+  readonly clock: () => number;
 }
 
 const ANONYMOUS: Actor = { admin: false };
@@ -34,7 +44,7 @@ function headerId(name: string, raw: string | undefined): number | undefined {
  * Resolves the actor. `required`: 'none' lets a request without token through (registration,
  * tokens), 'token' needs a valid token, 'admin' needs the admin token.
  */
-export function resolveActor(state: State, headers: IdentityHeaders, required: 'none' | 'token' | 'admin'): Actor {
+export function resolveActor(state: ActorRoot, headers: IdentityHeaders, required: 'none' | 'token' | 'admin'): Actor {
   const userId = headerId('user_id', headers.userId);
   const groupId = headerId('group_id', headers.groupId);
   const token = headers.token;
@@ -62,7 +72,7 @@ export function resolveActor(state: State, headers: IdentityHeaders, required: '
 }
 
 /** The acting user, or a clear refusal: with the admin token the user_id header names it. */
-export function actingUser(state: State, actor: Actor): UserRecord {
+export function actingUser(state: { readonly users: UserDirectory }, actor: Actor): UserRecord {
   if (actor.userId === undefined) {
     throw new ImError(
       Code.INVALID_PARAMETER,

@@ -5,7 +5,7 @@
 // the storage URL of an object is /_storage/object/<key>.
 import { randomBytes } from 'node:crypto';
 import type { UploadTarget } from '../../rest/records';
-import type { State } from '../state';
+import type { EmulatorOptions } from '../options';
 import { callbackParam } from './callback';
 import { UploadSigner } from './signing';
 import { etagOf, kindOfKey, ObjectStore, type StoredObject } from './store';
@@ -28,7 +28,7 @@ export class FileState {
   /** file_sign → key, for every chat file stored (uploaded or forwarded). */
   private readonly signs = new Map<string, string>();
 
-  constructor(readonly root: State) {}
+  constructor(readonly root: { readonly options: EmulatorOptions }) {}
 
   /** An upload target for a new key under `prefix` ('chat', 'avatar/user/<id>', ...). */
   target(prefix: string, now: number, baseUrl: string): UploadTarget {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Int64 } from '../../rest/json';
 import type { Actor } from '../auth/actor';
 import { Code, ImError } from '../errors';
-import type { State } from '../state';
+import type { Ids } from '../ids';
 import { capacityOf, type GroupRecord, idOf, type InvitationRecord, type MemberRecord, REQUEST } from './model';
 import { Rank, rankOf, requireMember, requireRank } from './roles';
 
@@ -17,6 +17,11 @@ interface NewGroup {
   now: number;
 }
 
+/** What groups take from the rest of the emulator (the State: ../state.ts). */
+export interface GroupRoot {
+  readonly ids: Ids;
+}
+
 export class GroupState {
   private readonly byId = new Map<number, GroupRecord>();
   /** Every invitation, oldest first (4.30 lists the acting user's). */
@@ -24,7 +29,7 @@ export class GroupState {
   /** Signs QR invitations (4.41): random per emulator, so a code cannot be forged. */
   readonly qrKey = randomBytes(32);
 
-  constructor(readonly root: State) {}
+  constructor(readonly root: GroupRoot) {}
 
   /** The record, dissolved or not; undefined when unknown. Tests may adjust it (capacity...). */
   get(groupId: Int64): GroupRecord | undefined {

@@ -1,7 +1,7 @@
 // What a reader may see of a conversation. Groups answer through the GroupState contract: only
 // members read, and without visible history a member sees messages from the join on.
 import { Code, ImError } from '../errors';
-import type { State } from '../state';
+import type { GroupState } from '../groups/state';
 import { keptFor, type Peer, type StoredMessage } from './model';
 
 export interface Access {
@@ -14,8 +14,13 @@ export interface Access {
 /** A user pair: everything is readable, nothing is history. */
 export const FULL_ACCESS: Access = { history: true };
 
+/** What access reads of the emulator: the groups (the State: ../state.ts). */
+export interface AccessRoot {
+  readonly groups: GroupState;
+}
+
 /** The reader's access, or undefined when the reader is not (or no longer) a member. */
-export function accessOf(root: State, reader: number, peer: Peer): Access | undefined {
+export function accessOf(root: AccessRoot, reader: number, peer: Peer): Access | undefined {
   if (peer.kind === 'user') return FULL_ACCESS;
   if (!groupExists(root, peer.id)) return undefined;
   const joinedAt = root.groups.joinTime(peer.id, reader);
@@ -34,7 +39,7 @@ export function isHistory(access: Access, m: StoredMessage): boolean {
 }
 
 /** Whether a (live) group has this ID; the contract answers 20001 otherwise. */
-export function groupExists(root: State, groupId: number): boolean {
+export function groupExists(root: AccessRoot, groupId: number): boolean {
   try {
     root.groups.requireGroup(groupId);
     return true;

@@ -1,10 +1,10 @@
 // Handlers of the messages endpoints (section 5) and of conversation pins (1.42-1.44). The
-// semantics live in state.ts, send.ts, broadcast.ts and pins.ts.
+// semantics live in state.ts, send.ts, broadcast.ts and pins.ts (its endpoints: pin-handlers.ts).
 import { actingUser } from '../auth/actor';
 import type { Ctx, HandlerMap } from '../handler';
 import { broadcastHandlers } from './broadcast';
 import { SYSTEM_UID } from './model';
-import { pinHandlers } from './pins';
+import { pinHandlers } from './pin-handlers';
 import { sendMessages } from './send';
 
 const readerOf = (ctx: Ctx) => actingUser(ctx.state, ctx.actor).id;

@@ -3,12 +3,10 @@
 // pinned conversations first (state.ts). A pin lasts while its conversation does: a group pin
 // belongs to the membership it was made in (leaving, removal or dissolution ends it, and a rejoin
 // does not bring it back), a user pin to that user's account; deleting the conversation (5.3)
-// unpins it. The readings: ../NOTES.md.
-import { actingUser } from '../auth/actor';
+// unpins it. The readings: ../NOTES.md. The endpoints: pin-handlers.ts.
 import { Code, ImError, invalidParam } from '../errors';
-import type { Ctx, HandlerMap } from '../handler';
-import type { State } from '../state';
-import { accessOf } from './access';
+import type { UserDirectory } from '../users/directory';
+import { type AccessRoot, accessOf } from './access';
 import { SYSTEM_UID } from './model';
 
 /** Pins per user: chat lists keep a handful on top; the service documents no bound. */
@@ -20,11 +18,17 @@ interface Pin {
   readonly joinedAt?: number;
 }
 
+/** What pins read of the emulator (the State: ../state.ts): users, groups, and whether a conversation exists. */
+export interface PinRoot extends AccessRoot {
+  readonly users: UserDirectory;
+  readonly messages: { hasConversation(uid: number, id: number): boolean };
+}
+
 export class PinBoard {
   /** user → pins, most recently pinned first. */
   private readonly byUser = new Map<number, Pin[]>();
 
-  constructor(private readonly root: State) {}
+  constructor(private readonly root: PinRoot) {}
 
   /** Pins a conversation of the user; pinning a pinned one changes nothing. */
   pin(uid: number, conversationId: number): void {
@@ -81,24 +85,3 @@ export class PinBoard {
     throw new ImError(Code.USER_NOT_FOUND, `no user or group ${id}`);
   }
 }
-
-const pinsOf = (ctx: Ctx) => ({ board: ctx.state.messages.pins, uid: actingUser(ctx.state, ctx.actor).id });
-
-export const pinHandlers: HandlerMap = {
-  'PUT /user/conversation/pin': (p, ctx) => {
-    const { board, uid } = pinsOf(ctx);
-    board.pin(uid, Number(p.conversation_id));
-    return true;
-  },
-
-  'GET /user/conversation/pin_list': (_p, ctx) => {
-    const { board, uid } = pinsOf(ctx);
-    return { conversation_ids: board.list(uid) };
-  },
-
-  'PUT /user/conversation/unpin': (p, ctx) => {
-    const { board, uid } = pinsOf(ctx);
-    board.unpin(uid, Number(p.conversation_id));
-    return true;
-  },
-};

@@ -3,13 +3,18 @@
 // counts, acks, recall and deletion live here; who may send what is decided in send.ts.
 import type { AiSendResult, ConversationPage, MessageStatus, UnreadEntry } from '../../rest/records';
 import { Code, ImError, invalidParam } from '../errors';
-import type { State } from '../state';
+import type { EmulatorOptions } from '../options';
 import { type Access, accessOf, canSee, FULL_ACCESS, groupExists, isHistory } from './access';
 import { Conversation, type ConversationKey, groupKey, pairKey } from './conversation';
 import { isOperation, keptFor, type Peer, type StoredMessage, SYSTEM_UID, toWire } from './model';
-import { PinBoard } from './pins';
+import { PinBoard, type PinRoot } from './pins';
 import { TransactionLog } from './transactions';
 import { ConversationView } from './views';
+
+/** What messages take from the rest of the emulator (the State: ../state.ts). */
+export interface MessageRoot extends PinRoot {
+  readonly options: EmulatorOptions;
+}
 
 /** How many recent sessions 5.7 lists: the service's bound is not documented; 100 is a chat list's. */
 export const RECENT_SESSIONS = 100;
@@ -26,7 +31,7 @@ export class MessageState {
   readonly aiTransactions: TransactionLog<AiSendResult>;
   readonly pins: PinBoard;
 
-  constructor(readonly root: State) {
+  constructor(readonly root: MessageRoot) {
     this.transactions = new TransactionLog(root.options.dedupWindowMs);
     this.aiTransactions = new TransactionLog(root.options.dedupWindowMs);
     this.pins = new PinBoard(root);

@@ -1,14 +1,11 @@
 // PushState: push tasks with their statistics, and the request_ids already pushed.
 import type { PushTaskStats } from '../../rest/records';
-import type { State } from '../state';
 import type { TaskStats } from './stats';
 
 export class PushState {
   private readonly tasks = new Map<number, TaskStats>();
   /** request_id → the task it created; a repeat answers that task (no expiry is documented). */
   private readonly requests = new Map<string, number>();
-
-  constructor(readonly root: State) {}
 
   taskOfRequest(requestId: string): number | undefined {
     return this.requests.get(requestId);

@@ -3,7 +3,8 @@
 // the methods marked CONTRACT (messages ask whether a one-to-one message may be sent).
 import type { Int64 } from '../../rest/json';
 import { Code, ImError, invalidParam } from '../errors';
-import type { State } from '../state';
+import type { EmulatorOptions } from '../options';
+import type { UserDirectory } from '../users/directory';
 import type { UserRecord } from '../users/model';
 import { admission } from './admission';
 import { Applications } from './applications';
@@ -23,7 +24,7 @@ export class RosterState {
   readonly blacklists = new Blacklists();
   readonly applications = new Applications();
 
-  constructor(readonly root: State) {}
+  constructor(readonly root: { readonly options: EmulatorOptions; readonly users: UserDirectory }) {}
 
   /** The other user as the viewer sees them; the other's blacklist is not the viewer's to see. */
   relation(viewer: number, other: number): Relation {

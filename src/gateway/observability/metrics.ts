@@ -1,6 +1,6 @@
 // The gateway's Prometheus metrics, served at GET /metrics (on the public port, or on a listener of
 // their own: metrics-listener.ts): GraphQL operations (operation-metrics.ts), REST calls to the IM
-// service (from the client's onCall hook), subscriptions (from the hub's counts) and the Node process. Every gateway has a registry of its own (tests run several
+// service (from the end of every attempt: rest-calls.ts), subscriptions (from the hub's counts) and the Node process. Every gateway has a registry of its own (tests run several
 // in one process); labels hold only bounded values: no query text, no variables, no IDs.
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
@@ -19,7 +19,7 @@ interface GatewayMetrics {
   readonly plugin: Plugin;
   /** The registry's text and content type, for a listener of its own. */
   scrape(): Promise<{ text: string; contentType: string }>;
-  /** The REST client's onCall hook. */
+  /** Reads how a REST attempt ended (rest-calls.ts). */
   restCall(info: CallInfo): void;
   /** An operation estimated over MAX_COST (refused, or run in measure mode). */
   overCost(estimate: number, mode: string): void;

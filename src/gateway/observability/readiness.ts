@@ -13,7 +13,7 @@ interface ReadinessOptions {
 }
 
 interface Readiness {
-  /** An `onCall` hook for the REST client. */
+  /** Reads how a REST attempt ended (rest-calls.ts). */
   record(info: CallInfo): void;
   /** Why the gateway is not ready, or undefined when it is. */
   problem(): string | undefined;

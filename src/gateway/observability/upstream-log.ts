@@ -21,7 +21,7 @@ function trouble(info: CallInfo): string | undefined {
   return undefined;
 }
 
-/** An `onCall` hook for the REST client. */
+/** Reads how a REST attempt ended (rest-calls.ts). */
 export function upstreamLog(options: UpstreamLogOptions = {}): (info: CallInfo) => void {
   const windowMs = options.windowMs ?? 10_000;
 

@@ -6,7 +6,7 @@
 // - an exporter set: the SDK's tracer, sampled as OTEL_TRACES_SAMPLER says, spans batched to
 //   OTLP/HTTP (JSON or protobuf).
 // Context is passed explicitly (GatewayContext.trace, CallOptions.trace), not through
-// AsyncLocalStorage: the REST layer gets the span it hangs under with each call.
+// AsyncLocalStorage: the REST client hands each attempt's context to its observer (rest-calls.ts).
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   type Context,
@@ -24,9 +24,10 @@ import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-t
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { TracingConfig } from '../../../config';
-import { tracedClient } from '../../../rest/tracing';
+import type { CallObserver } from '../../../rest/client';
 import type { RoundTracer } from '../../../subscriptions/poller';
 import { randomIds } from './ids';
+import { tracedCalls, tracedClient } from './rest-calls';
 import { samplerOf } from './sampler';
 
 const TRACER_NAME = 'im-graphql-gateway';
@@ -34,6 +35,8 @@ const TRACER_NAME = 'im-graphql-gateway';
 export interface Tracing {
   /** The SDK's tracer when spans are recorded and exported (an exporter is set); else none. */
   readonly tracer: Tracer | undefined;
+  /** The REST client's observer: a span per attempt when recorded, and the trace context sent on (rest-calls.ts). */
+  readonly calls: CallObserver;
   /** What a request's first span hangs under: the incoming trace context, or a new trace. */
   parentOf(headers?: IncomingHttpHeaders): Context;
   /** Each poll round a trace of its own (subscriptions/poller.ts). */
@@ -85,6 +88,7 @@ export function createTracing(config: TracingConfig): Tracing | undefined {
 
   return {
     tracer,
+    calls: tracedCalls(tracer),
     parentOf,
     traceRound,
     shutdown: async () => {
