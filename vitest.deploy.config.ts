@@ -3,7 +3,10 @@
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config';
 
+// Not the main config's projects; the deployment starts a Redis of its own (test/deploy/processes.ts).
+const { projects: _projects, ...shared } = base.test!;
+
 export default defineConfig({
   ...base,
-  test: { ...base.test, include: ['test/deploy/**/*.test.ts'], exclude: ['node_modules/**'], maxWorkers: 1 },
+  test: { ...shared, include: ['test/deploy/**/*.test.ts'], exclude: ['node_modules/**'], maxWorkers: 1, globalSetup: [] },
 });

@@ -5,7 +5,7 @@ import { captureLog } from '../helpers/log-capture';
 import { createLogger, setLogger } from '../../src/log/logger';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator, type TestUser } from '../helpers/emulator';
@@ -46,8 +46,8 @@ describe('two gateways on one Redis', () => {
   const replicas: { gateway: Gateway; url: string }[] = [];
   let redis: Redis;
   beforeAll(async () => {
-    redis = new Redis('redis://127.0.0.1:6379');
-    for (let i = 0; i < 2; i++) replicas.push(await replica('redis://127.0.0.1:6379', PREFIX, '3/1m'));
+    redis = new Redis(inject('redisUrl'));
+    for (let i = 0; i < 2; i++) replicas.push(await replica(inject('redisUrl'), PREFIX, '3/1m'));
   });
   afterAll(async () => {
     for (const { gateway } of replicas) await gateway.stop();

@@ -1,10 +1,10 @@
-// conversationEvents in multi-replica mode over a real Redis (127.0.0.1:6379, keys under a prefix
+// conversationEvents in multi-replica mode over a real Redis (the run's own, keys under a prefix
 // of this run): two gateways share one emulator; the conversation is polled by one of them, and a
 // subscriber on the other gets MessageReceived and MessageRecalled through Redis, and resumes
 // after a message ID, each message once.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
@@ -14,7 +14,7 @@ import { maxPolls, pollsObserved } from '../helpers/subscriptions/polls';
 import { sleep, until } from '../helpers/wait';
 import { identity } from '../helpers/users';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_URL = inject('redisUrl');
 const INTERVAL = 100;
 const PREFIX = `im-gateway-test:${randomBytes(6).toString('hex')}:`;
 

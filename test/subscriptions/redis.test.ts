@@ -1,11 +1,11 @@
-// Multi-replica mode over a real Redis (127.0.0.1:6379): two gateways share one emulator. Their
+// Multi-replica mode over a real Redis (the run's own): two gateways share one emulator. Their
 // subscribers see the same updates while the emulator is polled once per interval for the
 // identity; killing the replica that polls moves polling to the other without losing an update.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
@@ -17,7 +17,7 @@ import { sleep, until } from '../helpers/wait';
 import { identity } from '../helpers/users';
 import { waitForLine } from '../helpers/wait-for-line';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_URL = inject('redisUrl');
 const INTERVAL = 200;
 const PREFIX = `im-gateway-test:${randomBytes(6).toString('hex')}:`;
 

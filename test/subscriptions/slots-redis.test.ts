@@ -1,10 +1,10 @@
-// MAX_SUBSCRIPTIONS_PER_IDENTITY across replicas sharing a Redis (127.0.0.1:6379, a key prefix of
+// MAX_SUBSCRIPTIONS_PER_IDENTITY across replicas sharing a Redis (the run's own, keys under a prefix of
 // the run's own): the identity's subscriptions on both count against one limit; a replica that
 // dies without releasing its slots loses them when its lease expires; with Redis gone, a
 // subscription is admitted on the replica's own count (fail open), counted in /metrics.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { identityHash } from '../../src/subscriptions/identity';
@@ -18,7 +18,7 @@ import { suiteEnv } from '../helpers/stack';
 import { identity } from '../helpers/users';
 import { sleep } from '../helpers/wait';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_URL = inject('redisUrl');
 const PREFIX = `im-gateway-test:${randomBytes(6).toString('hex')}:`;
 const LIMIT = 3;
 const LEASE_MS = 1_000;

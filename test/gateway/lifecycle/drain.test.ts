@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../../src/config';
 import { createGateway } from '../../../src/gateway/create-gateway';
 import { freePort } from '../../helpers/free-port';
@@ -153,8 +153,8 @@ describe('SIGTERM', () => {
 describe('stopping with Redis', () => {
   it('releases the leases of its pollers, so that another replica polls at once', async () => {
     const prefix = `im-gateway-test:${randomBytes(6).toString('hex')}:`;
-    const redis = new Redis('redis://127.0.0.1:6379');
-    const config = { ...loadConfig({ PORT: '1', REDIS_URL: 'redis://127.0.0.1:6379', POLL_INTERVAL_MS: '200' }), port: 0 };
+    const redis = new Redis(inject('redisUrl'));
+    const config = { ...loadConfig({ PORT: '1', REDIS_URL: inject('redisUrl'), POLL_INTERVAL_MS: '200' }), port: 0 };
     const gateway = createGateway(config, { imBaseUrl: upstream.url, redisPrefix: prefix });
     const client = wsClient(await gateway.start(), IDENTITY);
     try {

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApolloClient, gql as apolloGql, HttpLink, InMemoryCache } from '@apollo/client';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../../src/config';
 import { createGateway, type Gateway } from '../../../src/gateway/create-gateway';
 import { memoryApqStore } from '../../../src/gateway/persisted/apq-store';
@@ -173,7 +173,7 @@ describe('the in-memory APQ store', () => {
 });
 
 describe('APQ across replicas on one Redis', () => {
-  const REDIS_URL = 'redis://127.0.0.1:6379';
+  const REDIS_URL = inject('redisUrl');
   const prefix = `test-apq-${randomBytes(6).toString('hex')}:`;
   let emu: TestEmulator;
   let gateways: { gateway: Gateway; url: string }[];

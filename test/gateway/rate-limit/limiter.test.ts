@@ -2,13 +2,13 @@
 // script, the same answers), the identity it keys on, and RATE_LIMIT's parsing.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config';
 import { bucketKey, createRateLimiter, type RateLimiter } from '../../../src/gateway/rate-limit/limiter';
 import { memoryStore } from '../../../src/gateway/rate-limit/store';
 import { freePort } from '../../helpers/free-port';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_URL = inject('redisUrl');
 const PREFIX = `rate-limit-unit:${randomBytes(4).toString('hex')}:`;
 const alice = { caller: { appId: 'app', token: 'token-a' }, address: '127.0.0.1' };
 const bob = { caller: { appId: 'app', token: 'token-b' }, address: '127.0.0.1' };
