@@ -1,6 +1,7 @@
 // Writes docs/configuration.md from the declarations of src/config/variables.ts
 // (`npm run docs:config`); test/docs/configuration.test.ts fails when the page is stale.
 import { writeFileSync } from 'node:fs';
+import { EMULATOR_VARIABLES } from '../src/config';
 import { GATEWAY_VARIABLES, GROUPS, type Group, TRACING_VARIABLES, type Variable } from '../src/config/variables';
 
 const HEAD = `# Configuration
@@ -10,7 +11,9 @@ const HEAD = `# Configuration
 Everything is set by environment variables, read once at start. A bad value stops the start with
 one line naming the variable; an empty variable counts as unset. Flags take \`true\` or \`false\`
 (also \`1\`/\`0\`, \`yes\`/\`no\`, \`on\`/\`off\`). The emulator alone (\`npm run emulator\`) reads
-\`EMULATOR_PORT\`, \`HOST\`, \`IM_APP_ID\`, \`IM_ADMIN_TOKEN\` and \`LOG_LEVEL\`.
+${EMULATOR_VARIABLES.map((name) => `\`${name}\``)
+  .join(', ')
+  .replace(/, ([^,]+)$/, ' and $1')}.
 `;
 
 /** A table cell: one line, with the pipes of its text escaped. */

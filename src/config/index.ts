@@ -66,7 +66,8 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
-const EMULATOR_VARIABLES = ['EMULATOR_PORT', 'HOST', 'IM_APP_ID', 'IM_ADMIN_TOKEN', 'LOG_LEVEL'];
+/** The variables the emulator alone reads (the gateway's, parsed alike). */
+export const EMULATOR_VARIABLES = ['EMULATOR_PORT', 'HOST', 'IM_APP_ID', 'IM_ADMIN_TOKEN', 'LOG_LEVEL'];
 
 /** The config for the emulator-alone command (`npm run emulator`): the gateway's variables it shares. */
 export function loadEmulatorConfig(env: Env = process.env) {
