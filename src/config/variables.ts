@@ -1,0 +1,619 @@
+// Every environment variable the gateway reads, declared once: the Config field it fills, its
+// parser (which also words its error), its default, its group and one line of doc. The `Config`
+// type, `loadConfig` and docs/configuration.md (`npm run docs:config`) all come from these lists.
+// They are read in the order written: a variable may use those above it (IM_POLL_CONNECTIONS
+// reads IM_CONNECTIONS), and with two bad values the first one written is the one named.
+import {
+  ConfigError,
+  type Earlier,
+  flag,
+  flagDefaulting,
+  flagIn,
+  integer,
+  integerIn,
+  list,
+  manifestFile,
+  oneOf,
+  oneOfIn,
+  type Parser,
+  rateLimit,
+  ratio,
+  raw,
+  text,
+  url,
+  urlIn,
+} from './parsers';
+
+/** The sections of docs/configuration.md, in order. */
+export const GROUPS = {
+  server: 'Server',
+  service: 'The IM service',
+  emulator: 'The emulator',
+  subscriptions: 'Subscriptions',
+  limits: 'Limits',
+  persisted: 'Persisted documents',
+  execution: 'Execution',
+  operations: 'Operations',
+  logs: 'Logs',
+  traces: 'Traces',
+  development: 'Development',
+} as const;
+
+export type Group = keyof typeof GROUPS;
+
+export interface Variable<T = unknown, F extends string | undefined = string | undefined> {
+  name: string;
+  /** The Config (or TracingConfig) field it fills; undefined: read by a variable below it. */
+  field: F;
+  group: Group;
+  doc: string;
+  parser: Parser<T>;
+  /** What unset means, where the parser's own wording does not say it. */
+  default?: string;
+  /** A rule between this variable and those above it, checked once it is read. */
+  check?: (earlier: Earlier) => void;
+  /** Set but no longer read: named at start, never an error (deployments keep working). */
+  obsolete?: true;
+}
+
+const variable = <const F extends string | undefined, T>(v: Variable<T, F>) => v;
+
+export const LOG_LEVEL_NAMES = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
+
+export const SAMPLERS = [
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+  'always_on',
+  'always_off',
+  'traceidratio',
+] as const;
+
+/** OTLP over HTTP only: gRPC is not offered. */
+const PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+type Protocol = (typeof PROTOCOLS)[number];
+
+export const COST_MODES = ['enforce', 'measure'] as const;
+export type CostMode = (typeof COST_MODES)[number];
+
+/**
+ * The examples' costliest operation (ChatHome, 20 conversations) is estimated at 83 REST calls
+ * (test/security/cost-limit.test.ts keeps them all under a fifth of it); the fan-out queries of
+ * issue 20 at a million and more.
+ */
+export const DEFAULT_MAX_COST = 1000;
+/** Above MAX_COST: the estimate is an upper bound, so an accepted operation stays within it. */
+export const DEFAULT_MAX_REST_CALLS = 1000;
+export const DEFAULT_MAX_ERRORS = 100;
+/** 16 MB: a page of 1,000 members with their profiles is about 0.5 MB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/**
+ * A chat client's screens need a few subscriptions at once: unreadCounts, and conversationEvents
+ * for the conversations open or on screen (a home list of 20 rows, each live, is 21). 50 leaves
+ * room beyond that, and bounds what one socket costs to 50 polls an interval.
+ */
+export const DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET = 50;
+/** Four sockets' worth (tabs, devices sharing a token, a reconnect overlapping the old socket). */
+export const DEFAULT_MAX_SUBSCRIPTIONS_PER_IDENTITY = 200;
+/** Apollo's BatchHttpLink sends up to 10 operations per request by default. */
+export const DEFAULT_MAX_BATCH = 10;
+
+/** The Prometheus exporters' usual port (OpenTelemetry's among them). */
+const PRODUCTION_METRICS_PORT = 9464;
+
+const production = (earlier: Earlier) => earlier<string | undefined>('NODE_ENV') === 'production';
+const port = (fallback: number) => integer(fallback, 1, 65535);
+
+/** The variables of `Config`, in the order they are read. */
+export const GATEWAY_VARIABLES = [
+  variable({
+    name: 'NODE_ENV',
+    field: undefined,
+    group: 'server',
+    parser: raw('unset', '`production`, or anything else'),
+    doc: '`production` turns GraphiQL and introspection off and moves metrics to port 9464 by default',
+  }),
+  variable({ name: 'PORT', field: 'port', group: 'server', parser: port(4000), doc: 'gateway port' }),
+  variable({
+    name: 'EMULATOR_PORT',
+    field: 'emulatorPort',
+    group: 'emulator',
+    parser: port(4001),
+    doc: 'port of the emulator (in process, or alone with `npm run emulator`)',
+  }),
+  variable({
+    name: 'IM_BASE_URL',
+    field: 'imBaseUrl',
+    group: 'service',
+    parser: url(['http:', 'https:']),
+    doc: 'the IM service; unset: start the emulator in process',
+    check(earlier) {
+      const gateway = earlier<number>('PORT');
+      if (!earlier('IM_BASE_URL') && gateway === earlier<number>('EMULATOR_PORT')) {
+        throw new ConfigError(`PORT and EMULATOR_PORT must differ (both ${gateway})`);
+      }
+    },
+  }),
+  variable({
+    name: 'UPLOAD_HOSTS',
+    field: 'uploadHosts',
+    group: 'service',
+    parser: list('`host[:port]`, comma-separated', (host) => {
+      if (!/^[a-z0-9.-]+(:\d{1,5})?$/i.test(host)) throw new ConfigError(`UPLOAD_HOSTS: ${JSON.stringify(host)} is not host[:port]`);
+    }),
+    doc: 'extra storage hosts upload targets may point at and downloads may be fetched from (a redirect elsewhere is passed on)',
+  }),
+  variable({
+    name: 'METRICS_PORT',
+    field: 'metricsPort',
+    group: 'operations',
+    parser: {
+      parse: (env, name, earlier): number | undefined =>
+        env[name]?.trim() ? integerIn(env, name, 0, 1, 65535) : production(earlier) ? PRODUCTION_METRICS_PORT : undefined,
+      fallback: 'see meaning',
+      accepts: 'integer, 1 to 65535',
+    },
+    doc: 'serve metrics on a listener of their own at this port, and `GET /metrics` on the public port is a 404; unset: 9464 when `NODE_ENV=production`, otherwise metrics are on the public port',
+    check(earlier) {
+      const gateway = earlier<number>('PORT');
+      if (earlier('METRICS_PORT') === gateway)
+        throw new ConfigError(`METRICS_PORT and PORT must differ (both ${gateway}): metrics stay off the public port`);
+    },
+  }),
+  variable({
+    name: 'CORS_ORIGINS',
+    field: 'corsOrigins',
+    group: 'server',
+    parser: list('origins, comma-separated, or `*`', (origin) => {
+      if (origin !== '*' && !/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(origin)) {
+        throw new ConfigError(`CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin such as https://app.example or *`);
+      }
+    }),
+    doc: 'web origins (`https://app.example`) whose pages may read answers, with credentials; `*` lets any origin read without credentials; empty: no CORS headers (same origin and non-browser clients only); the same list admits WebSocket pages',
+  }),
+  variable({
+    name: 'IM_CONNECTIONS',
+    field: 'connections',
+    group: 'service',
+    parser: integer(64, 1, 10_000),
+    doc: 'sockets to the IM service at most',
+  }),
+  variable({
+    name: 'HOST',
+    field: 'host',
+    group: 'server',
+    parser: text('127.0.0.1'),
+    doc: 'interface the gateway (and the in-process emulator) listen on',
+  }),
+  variable({
+    name: 'IM_APP_ID',
+    field: 'imAppId',
+    group: 'service',
+    parser: text('im-demo'),
+    doc: "`app_id` used when the caller sends none; the emulator's app",
+  }),
+  variable({
+    name: 'IM_ADMIN_TOKEN',
+    field: 'imAdminToken',
+    group: 'service',
+    parser: text(undefined, 'generated'),
+    doc: "the emulator's admin token (printed at start when generated); with it the gateway reads other users' public fields (see [Identity](identity.md))",
+  }),
+  variable({
+    name: 'EMULATOR_SEED',
+    field: 'emulatorSeed',
+    group: 'emulator',
+    parser: flag(true),
+    doc: 'seed the in-process emulator with demo data',
+  }),
+  variable({
+    name: 'REDIS_URL',
+    field: 'redisUrl',
+    group: 'server',
+    parser: url(['redis:', 'rediss:']),
+    doc: 'Redis for multi-replica subscriptions, rate limits and the shared APQ store (`redis://127.0.0.1:6379`)',
+  }),
+  variable({
+    name: 'IM_CONNECT_TIMEOUT_MS',
+    field: 'connectTimeoutMs',
+    group: 'service',
+    parser: integer(5_000, 1, 600_000),
+    doc: 'connect timeout to the IM service',
+  }),
+  variable({
+    name: 'IM_CALL_TIMEOUT_MS',
+    field: 'callTimeoutMs',
+    group: 'service',
+    parser: integer(15_000, 1, 600_000),
+    doc: "time allowed for one attempt of a REST call, from waiting for a connection to the answer's last byte, kept to within about 25 ms (a file download: until its headers, then, more coarsely, to each pause in its body)",
+  }),
+  variable({
+    name: 'IM_RETRIES',
+    field: 'retries',
+    group: 'service',
+    parser: integer(2, 0, 10),
+    doc: 'extra attempts for idempotent GETs on connection errors or 502/503/504',
+  }),
+  variable({
+    name: 'IM_POLL_CONNECTIONS',
+    field: 'pollConnections',
+    group: 'subscriptions',
+    // A quarter by default: a burst of polls never holds the sockets queries need.
+    parser: {
+      parse: (env, name, earlier) => {
+        const connections = earlier<number>('IM_CONNECTIONS');
+        return integerIn(env, name, Math.max(1, Math.floor(connections / 4)), 1, connections);
+      },
+      fallback: '`IM_CONNECTIONS` / 4',
+      accepts: 'integer, 1 to `IM_CONNECTIONS`',
+    },
+    doc: 'sockets of `IM_CONNECTIONS` subscription polls may use at once (the others wait; queries are not limited)',
+  }),
+  variable({
+    name: 'POLL_INTERVAL_MS',
+    field: 'pollIntervalMs',
+    group: 'subscriptions',
+    parser: integer(2_000, 50, 3_600_000),
+    doc: 'subscription poll interval',
+  }),
+  variable({
+    name: 'HTTP_HEARTBEAT_MS',
+    field: 'multipartHeartbeatMs',
+    group: 'subscriptions',
+    parser: integer(5_000, 10, 60_000),
+    doc: "period of the `{}` heartbeat of a subscription over multipart HTTP (Apollo's protocol)",
+  }),
+  variable({
+    name: 'MAX_UPLOAD_BYTES',
+    field: 'maxUploadBytes',
+    group: 'limits',
+    parser: integer(100 * 1024 * 1024, 1, 10 * 1024 ** 3),
+    doc: "largest upload; a multipart request's whole body may be this plus about 2 MiB",
+  }),
+  variable({
+    name: 'MAX_QUERY_DEPTH',
+    field: 'maxDepth',
+    group: 'limits',
+    parser: integer(12, 2, 100),
+    doc: 'deepest GraphQL query accepted',
+  }),
+  variable({
+    name: 'MAX_QUERY_ALIASES',
+    field: 'maxAliases',
+    group: 'limits',
+    parser: integer(50, 1, 10_000),
+    doc: 'most aliases in one operation: each may cost REST calls that de-duplication cannot save',
+  }),
+  variable({
+    name: 'MAX_QUERY_TOKENS',
+    field: 'maxTokens',
+    group: 'limits',
+    parser: integer(2_000, 100, 100_000),
+    doc: 'most tokens (names, punctuation, values; not comments) in one GraphQL document',
+  }),
+  variable({
+    name: 'MAX_BODY_BYTES',
+    field: 'maxBodyBytes',
+    group: 'limits',
+    parser: integer(2 * 1024 * 1024, 1024, 1024 ** 3),
+    doc: 'largest request body that is not multipart (413 above it)',
+  }),
+  variable({
+    name: 'MAX_WS_PAYLOAD_BYTES',
+    field: 'maxWsPayloadBytes',
+    group: 'limits',
+    parser: integer(1024 * 1024, 1024, 1024 ** 3),
+    doc: 'largest WebSocket message once the connection is acknowledged (close 1009 above it)',
+  }),
+  variable({
+    name: 'MAX_WS_INIT_BYTES',
+    field: 'maxWsInitBytes',
+    group: 'limits',
+    parser: integer(16 * 1024, 256, 1024 ** 3),
+    doc: 'largest WebSocket message before `connection_init` is acknowledged (no identity checked yet)',
+  }),
+  variable({
+    name: 'METRICS',
+    field: 'metrics',
+    group: 'operations',
+    parser: flag(true),
+    doc: 'serve Prometheus metrics at `GET /metrics` (false: no such route, no metrics listener)',
+  }),
+  variable({
+    name: 'COMPRESSION',
+    field: 'compression',
+    group: 'server',
+    parser: flag(true),
+    doc: "code answers of 1 KiB or more in brotli or gzip when the request's `Accept-Encoding` asks (see [Operations](operations.md)); false: never",
+  }),
+  variable({
+    name: 'METRICS_HOST',
+    field: 'metricsHost',
+    group: 'operations',
+    parser: text('127.0.0.1'),
+    doc: 'interface of the metrics listener (`0.0.0.0` for a scraper in another container or host)',
+  }),
+  // GraphiQL reads the schema by introspection: one on and the other off, both explicit, is a
+  // contradiction. INTROSPECTION is checked first, as GRAPHIQL's default depends on it.
+  variable({
+    name: 'GRAPHIQL',
+    field: 'graphiql',
+    group: 'server',
+    parser: flagDefaulting('see meaning', (earlier, env) => {
+      const asked = env.INTROSPECTION?.trim() ? flagIn(env, 'INTROSPECTION', true) : undefined;
+      return !earlier('IM_BASE_URL') && !production(earlier) && asked !== false;
+    }),
+    doc: 'serve GraphiQL to browsers at `GET /graphql`; unset: on with the in-process emulator, off with `IM_BASE_URL`, with `INTROSPECTION=false` and when `NODE_ENV=production` (only an explicit `GRAPHIQL=true` turns it on there)',
+  }),
+  variable({
+    name: 'INTROSPECTION',
+    field: 'introspection',
+    group: 'server',
+    parser: flagDefaulting('see meaning', (earlier) => earlier<boolean>('GRAPHIQL') || !production(earlier)),
+    doc: 'answer `__schema` and `__type` queries; unset: on, except with `NODE_ENV=production` (unless GraphiQL is on, which needs it). Off: refused with `INTROSPECTION_DISABLED`, and validation errors no longer suggest names ("Did you mean ...")',
+    check(earlier) {
+      if (earlier<boolean>('GRAPHIQL') && !earlier<boolean>('INTROSPECTION'))
+        throw new ConfigError('INTROSPECTION=false cannot hold with GRAPHIQL on (GraphiQL reads the schema by introspection)');
+    },
+  }),
+  variable({
+    name: 'SHUTDOWN_TIMEOUT_MS',
+    field: 'shutdownTimeoutMs',
+    group: 'operations',
+    parser: integer(20_000, 100, 3_600_000),
+    doc: 'on SIGTERM, how long the requests in flight may take to finish; then what remains is cut and logged (see [Operations](operations.md))',
+  }),
+  variable({
+    name: 'READY_FAILED_CALLS',
+    field: 'readyFailedCalls',
+    group: 'operations',
+    parser: integer(20, 1, 10_000),
+    doc: '`GET /ready` answers 503 when this many REST calls in a row failed with 5xx or no connection...',
+  }),
+  variable({
+    name: 'READY_WINDOW_MS',
+    field: 'readyWindowMs',
+    group: 'operations',
+    parser: integer(60_000, 1_000, 3_600_000),
+    doc: '...all within this window (older failures are stale, so a replica out of rotation comes back)',
+  }),
+  variable({
+    name: 'FAST_PATH',
+    field: undefined,
+    group: 'server',
+    parser: raw('unset', 'anything'),
+    doc: 'obsolete, ignored (named in a warning at start): it chose a second request pipeline, and one pipeline now serves every request',
+    obsolete: true,
+  }),
+  variable({
+    name: 'IM_COALESCE',
+    field: 'coalesce',
+    group: 'execution',
+    parser: flag(true),
+    doc: 'identical reads in flight at once for the same identity (token, app_id, user_id, group_id, endpoint and parameters) share one REST call; never writes, `issue` endpoints or calls with an abort signal',
+  }),
+  variable({
+    name: 'SHARE_QUERIES',
+    field: 'shareQueries',
+    group: 'execution',
+    parser: flag(true),
+    doc: 'identical queries in flight at once for the same identity (parsed document, operation name, variables; token, app_id, user_id, group_id) share one execution: the later ones wait for the first and answer its result (`im_gateway_shared_executions_total`); never mutations, subscriptions or `@defer`/`@stream`; each request passes its own limits first',
+  }),
+  variable({
+    name: 'ID_FORMAT',
+    field: 'idFormat',
+    group: 'execution',
+    parser: oneOf(['service', 'global'], 'service'),
+    doc: "what `id` answers on Nodes other than User and Group when a request sends no `X-ID-Format`: `service` (the service's IDs, as before global IDs) or `global` (global IDs; the default from the first release on or after 2027-06-01); see [Global IDs](identity.md#global-ids-and-nodeid)",
+  }),
+  variable({
+    name: 'IM_FREEZE_REPLIES',
+    field: 'freezeReplies',
+    group: 'development',
+    parser: flag(false),
+    doc: 'a development check (the test suite turns it on): every REST reply deep-frozen, so code that changes a reply shared by resolvers or coalesced requests throws',
+  }),
+  variable({
+    name: 'GRAPHQL_JIT',
+    field: 'jit',
+    group: 'execution',
+    parser: flag(true),
+    doc: 'run queries and mutations as graphql-jit compiles them (graphql-js for what it cannot compile, for subscriptions, and for variables graphql-js refuses): about half the CPU per query in `bench:peers`, with the same JSON as graphql-js (errors keep their `locations`, `errors` before `data`); `false` runs everything on graphql-js',
+  }),
+  variable({
+    name: 'GRAPHQL_JIT_AFTER',
+    field: 'jitAfterRuns',
+    group: 'execution',
+    parser: integer(2, 1, 1_000_000),
+    doc: 'compile an operation on its nth run (per document and operation name): compiling costs 1-5 ms, tens of runs of a small query, so a document sent once is never compiled',
+  }),
+  variable({
+    name: 'MAX_COST',
+    field: 'maxCost',
+    group: 'limits',
+    parser: integer(DEFAULT_MAX_COST, 1, 10_000_000),
+    doc: 'most REST calls an operation may be estimated to make (see [Limits](limits.md))',
+  }),
+  variable({
+    name: 'COST_MODE',
+    field: 'costMode',
+    group: 'limits',
+    parser: oneOf(COST_MODES, 'enforce'),
+    doc: '`enforce`: refuse operations over `MAX_COST`; `measure`: run them, log a line and count them',
+  }),
+  variable({
+    name: 'MAX_REST_CALLS',
+    field: 'maxRestCalls',
+    group: 'limits',
+    parser: integer(DEFAULT_MAX_REST_CALLS, 1, 10_000_000),
+    doc: 'most REST calls one request (or subscription event) makes; further calls fail with `UPSTREAM_BUDGET_EXCEEDED`',
+  }),
+  variable({
+    name: 'MAX_ERRORS',
+    field: 'maxErrors',
+    group: 'limits',
+    parser: integer(DEFAULT_MAX_ERRORS, 2, 1_000_000),
+    doc: 'most errors in one answer (the rest summed up in one `TOO_MANY_ERRORS`)',
+  }),
+  variable({
+    name: 'MAX_RESPONSE_BYTES',
+    field: 'maxResponseBytes',
+    group: 'limits',
+    parser: integer(DEFAULT_MAX_RESPONSE_BYTES, 1024, 1024 ** 3),
+    doc: 'largest answer (JSON, estimated); above it one `RESPONSE_TOO_LARGE` error',
+  }),
+  variable({
+    name: 'RATE_LIMIT',
+    field: 'rateLimit',
+    group: 'limits',
+    parser: rateLimit,
+    doc: 'operations per identity (app and token; the address without a token) and window, as `<n>/<window>`: `100/1s`, `600/1m` (see [Rate limits](limits.md#rate-limits)); shared through Redis with `REDIS_URL`',
+  }),
+  variable({
+    name: 'MAX_BATCH',
+    field: 'maxBatch',
+    group: 'limits',
+    parser: integer(DEFAULT_MAX_BATCH, 1, 100),
+    doc: 'most operations in one batched HTTP request (a JSON array body); `1` turns batching off (see [Batching](limits.md#batching))',
+  }),
+  variable({
+    name: 'PERSISTED_DOCUMENTS',
+    field: 'persistedDocuments',
+    group: 'persisted',
+    parser: manifestFile,
+    doc: 'a JSON file `{ "<documentId>": "<document>" }` (bare hex or `sha256:<hex>` IDs): an app\'s own trusted documents, served by `documentId` beside `src/generated/persisted-documents.json` (see [Trusted documents](persisted-documents.md#trusted-documents))',
+  }),
+  variable({
+    name: 'PERSISTED_ONLY',
+    field: 'persistedOnly',
+    group: 'persisted',
+    parser: flag(false),
+    doc: 'run trusted documents only: text queries and APQ registrations get `PERSISTED_QUERY_ONLY`',
+  }),
+  variable({
+    name: 'APQ_MAX_ENTRIES',
+    field: 'apqMaxEntries',
+    group: 'persisted',
+    parser: integer(1_000, 1, 1_000_000),
+    doc: 'without `REDIS_URL`: most APQ documents kept in memory (least recently used dropped first)',
+  }),
+  variable({
+    name: 'APQ_TTL_SECONDS',
+    field: 'apqTtlSeconds',
+    group: 'persisted',
+    parser: integer(24 * 3600, 1, 365 * 24 * 3600),
+    doc: 'with `REDIS_URL`: how long Redis keeps an APQ document after its last registration',
+  }),
+  variable({
+    name: 'MAX_SUBSCRIPTIONS_PER_SOCKET',
+    field: 'maxSubscriptionsPerSocket',
+    group: 'subscriptions',
+    parser: integer(DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET, 1, 100_000),
+    doc: 'most subscriptions open at once on one WebSocket; the next is refused with `SUBSCRIPTION_LIMIT`',
+  }),
+  variable({
+    name: 'MAX_SUBSCRIPTIONS_PER_IDENTITY',
+    field: 'maxSubscriptionsPerIdentity',
+    group: 'subscriptions',
+    parser: integer(DEFAULT_MAX_SUBSCRIPTIONS_PER_IDENTITY, 1, 1_000_000),
+    doc: 'most subscriptions open at once per identity, WebSocket and SSE, across replicas with `REDIS_URL`; the next is refused with `SUBSCRIPTION_LIMIT`',
+  }),
+  variable({
+    name: 'LOG_LEVEL',
+    field: 'logLevel',
+    group: 'logs',
+    parser: oneOf(LOG_LEVEL_NAMES, 'info'),
+    doc: 'least level logged (see [Logs](operations.md#logs)); the emulator reads it too',
+  }),
+  variable({
+    name: 'LOG_REQUESTS',
+    field: 'logRequests',
+    group: 'logs',
+    parser: flag(false),
+    doc: 'one `info` line per HTTP request (see [Logs](operations.md#logs))',
+  }),
+];
+
+/** OpenTelemetry's standard variables, as far as the gateway honours them (docs/operations.md, Traces). */
+export const TRACING_VARIABLES = [
+  variable({
+    name: 'OTEL_SDK_DISABLED',
+    field: 'enabled',
+    group: 'traces',
+    parser: { ...flag(false), parse: (env, name) => !flagIn(env, name, false) },
+    doc: 'true: no tracing at all, no `traceparent` forwarded',
+  }),
+  variable({
+    name: 'OTEL_TRACES_EXPORTER',
+    field: undefined,
+    group: 'traces',
+    parser: oneOf(['otlp', 'none'], 'otlp'),
+    doc: '`none`: export nothing even with an endpoint set',
+  }),
+  variable({
+    name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    field: undefined,
+    group: 'traces',
+    parser: url(['http:', 'https:']),
+    doc: 'the traces URL itself (wins over `OTEL_EXPORTER_OTLP_ENDPOINT`)',
+  }),
+  variable({
+    name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    field: 'exportUrl',
+    group: 'traces',
+    parser: {
+      ...url(['http:', 'https:']),
+      parse(env, name, earlier) {
+        const base = urlIn(env, name, ['http:', 'https:']);
+        if (earlier('OTEL_TRACES_EXPORTER') === 'none') return undefined;
+        return earlier<string | undefined>('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? (base ? `${base}/v1/traces` : undefined);
+      },
+    },
+    doc: 'export traces by OTLP/HTTP to `<this>/v1/traces`; unset (and no `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`): nothing exported, trace context still forwarded (see [Traces](operations.md#traces))',
+  }),
+  // grpc is not offered: OTLP/HTTP only. The traces' own variable, when set, is the only one read.
+  variable({
+    name: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+    field: undefined,
+    group: 'traces',
+    parser: {
+      ...oneOf(PROTOCOLS, 'http/protobuf'),
+      parse: (env, name) => (env[name]?.trim() ? oneOfIn(env, name, PROTOCOLS, 'http/protobuf') : undefined),
+      fallback: 'unset',
+    },
+    doc: 'wins over `OTEL_EXPORTER_OTLP_PROTOCOL`',
+  }),
+  variable({
+    name: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    field: 'protocol',
+    group: 'traces',
+    parser: {
+      ...oneOf(PROTOCOLS, 'http/protobuf'),
+      parse: (env, name, earlier) =>
+        earlier<Protocol | undefined>('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? oneOfIn(env, name, PROTOCOLS, 'http/protobuf'),
+    },
+    doc: 'how spans are posted (gRPC is not offered)',
+  }),
+  variable({
+    name: 'OTEL_SERVICE_NAME',
+    field: 'serviceName',
+    group: 'traces',
+    parser: text('im-graphql-gateway'),
+    doc: '`service.name` of the spans',
+  }),
+  variable({
+    name: 'OTEL_TRACES_SAMPLER',
+    field: 'sampler',
+    group: 'traces',
+    parser: oneOf(SAMPLERS, 'parentbased_always_on'),
+    doc: 'which traces are recorded',
+  }),
+  variable({
+    name: 'OTEL_TRACES_SAMPLER_ARG',
+    field: 'samplerRatio',
+    group: 'traces',
+    parser: ratio,
+    doc: 'the ratio of the `traceidratio` samplers',
+  }),
+];
