@@ -87,10 +87,6 @@ export interface GatewayContext {
 
 type Lookup = (name: string) => string | undefined;
 
-export function headersLookup(headers: Headers): Lookup {
-  return (name) => headers.get(name) ?? undefined;
-}
-
 export function paramsLookup(params: Readonly<Record<string, unknown>> | undefined): Lookup {
   const lower = new Map<string, unknown>();
   for (const [k, v] of Object.entries(params ?? {})) lower.set(k.toLowerCase(), v);

@@ -85,6 +85,7 @@ export class Identity {
   /** An X-ID-Format that is neither format: the request is refused where its context is made. */
   readonly refusedIdFormat: string | undefined;
   private hashed: string | undefined;
+  private texted: string | undefined;
 
   constructor(
     /** As read; a request's context works on a copy of its own (a sign-in changes that copy's token). */
@@ -99,9 +100,14 @@ export class Identity {
     this.refusedIdFormat = idFormat.refused;
   }
 
-  /** identityHash of the caller: digested on first use (most queries never need it), then kept. */
+  /** identityText of the caller, made on first use: what the key digests, for keys that stay in this process. */
+  get text(): string {
+    return (this.texted ??= identityText(this.caller, this.defaults.defaultAppId));
+  }
+
+  /** The digest of `text`, made on first use (most queries never need it), for keys that leave the process (Redis) or live long. */
   get key(): string {
-    return (this.hashed ??= identityHash(this.caller, this.defaults.defaultAppId));
+    return (this.hashed ??= createHash('sha256').update(this.text).digest('base64url'));
   }
 }
 

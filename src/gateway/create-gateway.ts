@@ -1,6 +1,7 @@
 // createGateway(config) → { start, stop }: graphql-yoga at /graphql (GraphiQL included),
 // graphql-ws on the same port and path, /health, /ready and /metrics (or metrics on a listener of
-// their own); the subscriptions' pollers; stop() drains (lifecycle/drain.ts).
+// their own); the subscriptions' pollers. The plugins come in phases from plugins.ts; the
+// subsystems are one list of resources (lifecycle/resources.ts): stop() drains, then closes.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';

@@ -1,6 +1,6 @@
 // Identical queries in flight run once. A query whose parsed document (yoga's parse cache hands
-// out one object per text), operation name, variables, identity (its key: app, token, user and
-// group, src/identity.ts) and ID format match one that is executing waits for it and answers its result. A burst of the
+// out one object per text), operation name, variables, identity (its text: app, token, user and
+// group, src/identity.ts; not digested, since the key lives only while the execution runs) and ID format match one that is executing waits for it and answers its result. A burst of the
 // same screen's query (a chat app's home after a push, many tabs of one user) then costs one
 // execution, where coalescing (src/rest/coalesce.ts) spared only the REST calls.
 // Nothing is kept once the execution ends: this is not a cache. Every request still passes its own
@@ -32,7 +32,7 @@ type Kind = 'shared' | 'alone' | 'write';
 export function executionKey(args: ExecutionArgs, epoch: number): string {
   const { identity, idFormat } = args.contextValue as GatewayContext;
   const variables = args.variableValues ? JSON.stringify(args.variableValues) : '';
-  return [epoch, args.operationName ?? '', identity.key, idFormat, variables].join(SEP);
+  return [epoch, args.operationName ?? '', identity.text, idFormat, variables].join(SEP);
 }
 
 const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as Promise<unknown> | null)?.then === 'function';
