@@ -3,15 +3,14 @@
 import type { Context } from '@opentelemetry/api';
 import { type PeerAccess, peerAccessFor, type ServiceCredential } from './peers/service-credential';
 import { callBudget, type CallBudget } from './rest/budget';
-import type { Caller } from './rest/caller';
+import { type Caller, callerFrom, ID_FORMATS, type Identity, type IdFormat } from './identity';
 import type { RestClient } from './rest/client';
 import { idText, type Int64 } from './rest/json';
 import { type BindOptions, bindClient, type RequestClient } from './rest/request-client';
 import type { SubscriptionHub } from './subscriptions/hub';
 
-/** What `id` answers on Nodes other than User and Group: the service's IDs (until the dated switch in CHANGELOG), or global IDs. */
-export const ID_FORMATS = ['service', 'global'] as const;
-export type IdFormat = (typeof ID_FORMATS)[number];
+// Read with the identity (src/identity.ts); exported here too, where the schema and gateway find the request's parts.
+export { callerFrom, ID_FORMATS, type IdFormat };
 
 /** What resolvers need of the configuration. */
 interface GatewaySettings {
@@ -33,6 +32,9 @@ export interface RequestTrace {
 }
 
 export interface GatewayContext {
+  /** Who the request is, read once per request or WebSocket connection: what every per-identity structure keys on. */
+  readonly identity: Identity;
+  /** The identity's caller, the request's own copy (a sign-in sets its token). */
   readonly caller: Caller;
   /** What `id` answers on Nodes other than User and Group (X-ID-Format, else the gateway's ID_FORMAT). */
   readonly idFormat: IdFormat;
@@ -84,32 +86,6 @@ export interface GatewayContext {
 }
 
 type Lookup = (name: string) => string | undefined;
-
-// Some proxies drop header names with underscores, so the dashed spellings are accepted too.
-function first(lookup: Lookup, name: string, alias: string): string | undefined {
-  return lookup(name)?.trim() || lookup(alias)?.trim() || undefined;
-}
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
-/** Reads the caller from HTTP headers or connectionParams (same names as the upstream headers). */
-export function callerFrom(lookup: Lookup): Caller {
-  // Built field by field (no spreads, no arrays): this runs for every request.
-  const caller: Caller = {};
-  const appId = first(lookup, 'app_id', 'app-id');
-  if (appId !== undefined) caller.appId = appId;
-  const token = first(lookup, 'access-token', 'access_token') ?? lookup('authorization')?.match(BEARER)?.[1];
-  if (token !== undefined) caller.token = token;
-  const userId = first(lookup, 'user_id', 'user-id');
-  if (userId !== undefined) caller.userId = userId;
-  const groupId = first(lookup, 'group_id', 'group-id');
-  if (groupId !== undefined) caller.groupId = groupId;
-  return caller;
-}
-
-export function headersLookup(headers: Headers): Lookup {
-  return (name) => headers.get(name) ?? undefined;
-}
 
 export function paramsLookup(params: Readonly<Record<string, unknown>> | undefined): Lookup {
   const lower = new Map<string, unknown>();
@@ -222,24 +198,38 @@ function invalidate(this: GatewayContext): void {
   scope.budget.reset();
 }
 
-export function createContext(
-  client: RestClient,
-  caller: Caller,
-  settings: GatewaySettings,
-  subscriptions: SubscriptionHub,
-  service?: { credential: ServiceCredential | undefined; defaultAppId: string },
-  trace: RequestTrace = { current: undefined },
-  connection?: { resumeAfter?: unknown },
-  idFormat: IdFormat = settings.idFormat ?? 'service',
-): GatewayContext {
+/** What a request's context is made of. */
+export interface ContextParts {
+  readonly client: RestClient;
+  readonly identity: Identity;
+  readonly settings: GatewaySettings;
+  readonly subscriptions: SubscriptionHub;
+  readonly service?: { credential: ServiceCredential | undefined; defaultAppId: string } | undefined;
+  readonly trace?: RequestTrace;
+  /** The WebSocket connection's params (resumeAfter). */
+  readonly connection?: { resumeAfter?: unknown } | undefined;
+}
+
+export function createContext({
+  client,
+  identity,
+  settings,
+  subscriptions,
+  service,
+  trace = { current: undefined },
+  connection,
+}: ContextParts): GatewayContext {
   const loaders = new Map<unknown, unknown>();
   const budget = callBudget(settings.maxRestCalls ?? Number.POSITIVE_INFINITY);
+  // The request's own copy: a sign-in sets its token, which the identity (shared by a batch's operations, a socket's) keeps as read.
+  const caller = { ...identity.caller };
   const scope = new RequestScope(client, caller, budget, trace, loaders, service);
   // One shape for every request (absent parts undefined), so that reads of it stay monomorphic.
   const context: Scoped = {
     peers: scope.peers(),
+    identity,
     caller,
-    idFormat,
+    idFormat: identity.idFormat,
     settings,
     rest: scope.rest,
     restCalls: budget,

@@ -1,63 +1,51 @@
 // createGateway(config) → { start, stop }: graphql-yoga at /graphql (GraphiQL included),
 // graphql-ws on the same port and path, /health, /ready and /metrics (or metrics on a listener of
-// their own); the subscriptions' pollers; stop() drains (lifecycle/drain.ts).
+// their own); the subscriptions' pollers. The plugins come in phases from plugins.ts; the
+// subsystems are one list of resources (lifecycle/resources.ts): stop() drains, then closes.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError } from 'graphql-yoga';
-import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { callerFrom, createContext, type GatewayContext, headersLookup, paramsLookup } from '../context';
+import { createContext, type GatewayContext } from '../context';
 import type { Config } from '../config';
+import { type Identity, identityOf } from '../identity';
 import { createRestClient, type RestClient } from '../rest/client';
 import { forgetCaller, serviceCredential } from '../peers/service-credential';
 import { ScalarInputError } from '../schema/core/scalars';
-import { graphqlErrorOf, useUpstreamErrors } from '../schema/core/upstream-errors';
+import { graphqlErrorOf } from '../schema/core/upstream-errors';
 import { coalescing } from '../rest/coalesce';
 import { backgroundGate, inBackground } from '../rest/background';
+import { writeClock } from '../rest/write-clock';
 import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
 import { subscriptionSlots } from '../subscriptions/slots';
 import { graphiqlOptions } from './http/graphiql';
 import { createGraphiQLPage } from './http/graphiql-page';
-import { useMultipartBodyLimit } from './http/body-limits';
-import { createFront, useFrontRefusals } from './http/front';
+import { createFront, requestIdentity } from './http/front';
 import { COMPRESSION, CompressibleResponse, compressing } from './http/compression';
-import { useAcceptCheck } from './http/accept';
-import { useMultipartSubscriptions } from './http/multipart-subscriptions';
-import { useRequestParseErrors } from './http/parse-errors';
-import { useBatchLimit, yogaBatching } from './http/batch-limit';
+import { yogaBatching } from './http/batch-limit';
 import { createRateLimiter } from './rate-limit/limiter';
-import { useRateLimit } from './rate-limit/use-rate-limit';
-import { useDocumentLimits } from './execution/document-limits';
-import { useCostLimit } from './execution/cost';
-import { useResultCaps } from './execution/result-caps';
-import { useSubscriptionLimits } from './execution/subscription-limits';
 import { corsFor, wsOriginAllowed } from './http/cors';
-import { useCsrfPrevention } from './http/csrf';
 import { createDownloadRoute } from './http/downloads';
 import { DOWNLOAD_ROUTES } from '../files/download-paths';
-import { requestLookup } from './http/event-source';
-import { idFormatFrom } from './http/id-format';
-import { useReadinessRoute } from './http/readiness-route';
-import { useCompiledExecution } from './execution/jit';
+import { incomingLookup } from './http/event-source';
+import { checkedIdFormat } from './http/id-format';
 import { useDocumentCache } from './execution/document-cache';
-import { useSharedExecution } from './execution/shared-execution';
-import { useIntrospectionRefusal } from './execution/introspection';
 import { createDrain, type DrainOutcome } from './lifecycle/drain';
+import { resources } from './lifecycle/resources';
 import { listenForMetrics } from './observability/metrics-listener';
 import { createGatewayMetrics } from './observability/metrics';
 import { createReadiness } from './observability/readiness';
 import { restCallObserver } from './observability/rest-calls';
-import { useStreamingMultipart } from './http/multipart';
 import { upstreamLog } from './observability/upstream-log';
 import { log } from '../log/logger';
 import { observeRequests, operationTrace, traceOf } from './observability/requests';
-import { useOperationTracing } from './observability/tracing/operation-plugin';
 import { createTracing } from './observability/tracing/tracing';
 import { sharedSubscriptions } from './ws/shared-subscriptions';
 import { socketSlots } from './ws/socket-slots';
 import { mountWebSocket } from './ws/websocket';
 import { createPersisted } from './persisted/persisted';
+import { gatewayPlugins } from './plugins';
 
 /** What a gateway needs besides its Config. */
 export interface GatewayOptions {
@@ -92,9 +80,6 @@ function causedByScalarInput(error: unknown): boolean {
   return false;
 }
 
-/** Largest `operations` or `map` field of a multipart request. */
-const MULTIPART_FIELD_BYTES = 1024 * 1024;
-
 export function createGateway(config: Config, options: GatewayOptions = {}): Gateway {
   const imBaseUrl = options.imBaseUrl ?? config.imBaseUrl;
   if (!imBaseUrl) throw new Error('createGateway: no IM service (IM_BASE_URL, or options.imBaseUrl)');
@@ -111,7 +96,6 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
   // At most so many subscriptions per identity, over every transport and replica.
   const slots = subscriptionSlots({
     limit: config.maxSubscriptionsPerIdentity,
-    defaultAppId: config.imAppId,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
     ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
     ...(options.subscriptionLeaseMs ? { leaseMs: options.subscriptionLeaseMs } : {}),
@@ -144,8 +128,14 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     // A refused token's remembered caller proof goes at once.
     onTokenRefused: (caller) => service.credential && forgetCaller(service.credential, caller, config.imAppId),
   });
+  // Read your writes: one clock for REST coalescing and shared executions (rest/write-clock.ts).
+  const writes = writeClock();
   // Identical reads in flight for one identity share one upstream call (src/rest/coalesce.ts).
-  const rest = config.coalesce ? coalescing(client) : client;
+  const rest = config.coalesce ? coalescing(client, { defaultAppId: config.imAppId, writes }) : client;
+  // Who a request is: read once per HTTP request (the front) or WebSocket connection (src/identity.ts).
+  const identityDefaults = { defaultAppId: config.imAppId, idFormat: config.idFormat };
+  const identify = (lookup: (name: string) => string | undefined, address: string | undefined) =>
+    identityOf(lookup, address, identityDefaults);
 
   const subscriptions = createSubscriptionHub({
     rest,
@@ -190,18 +180,20 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     batching: yogaBatching(config.maxBatch),
     cors: corsFor(config.corsOrigins),
     context: ({
-      request,
       req,
       connectionParams,
+      identity,
     }: {
       request?: Request;
       req?: IncomingMessage;
       connectionParams?: Record<string, unknown>;
+      /** A WebSocket operation's (websocket.ts); an HTTP request's is on `req` (the front's). */
+      identity?: Identity;
     }) => {
-      const lookup = connectionParams ? paramsLookup(connectionParams) : request ? requestLookup(request) : headersLookup(new Headers());
+      const who = identity ?? requestIdentity(req);
       const trace = operationTrace(tracing, req, connectionParams);
-      const idFormat = idFormatFrom(lookup, config.idFormat);
-      return createContext(rest, callerFrom(lookup), settings, subscriptions, service, trace, connectionParams, idFormat);
+      checkedIdFormat(who);
+      return createContext({ client: rest, identity: who, settings, subscriptions, service, trace, connection: connectionParams });
     },
     // useStreamingMultipart below parses multipart requests (yoga's own parser would only be overridden).
     multipart: false,
@@ -216,46 +208,105 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         return graphqlErrorOf(error) ?? maskError(error, message, isDev);
       },
     },
-    plugins: [
-      useFrontRefusals(),
-      // @defer and @stream: deferred and streamed payloads over multipart or SSE (execution/incremental.ts).
-      documents.rulesOnly(useDeferStream()),
-      useCsrfPrevention(),
-      // File uploads reach resolvers as streams of the request body (yoga's own parser buffers them).
-      useStreamingMultipart({ maxFileBytes: config.maxUploadBytes, maxFiles: 10, maxFieldBytes: MULTIPART_FIELD_BYTES }),
-      useMultipartBodyLimit({ maxUploadBytes: config.maxUploadBytes, maxFieldBytes: MULTIPART_FIELD_BYTES }),
-      useRequestParseErrors(),
-      // Before yoga checks the parameters: a documentId or a hash alone becomes the document's text.
-      persisted.plugin,
-      // A batch over MAX_BATCH is refused before the rate limit takes anything for it.
-      useBatchLimit(config.maxBatch),
-      ...(limiter ? [useRateLimit(limiter)] : []),
-      useAcceptCheck(),
-      useMultipartSubscriptions({ heartbeatMs: config.multipartHeartbeatMs }),
-      useDocumentLimits(config),
-      useCostLimit({ maxCost: config.maxCost, mode: config.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
-      useResultCaps(config),
-      ...(config.introspection ? [] : [documents.rulesOnly(useIntrospectionRefusal())]),
-      // After the plugins that may refuse an operation: a refused one takes no slot.
-      useSubscriptionLimits(slots),
-      useReadinessRoute({
-        endpoint: '/ready',
-        problem: () => (drain.draining ? 'the gateway is shutting down' : readiness.problem()),
-      }),
-      ...(metrics ? [metrics.plugin] : []),
-      ...(tracing?.tracer || config.logRequests ? [useOperationTracing(tracing)] : []),
-      ...(config.jit ? [useCompiledExecution({ afterRuns: config.jitAfterRuns })] : []),
-      // After compiled execution: it shares whichever execution that plugin chose.
-      ...(config.shareQueries ? [useSharedExecution(metrics ? { onShared: metrics.sharedExecution } : {})] : []),
-      useUpstreamErrors(),
-      // Where yoga puts its own parse and validation cache, which it replaces.
-      documents.plugin,
-    ],
+    plugins: gatewayPlugins({
+      config,
+      documents,
+      persisted,
+      limiter: limiter || undefined,
+      slots,
+      metrics,
+      tracing,
+      notReady: () => (drain.draining ? 'the gateway is shutting down' : readiness.problem()),
+      writes,
+    }).map(({ plugin }) => plugin),
   });
 
-  let server: Server | undefined;
+  const downloads = createDownloadRoute(rest, traceOf);
+  const serveYoga = (req: IncomingMessage, res: ServerResponse) => void yoga(req, res);
+  const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
+  const server: Server = createServer(
+    // One response class: tracked while in flight (lifecycle/tracked-response.ts), coded when yoga armed it (http/compression.ts).
+    { ServerResponse: CompressibleResponse },
+    drain.track(
+      observeRequests(
+        createFront({
+          maxBodyBytes: config.maxBodyBytes,
+          routes: [graphiql, downloads],
+          identify: (req) => identify(incomingLookup(req), req.socket.remoteAddress),
+          // yoga's Node listener answers or logs its own failures: its promise never rejects.
+          serve: config.compression ? compressing(serveYoga, COMPRESSION) : serveYoga,
+        }),
+        {
+          tracing,
+          logRequests: config.logRequests,
+          routes: ['/graphql', '/health', '/ready', '/metrics', ...Object.keys(DOWNLOAD_ROUTES)],
+        },
+      ),
+    ),
+  );
+  let listening = false;
   let ws: ReturnType<typeof mountWebSocket> | undefined;
   let metricsListener: Awaited<ReturnType<typeof listenForMetrics>> | undefined;
+
+  // In the order they are made: each may use those before it; stopped in reverse (lifecycle/resources.ts).
+  const subsystems = resources([
+    tracing && { name: 'tracing', close: () => tracing.shutdown() },
+    {
+      name: 'rest',
+      // The REST calls of cut requests may still be held: the pool then closes on its own timer
+      // (IM_CALL_TIMEOUT_MS) rather than hold the stop.
+      close: async (outcome) => {
+        const closing = rest.close();
+        if (outcome.cut.length === 0) await closing;
+        else closing.catch(() => {});
+      },
+    },
+    { name: 'persisted-documents', start: () => persisted.start(), close: () => persisted.close() },
+    limiter && { name: 'rate-limit', start: () => limiter.start(), close: () => limiter.close() },
+    // Drained after the sockets and the hub below: their subscriptions give their slots back first.
+    { name: 'subscription-slots', start: () => slots.start(), drain: () => slots.close() },
+    {
+      name: 'websocket',
+      start: () => {
+        ws = mountWebSocket(server, yoga, {
+          verify: subscriptions.verify,
+          maxPayloadBytes: config.maxWsPayloadBytes,
+          maxInitBytes: config.maxWsInitBytes,
+          shared,
+          slots: wsSlots,
+          identify,
+          originAllowed: wsOriginAllowed(config.corsOrigins),
+          ...(limiter ? { admit: (identity: Identity) => limiter.admit(identity, 1, 'ws') } : {}),
+          resolveParams: persisted.resolve,
+        });
+      },
+      // Once the hub ended every subscription: their clients are told `complete` before the sockets close.
+      drain: () => ws?.close(),
+    },
+    // Every subscription completes (its clients are told, and resume elsewhere) and every poller stops, releasing its lease.
+    { name: 'subscriptions', start: () => subscriptions.start(), drain: () => subscriptions.close() },
+    {
+      name: 'http',
+      start: () =>
+        new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(config.port, config.host, () => resolve());
+          listening = true;
+        }),
+      // First of the drain: /ready answers 503 and no connection is accepted any more.
+      drain: () => {
+        if (listening) drain.begin(server);
+      },
+    },
+    metrics &&
+      config.metricsPort !== undefined && {
+        name: 'metrics-listener',
+        start: async () => {
+          metricsListener = await listenForMetrics(metrics.scrape, config.metricsPort!, config.metricsHost);
+        },
+        close: () => metricsListener?.close(),
+      },
+  ]);
 
   return {
     rest,
@@ -263,71 +314,15 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       return metricsListener?.url;
     },
     async start() {
-      await subscriptions.start();
-      await limiter?.start();
-      await persisted.start();
-      await slots.start();
-      const downloads = createDownloadRoute(rest, traceOf);
-      const serveYoga = (req: IncomingMessage, res: ServerResponse) => void yoga(req, res);
-      const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
-      server = createServer(
-        // One response class: tracked while in flight (lifecycle/tracked-response.ts), coded when yoga armed it (http/compression.ts).
-        { ServerResponse: CompressibleResponse },
-        drain.track(
-          observeRequests(
-            createFront({
-              maxBodyBytes: config.maxBodyBytes,
-              routes: [graphiql, downloads],
-              // yoga's Node listener answers or logs its own failures: its promise never rejects.
-              serve: config.compression ? compressing(serveYoga, COMPRESSION) : serveYoga,
-            }),
-            {
-              tracing,
-              logRequests: config.logRequests,
-              routes: ['/graphql', '/health', '/ready', '/metrics', ...Object.keys(DOWNLOAD_ROUTES)],
-            },
-          ),
-        ),
-      );
-      ws = mountWebSocket(server, yoga, {
-        verify: subscriptions.verify,
-        maxPayloadBytes: config.maxWsPayloadBytes,
-        maxInitBytes: config.maxWsInitBytes,
-        shared,
-        slots: wsSlots,
-        originAllowed: wsOriginAllowed(config.corsOrigins),
-        ...(limiter ? { admit: (caller, address) => limiter.admit({ caller, address }, 1, 'ws') } : {}),
-        resolveParams: persisted.resolve,
-      });
-      await new Promise<void>((resolve, reject) => {
-        server!.once('error', reject);
-        server!.listen(config.port, config.host, () => resolve());
-      });
-      if (metrics && config.metricsPort !== undefined) {
-        metricsListener = await listenForMetrics(metrics.scrape, config.metricsPort, config.metricsHost);
-      }
+      await subsystems.start();
       const { port } = server.address() as AddressInfo;
       return `http://${config.host}:${port}`;
     },
     async stop(timeoutMs = 0) {
       const deadline = Date.now() + timeoutMs;
-      if (server) drain.begin(server);
-      // Every subscription completes (its clients are told, and resume elsewhere) and every poller
-      // stops, releasing its lease; then the requests in flight get what time is left.
-      await subscriptions.close();
-      await ws?.close();
-      await slots.close();
-      const outcome = server ? await drain.settle(server, deadline) : { cut: [] };
-      await metricsListener?.close();
-      await limiter?.close();
-      await persisted.close();
-      // The REST calls of cut requests may still be held: the pool then closes on its own timer
-      // (IM_CALL_TIMEOUT_MS) rather than hold the stop.
-      const closing = rest.close();
-      if (outcome.cut.length === 0) await closing;
-      else closing.catch(() => {});
-      await tracing?.shutdown();
-      server = undefined;
+      // What the drain left in flight gets the time that is left, then is cut.
+      const outcome = await subsystems.stop(() => (listening ? drain.settle(server, deadline) : Promise.resolve({ cut: [] })));
+      listening = false;
       ws = undefined;
       metricsListener = undefined;
       return outcome;

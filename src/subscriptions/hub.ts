@@ -2,7 +2,7 @@
 // one topic, and each topic is polled once, here or by one replica of the fleet. Subscribers get
 // values and errors as events; the schema turns those into GraphQL results.
 import { FixedBuffer, Repeater, type RepeaterBuffer, SlidingBuffer } from '@repeaterjs/repeater';
-import type { Caller } from '../rest/caller';
+import { type Caller, type Identity, identityHash } from '../identity';
 import type { RestClient } from '../rest/client';
 import { classifyUpstreamError, GatewayError, UpstreamError } from '../rest/errors';
 import type { Int64 } from '../rest/json';
@@ -13,7 +13,6 @@ import { fromWireError } from './events';
 import type { Fleet } from './fleet';
 import { memoryFleet } from './fleet-memory';
 import { pageReader } from './history-reader';
-import { identityHash } from './identity';
 import type { RoundTracer } from './poller';
 import { type DeliveredEvent, resumeAfter } from './resume';
 import type { Source } from './source';
@@ -59,7 +58,8 @@ export interface SubscriptionHub {
   conversationMessages(caller: Caller, peer: Int64): AsyncIterableIterator<SubscriptionEvent<MessageRecord>>;
   /** Messages received, recalled and read in one conversation; resumed after a message ID when given. */
   conversationEvents(caller: Caller, peer: Int64, after?: Int64): AsyncIterableIterator<SubscriptionEvent<DeliveredEvent>>;
-  verify(caller: Caller): Promise<Verdict>;
+  /** Checks a connection's identity with the service (a success is remembered a while, by the identity's key). */
+  verify(identity: Pick<Identity, 'caller' | 'key'>): Promise<Verdict>;
   /** Counts for the metrics (read-only). */
   stats(): SubscriptionStats;
   /** Completes every subscription and stops every poller. */
@@ -184,11 +184,10 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
         peer,
         after,
       ),
-    verify(caller) {
+    verify({ caller, key }) {
       // Without a token there is nothing to check: such a connection can log in, and its
       // subscriptions are refused with UNAUTHENTICATED by the service.
       if (caller.token === undefined) return Promise.resolve('ok');
-      const key = identityHash(caller, options.defaultAppId);
       const now = Date.now();
       const known = verified.get(key);
       if (known && known.until > now) return known.verdict;

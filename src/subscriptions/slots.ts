@@ -1,11 +1,10 @@
-// Subscription slots: at most `limit` subscriptions open at once per identity (identity.ts: app,
-// token, acting user and group), whatever transport carries them (WebSocket, SSE, multipart HTTP:
+// Subscription slots: at most `limit` subscriptions open at once per identity (src/identity.ts: app,
+// token, acting user and group, by the identity's key), whatever transport carries them (WebSocket, SSE, multipart HTTP:
 // each calls acquire() before the subscription starts and releases its slot when it ends). Each
 // replica counts its own slots; with Redis the counts of the fleet are added up there
 // (slots-redis.ts), so the limit holds across replicas. Redis trouble fails open: the subscription
 // is admitted on this replica's own count, with a warning and a count for the metrics.
-import type { Caller } from '../rest/caller';
-import { identityHash } from './identity';
+import type { Identity } from '../identity';
 import { warner } from './warn';
 
 /** A subscription admitted (release its slot once, when it ends), or refused at the limit. */
@@ -31,7 +30,7 @@ export interface SlotStore {
 export interface SubscriptionSlots {
   /** Connects to Redis in multi-replica mode; nothing to do otherwise. */
   start(): Promise<void>;
-  acquire(caller: Caller): Promise<Admission>;
+  acquire(identity: Pick<Identity, 'key'>): Promise<Admission>;
   readonly limit: number;
   stats(): SlotStats;
   close(): Promise<void>;
@@ -40,8 +39,6 @@ export interface SubscriptionSlots {
 interface SubscriptionSlotsOptions {
   /** Most subscriptions open at once per identity. */
   limit: number;
-  /** The app_id callers that name none are counted under (as the REST client sends it). */
-  defaultAppId?: string;
   /** Set: the fleet's count lives in this Redis. */
   redisUrl?: string;
   /** Prefix of the Redis keys. Default 'im-gateway:'. */
@@ -88,8 +85,7 @@ export function subscriptionSlots(options: SubscriptionSlotsOptions): Subscripti
         held: () => held,
       });
     },
-    async acquire(caller) {
-      const key = identityHash(caller, options.defaultAppId);
+    async acquire({ key }) {
       // This replica's own count bounds it even when the fleet's cannot be read.
       const mine = (held.get(key) ?? 0) + 1;
       if (mine > options.limit) return refuse();

@@ -1,5 +1,5 @@
-// The layering rule (rest ← emulator, subscriptions ← context ← schema ← gateway ← main; the logger
-// beside them, below all but config): every
+// The layering rule (identity ← rest ← emulator, subscriptions ← context ← schema ← gateway ← main;
+// the logger beside them, below all but config): every
 // relative import of src/ stays in its own area or reaches an area below it, never one above; and
 // nothing below src/schema knows GraphQL (its failures are plain values, worded at the edge).
 import { readdirSync, readFileSync } from 'node:fs';
@@ -13,21 +13,23 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sr
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   config: [],
   log: ['config'],
-  rest: [],
+  // Who a request is (src/identity.ts): below everything that keys on it, REST coalescing included.
+  identity: [],
+  rest: ['identity'],
   generated: [],
   files: ['rest'],
   peers: ['rest'],
   emulator: ['rest', 'config', 'log'],
-  subscriptions: ['rest', 'log'],
-  context: ['rest', 'subscriptions', 'peers'],
+  subscriptions: ['identity', 'rest', 'log'],
+  context: ['identity', 'rest', 'subscriptions', 'peers'],
   schema: ['rest', 'files', 'peers', 'subscriptions', 'context'],
   // The gateway serves the trusted documents' manifest that codegen writes (data, no code).
-  gateway: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'config', 'generated', 'log'],
-  main: ['rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'gateway', 'config', 'emulator', 'generated', 'log'],
+  gateway: ['identity', 'rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'config', 'generated', 'log'],
+  main: ['identity', 'rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'gateway', 'config', 'emulator', 'generated', 'log'],
 };
 
 /** The areas below src/schema: no GraphQL package, not even for a type. */
-const BELOW_SCHEMA = ['rest', 'files', 'peers', 'subscriptions', 'context', 'config', 'emulator', 'generated', 'log'];
+const BELOW_SCHEMA = ['identity', 'rest', 'files', 'peers', 'subscriptions', 'context', 'config', 'emulator', 'generated', 'log'];
 
 /** graphql, graphql-yoga, graphql-jit, @graphql-*, @pothos/*, ...: any package that speaks GraphQL. */
 const isGraphqlPackage = (specifier: string) =>

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
-import { identityHash } from '../../src/subscriptions/identity';
+import { identityHash } from '../../src/identity';
 import { redisSlotStore } from '../../src/subscriptions/slots-redis';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startRedisServer } from '../helpers/redis-server';

@@ -1,6 +1,6 @@
 // Identical queries in flight run once. A query whose parsed document (yoga's parse cache hands
-// out one object per text), operation name, variables and identity (the REST caller: app, token,
-// user and group) match one that is executing waits for it and answers its result. A burst of the
+// out one object per text), operation name, variables, identity (its text: app, token, user and
+// group, src/identity.ts; not digested, since the key lives only while the execution runs) and ID format match one that is executing waits for it and answers its result. A burst of the
 // same screen's query (a chat app's home after a push, many tabs of one user) then costs one
 // execution, where coalescing (src/rest/coalesce.ts) spared only the REST calls.
 // Nothing is kept once the execution ends: this is not a cache. Every request still passes its own
@@ -8,13 +8,17 @@
 // result's top level to set its own errors or extensions on (they never change the data in place).
 // Never shared: mutations, subscriptions, @defer/@stream answers, and a synchronous execution
 // (nothing to wait for). A query that starts after a mutation started or ended never joins one that
-// started before (read your writes): each mutation's start and end begin a new epoch, part of the key.
+// started before (read your writes): each mutation's start and end tick the write clock that REST
+// coalescing shares (rest/write-clock.ts), and the clock's time is part of the key.
 import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../context';
+import type { WriteClock } from '../../rest/write-clock';
 import { usesIncrementalDelivery } from './incremental';
 
 interface SharingOptions {
+  /** Read your writes: ticked by each mutation's start and end, shared with REST coalescing. */
+  writes: WriteClock;
   /** Each request answered by another's execution (metrics). */
   onShared?: () => void;
 }
@@ -24,20 +28,20 @@ const SEP = '\u0000';
 /** How an operation runs: shared with identical ones, alone, or alone and starting a new epoch (a mutation). */
 type Kind = 'shared' | 'alone' | 'write';
 
-function keyOf(args: ExecutionArgs, epoch: number): string {
-  const { caller, idFormat } = args.contextValue as GatewayContext;
+/** Which executions may be shared: same time on the write clock, operation, identity, ID format and variables. */
+export function executionKey(args: ExecutionArgs, epoch: number): string {
+  const { identity, idFormat } = args.contextValue as GatewayContext;
   const variables = args.variableValues ? JSON.stringify(args.variableValues) : '';
-  return [epoch, args.operationName ?? '', caller.appId, caller.token, caller.userId, caller.groupId, idFormat, variables].join(SEP);
+  return [epoch, args.operationName ?? '', identity.text, idFormat, variables].join(SEP);
 }
 
 const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as Promise<unknown> | null)?.then === 'function';
 const copyOf = (result: ExecutionResult): ExecutionResult => ({ ...result });
 
-export function useSharedExecution({ onShared }: SharingOptions = {}): Plugin {
+export function useSharedExecution({ writes, onShared }: SharingOptions): Plugin {
   /** Per document and operation name: whether it is a query answered in one payload (else a mutation, say). */
   const shareable = new WeakMap<DocumentNode, Map<string, Kind>>();
-  let epoch = 0;
-  const newEpoch = () => void epoch++;
+  const newEpoch = () => writes.tick();
   const running = new WeakMap<DocumentNode, Map<string, Promise<ExecutionResult>>>();
 
   const kindOf = (args: ExecutionArgs): Kind => {
@@ -61,7 +65,7 @@ export function useSharedExecution({ onShared }: SharingOptions = {}): Plugin {
         return { onExecuteDone: newEpoch };
       }
       if (kind === 'alone') return;
-      const key = keyOf(args, epoch);
+      const key = executionKey(args, writes.now);
       setExecuteFn((execution: ExecutionArgs) => {
         let inFlight = running.get(execution.document);
         const earlier = inFlight?.get(key);

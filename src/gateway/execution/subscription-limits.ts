@@ -59,7 +59,7 @@ export function useSubscriptionLimits(slots: SubscriptionSlots): Plugin<GatewayC
     async onSubscribe({ args, subscribeFn, setSubscribeFn, setResultAndStopExecution }) {
       const context = args.contextValue as GatewayContext & { [SLOT_HELD]?: true };
       if (context[SLOT_HELD]) return;
-      const admission = await slots.acquire(context.caller);
+      const admission = await slots.acquire(context.identity);
       if (!admission.admitted) {
         setResultAndStopExecution({ errors: [subscriptionLimitError('identity', admission.limit)] });
         return;

@@ -3,14 +3,21 @@
 // are given). For EventSource only: every other request reads headers alone, since a URL ends up
 // in browser history and proxy logs. The gateway itself logs no URLs (upstream-log.ts names
 // endpoints only; the metrics' labels hold no URL).
-import { headersLookup } from '../../context';
+import type { IncomingMessage } from 'node:http';
 
 const URL_IDENTITY: ReadonlySet<string> = new Set(['access-token', 'access_token', 'app_id', 'app-id']);
 
-/** The identity lookup of an HTTP request: its headers, and for SSE the query string's identity. */
-export function requestLookup(request: Request): (name: string) => string | undefined {
-  const headers = headersLookup(request.headers);
-  if (!request.headers.get('accept')?.includes('text/event-stream')) return headers;
-  const query = new URL(request.url).searchParams;
-  return (name) => headers(name) ?? (URL_IDENTITY.has(name) ? (query.get(name) ?? undefined) : undefined);
+type Lookup = (name: string) => string | undefined;
+
+/** The identity lookup of an HTTP request as Node received it: its headers, and for SSE the query string's identity. */
+export function incomingLookup(req: IncomingMessage): Lookup {
+  const { headers } = req;
+  // Node joins a repeated header with ", " as the Fetch API's Headers#get does; only set-cookie is an array.
+  const header: Lookup = (name) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  if (!headers.accept?.includes('text/event-stream')) return header;
+  const query = new URL(req.url ?? '/', 'http://gateway').searchParams;
+  return (name) => header(name) ?? (URL_IDENTITY.has(name) ? (query.get(name) ?? undefined) : undefined);
 }

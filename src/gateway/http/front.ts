@@ -8,11 +8,14 @@
 //   the Content-Length before a byte is read, or where a chunked body passes the limit), and a JSON
 //   body (or a form's JSON fields) scanned for its object members (400 over MAX_JSON_MEMBERS) before anything parses it.
 //   Multipart bodies (uploads) stream on: body-limits.ts caps them as they flow.
+// - who the request is (src/identity.ts): read once here, from the headers (and an EventSource's
+//   URL), for the rate limit, the context and every per-identity structure after them.
 // A refusal is not written here: it is recorded on the request and raised by `useFrontRefusals`
 // inside yoga, so that every answer (CORS headers, content type, status rules) is yoga's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Identity } from '../../identity';
 import { badContentLength, bodyTooLarge, isMultipart, MAX_JSON_MEMBERS, membersOver, tooManyMembers } from './body-limits';
 
 /** A request as the front hands it on: its body already read (or left streaming), maybe a refusal. */
@@ -26,12 +29,16 @@ export type FrontRequest = IncomingMessage & {
   body?: Readable | object;
   /** Why the request is refused; raised by useFrontRefusals before anything else runs. */
   frontRefusal?: Error;
+  /** Who the request is, read once for everything after the front. */
+  identity?: Identity;
 };
 
 export interface FrontOptions {
   maxBodyBytes: number;
   /** Tried in order before GraphQL (GraphiQL's page, downloads): true when one answered. */
   routes: readonly ((req: IncomingMessage, res: ServerResponse) => boolean)[];
+  /** Reads who a request is (for GraphQL requests: other routes identify their own). */
+  identify(req: IncomingMessage): Identity;
   /** Serves the request once its body is read: yoga's node handler or the adapter. */
   serve(req: FrontRequest, res: ServerResponse): void;
 }
@@ -75,7 +82,7 @@ function badHost() {
   return createGraphQLError('the Host header is malformed', { extensions: { http: { status: 400 }, code: 'BAD_REQUEST' } });
 }
 
-export function createFront({ maxBodyBytes, routes, serve }: FrontOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function createFront({ maxBodyBytes, routes, identify, serve }: FrontOptions): (req: IncomingMessage, res: ServerResponse) => void {
   /** Reads the body within the limit, then serves; a refusal is recorded and served without the rest of the body. */
   function readBody(req: FrontRequest, res: ServerResponse): void {
     const length = req.headers['content-length'];
@@ -120,9 +127,11 @@ export function createFront({ maxBodyBytes, routes, serve }: FrontOptions): (req
     const host = req.headers.host;
     if (host !== undefined && !HOST.test(host)) {
       req.headers.host = PLACEHOLDER_HOST;
+      req.identity = identify(req);
       return refuse(req, res, badHost());
     }
     for (const route of routes) if (route(req, res)) return;
+    req.identity = identify(req);
     if (hasNoBody(req.method) || isMultipart(req.headers['content-type'])) return serve(req, res);
     readBody(req, res);
   };
@@ -139,4 +148,11 @@ export function useFrontRefusals(): Plugin<Record<string, unknown>, { req?: Fron
       if (refusal) throw refusal;
     },
   };
+}
+
+/** The identity the front read for an HTTP request (every GraphQL request passes the front). */
+export function requestIdentity(req: FrontRequest | undefined): Identity {
+  const identity = req?.identity;
+  if (!identity) throw new Error('a GraphQL request that did not pass the front has no identity');
+  return identity;
 }

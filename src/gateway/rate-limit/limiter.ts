@@ -8,12 +8,12 @@
 import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { RateLimit } from '../../config';
-import type { Caller } from '../../rest/caller';
+import { appIdOf, type Caller } from '../../identity';
 import { log as logger } from '../../log/logger';
 import { memoryStore, type BucketStore } from './store';
 import { redisStore } from './redis-store';
 
-/** Who sends an operation: the caller it names and the address it comes from. */
+/** Who sends an operation: the caller it names and the address it comes from (an Identity is one). */
 export interface Sender {
   readonly caller: Caller;
   readonly address: string | undefined;
@@ -48,7 +48,8 @@ export interface RateLimiter {
 
 /** The sender's bucket: a digest of app and token, or of the address for a caller without a token. */
 export function bucketKey({ caller, address }: Sender, defaultAppId: string): string {
-  const parts = caller.token ? ['token', caller.appId ?? defaultAppId, caller.token] : ['address', address ?? ''];
+  // Per token (and app), as the identity resolves its app; the acting user and group share the token's bucket.
+  const parts = caller.token ? ['token', appIdOf(caller, defaultAppId), caller.token] : ['address', address ?? ''];
   // JSON keeps the parts apart; 128 bits of the digest are plenty to tell identities apart.
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }

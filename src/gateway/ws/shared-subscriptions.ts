@@ -6,7 +6,7 @@
 // member who joins late gets the latest result at once when the operation's field replays its
 // state (`extensions.replaysLatest`, as unreadCounts does), as it would from its own execution.
 import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError } from 'graphql';
-import type { Caller } from '../../rest/caller';
+import type { Identity } from '../../identity';
 import { log } from '../../log/logger';
 
 type Subscribed = AsyncIterable<ExecutionResult> | ExecutionResult;
@@ -200,20 +200,19 @@ export function sharedSubscriptions(): SharedSubscriptions {
  * Which subscribers may share an execution: the same identity running the same operation with
  * the same variables and resume positions (key undefined: not shared), and whether its field replays its state.
  */
-function shareOf(args: ExecutionArgs): { key: string | undefined; replay: boolean } {
-  const context = args.contextValue as { caller?: Caller; resumeAfter?: unknown; idFormat?: string } | undefined;
-  const caller = context?.caller;
+export function shareOf(args: ExecutionArgs): { key: string | undefined; replay: boolean } {
+  const context = args.contextValue as { identity?: Identity; resumeAfter?: unknown; idFormat?: string } | undefined;
+  const identity = context?.identity;
   const text = args.document.loc?.source.body;
   const operation = getOperationAST(args.document, args.operationName);
   const field = operation?.selectionSet.selections[0];
-  if (!caller || text === undefined || operation?.operation !== 'subscription' || field?.kind !== 'Field')
+  if (!identity || text === undefined || operation?.operation !== 'subscription' || field?.kind !== 'Field')
     return { key: undefined, replay: false };
   const definition = args.schema.getSubscriptionType()?.getFields()[field.name.value];
-  const identity = [caller.appId, caller.token, caller.userId, caller.groupId].map((part) => part ?? null);
   // A connection that resumes (connectionParams.resumeAfter) starts elsewhere than one that does not.
   const resume = context?.resumeAfter ?? null;
   const ids = context?.idFormat ?? null;
-  const key = `${JSON.stringify([...identity, args.operationName ?? null, args.variableValues ?? null, resume, ids])}\n${text}`;
+  const key = `${JSON.stringify([identity.key, args.operationName ?? null, args.variableValues ?? null, resume, ids])}\n${text}`;
   return { key, replay: definition?.extensions.replaysLatest === true };
 }
 

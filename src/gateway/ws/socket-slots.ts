@@ -4,13 +4,13 @@
 // operation, and costs its client a slot. An operation is known by its `subscribe` message's
 // payload, so that an ID the client reuses at once never releases its successor's slot.
 import type { GraphQLError } from 'graphql';
-import type { Caller } from '../../rest/caller';
+import type { Identity } from '../../identity';
 import type { SubscriptionSlots } from '../../subscriptions/slots';
 import { subscriptionLimitError } from '../execution/subscription-limits';
 
 export interface SocketSlots {
   /** Takes the operation's slots; answers the refusal when either limit is reached. */
-  admit(socket: object, operation: object, caller: Caller): Promise<GraphQLError | undefined>;
+  admit(socket: object, operation: object, identity: Identity): Promise<GraphQLError | undefined>;
   release(socket: object, operation: object): void;
   /** The socket closed: every slot of its operations is released. */
   releaseAll(socket: object): void;
@@ -24,7 +24,7 @@ export function socketSlots(perSocket: number, slots: SubscriptionSlots): Socket
   let refused = 0;
 
   return {
-    async admit(socket, operation, caller) {
+    async admit(socket, operation, identity) {
       let held = sockets.get(socket);
       if (!held) sockets.set(socket, (held = new Map()));
       if (held.size >= perSocket) {
@@ -33,7 +33,7 @@ export function socketSlots(perSocket: number, slots: SubscriptionSlots): Socket
       }
       // Counted at once: operations sent together are held to the limit while they wait below.
       held.set(operation, undefined);
-      const admission = await slots.acquire(caller);
+      const admission = await slots.acquire(identity);
       if (!admission.admitted) {
         held.delete(operation);
         return subscriptionLimitError('identity', admission.limit);

@@ -13,10 +13,9 @@ import { CloseCode, type Context, type SubscribePayload } from 'graphql-ws';
 import { type Extra, useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
-import { callerFrom, paramsLookup } from '../../context';
+import { paramsLookup } from '../../context';
 import type { Verdict } from '../../subscriptions/hub';
-import type { Caller } from '../../rest/caller';
-import type { GatewayContext } from '../../context';
+import type { Identity } from '../../identity';
 import { SLOT_HELD } from '../execution/subscription-limits';
 import { limitMessages, quietClientFaults } from './ws-limits';
 import type { SocketSlots } from './socket-slots';
@@ -29,11 +28,13 @@ interface EnvelopedRoot {
 
 interface WebSocketOptions {
   /** Checks the identity a connection presents. */
-  verify?: (caller: Caller) => Promise<Verdict>;
+  verify?: (identity: Identity) => Promise<Verdict>;
   /** Largest message once the connection is acknowledged. */
   maxPayloadBytes: number;
   /** Largest message before `connection_init` is acknowledged. */
   maxInitBytes: number;
+  /** Who a connection (or an operation naming its own headers) is, from its params and address. */
+  identify: (lookup: (name: string) => string | undefined, address: string | undefined) => Identity;
   /** Subscribers of the same operation for the same identity share one execution. */
   shared?: SharedSubscriptions;
   /** The subscription limits: per socket, and the identity's slots. */
@@ -41,7 +42,7 @@ interface WebSocketOptions {
   /** Whether a page of this origin may open a socket (refused: HTTP 403 before the upgrade). */
   originAllowed?: (origin: string | undefined, host: string | undefined) => boolean;
   /** The rate limit: each operation (`subscribe` message) takes one; the refusal when over it. */
-  admit?: (caller: Caller, address: string | undefined) => Promise<GraphQLError | undefined>;
+  admit?: (identity: Identity) => Promise<GraphQLError | undefined>;
   /**
    * The document an operation names (a documentId, an APQ hash; graphql-ws needs a `query`
    * string, so an empty one stands for none), as HTTP requests resolve it; throws a coded refusal.
@@ -91,15 +92,19 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
     if (ids?.size === 0) running.delete(ctx);
   };
 
-  // Each socket's client address, kept from the upgrade request (graphql-ws's copy is dropped at connect).
-  const addresses = new WeakMap<object, string | undefined>();
+  // Each socket's identity, read once at connect (the address from the upgrade request, whose graphql-ws copy is dropped then).
+  const identities = new WeakMap<object, Identity>();
 
   /** The operation's execution args, or the errors that refuse it (thrown errors included). */
   const prepare = async (ctx: Context<Record<string, unknown> | undefined, Extra>, sent: SubscribePayload) => {
     const payload = options.resolveParams ? (await options.resolveParams(sent)).params : sent;
     const headers = payload.extensions?.headers;
+    const connection = identities.get(ctx.extra.socket)!;
     const connectionParams = isRecord(headers) ? { ...ctx.connectionParams, ...headers } : ctx.connectionParams;
-    const refused = await options.admit?.(callerFrom(paramsLookup(connectionParams)), addresses.get(ctx.extra.socket));
+    // An operation naming headers of its own (GraphiQL's) is who they say; any other is the connection's.
+    const identity =
+      connectionParams === ctx.connectionParams ? connection : options.identify(paramsLookup(connectionParams), connection.address);
+    const refused = await options.admit?.(identity);
     if (refused) return [forSocket(refused)];
     const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
       ...ctx,
@@ -107,6 +112,7 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
       socket: ctx.extra.socket,
       params: payload,
       connectionParams,
+      identity,
       // The slot is taken here (onSubscribe), for every operation, shared or not.
       [SLOT_HELD]: true,
     });
@@ -121,7 +127,7 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
     const errors = validate(args.schema, args.document);
     if (errors.length) return errors.map(forSocket);
     if (options.slots && getOperationAST(args.document, args.operationName)?.operation === 'subscription') {
-      const refusal = await options.slots.admit(ctx, payload, (args.contextValue as unknown as GatewayContext).caller);
+      const refusal = await options.slots.admit(ctx, payload, identity);
       if (refusal) return [refusal];
     }
     return args;
@@ -135,7 +141,8 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
         return (options.shared ? options.shared.subscribe(args, run) : run(args)) as never;
       },
       onConnect: async (ctx) => {
-        addresses.set(ctx.extra.socket, ctx.extra.request.socket.remoteAddress);
+        const identity = options.identify(paramsLookup(ctx.connectionParams), ctx.extra.request.socket.remoteAddress);
+        identities.set(ctx.extra.socket, identity);
         // graphql-ws keeps the upgrade request as long as the socket lives; nothing else here reads it.
         (ctx.extra as { request?: unknown }).request = undefined;
         const accept = () => {
@@ -143,7 +150,7 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
           return true;
         };
         if (!options.verify) return accept();
-        const verdict = await options.verify(callerFrom(paramsLookup(ctx.connectionParams)));
+        const verdict = await options.verify(identity);
         if (verdict === 'ok') return accept();
         // graphql-ws closes with 4403 on `false`; a rejected token is 4401.
         if (verdict === 'unauthenticated') ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized: access-token rejected');
