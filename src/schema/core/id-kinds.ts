@@ -19,7 +19,10 @@ export const ALL_ID_KINDS: readonly IdKind[] = ['User', 'Group', ...(Object.keys
 /** What an ID input takes: IDs of these kinds, or a service ID no object's global ID stands for (a push task). */
 export type IdDeclaration = { readonly for: readonly IdKind[] } | { readonly serviceId: true };
 
-type Takes = { for: IdKind | readonly IdKind[] } | { serviceId: true };
+/** The kinds an ID input takes, one or several. */
+export type IdKinds = IdKind | readonly IdKind[];
+
+type Takes = { for: IdKinds } | { serviceId: true };
 
 interface IdOptions<Req extends boolean> {
   required: Req;

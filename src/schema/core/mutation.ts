@@ -17,7 +17,7 @@ import type { EndpointName } from '../../rest/endpoints';
 import type { Int64 } from '../../rest/json';
 import { builder, reaches, type SchemaTypes } from './builder';
 import { type Refusals, refusalOf, UserErrorRef, type UserErrorShape } from './user-errors';
-import { type IdKind, idInput } from './id-kinds';
+import { idInput, type IdKinds } from './id-kinds';
 
 type Types = SchemaTypes;
 
@@ -86,9 +86,10 @@ interface Common<T> {
   refusals?: Refusals;
 }
 
+/** The single ID argument of a mutation, with the kinds of ID it takes. */
 interface IdArgument {
   name: string;
-  for: IdKind | readonly IdKind[];
+  for: IdKinds;
   description: string;
 }
 
