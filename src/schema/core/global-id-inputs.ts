@@ -1,42 +1,33 @@
 // Arguments that take one service ID accept the global ID of that kind too (a client that keys its
 // cache by global IDs passes `message.id` to `recallMessage`). The ID scalar parses a global ID to
 // a GlobalId; this pass, run once at schema build, wraps each field with ID arguments so that its
-// resolver sees only service IDs: a global ID of the kind the argument takes becomes its service
-// ID, one of another kind is BAD_USER_INPUT naming the argument. `node(id:)` reads its own.
+// resolver sees only service IDs: a global ID of a kind the argument declares (id-kinds.ts) becomes
+// its service ID, one of another kind is BAD_USER_INPUT naming the argument. `node(id:)` reads its own.
 import {
+  type GraphQLArgument,
   type GraphQLField,
   type GraphQLFieldResolver,
-  type GraphQLInputType,
+  type GraphQLInputField,
   type GraphQLSchema,
   getNamedType,
   isInputObjectType,
   isObjectType,
 } from 'graphql';
 import { globalIdOf, type GlobalKind, serviceIdOf } from './global-id';
+import { globalKindsOf, idDeclarationOf } from './id-kinds';
 import { badUserInput } from './inputs';
-
-/** The kinds an argument (or input field) of this name takes; none for user, group and other IDs. */
-function kindsByName(name: string, field: GraphQLField<unknown, unknown>): readonly GlobalKind[] {
-  if (/^messageIds?$/.test(name) || (name === 'after' && field.name === 'conversationEvents')) return ['Message'];
-  if (/^conversationIds?$/.test(name) || name === 'with') return ['Conversation'];
-  if (/^announcementIds?$/.test(name)) return ['Announcement'];
-  if (/^fileIds?$/.test(name)) return ['SharedFile'];
-  const returned = getNamedType(field.type).name;
-  if (name === 'id' && (returned === 'Announcement' || returned === 'SharedFile')) return [returned];
-  return [];
-}
 
 /** How to reach the IDs of one argument: an ID (maybe a list of them), or an input object's fields. */
 type Plan = { kind: 'id'; kinds: readonly GlobalKind[] } | { kind: 'object'; fields: Map<string, Plan> };
 
-function planOf(type: GraphQLInputType, name: string, field: GraphQLField<unknown, unknown>, seen: Set<string>): Plan | undefined {
-  const named = getNamedType(type);
-  if (named.name === 'ID') return { kind: 'id', kinds: kindsByName(name, field) };
+function planOf(input: GraphQLArgument | GraphQLInputField, seen: Set<string>): Plan | undefined {
+  const named = getNamedType(input.type);
+  if (named.name === 'ID') return { kind: 'id', kinds: globalKindsOf(idDeclarationOf(input)) };
   if (!isInputObjectType(named) || seen.has(named.name)) return undefined;
   seen.add(named.name);
   const fields = new Map<string, Plan>();
   for (const inner of Object.values(named.getFields())) {
-    const plan = planOf(inner.type, inner.name, field, seen);
+    const plan = planOf(inner, seen);
     if (plan) fields.set(inner.name, plan);
   }
   seen.delete(named.name);
@@ -88,7 +79,7 @@ export function useGlobalIdInputs(schema: GraphQLSchema): GraphQLSchema {
       if (field.args.length === 0 || readsGlobalIds(field)) continue;
       const plans = new Map<string, Plan>();
       for (const arg of field.args) {
-        const plan = planOf(arg.type, arg.name, field, new Set());
+        const plan = planOf(arg, new Set());
         if (plan) plans.set(arg.name, plan);
       }
       if (plans.size === 0) continue;

@@ -23,7 +23,7 @@ export type GlobalKind = keyof typeof GLOBAL_KINDS;
 
 const isKind = (name: string): name is GlobalKind => Object.hasOwn(GLOBAL_KINDS, name);
 
-/** A global ID a client sent (the ID scalar parsed it); schema fields read it as their argument names (global-id-inputs.ts). */
+/** A global ID a client sent (the ID scalar parsed it); fields read it as their arguments declare (id-kinds.ts, global-id-inputs.ts). */
 export class GlobalId {
   constructor(
     readonly kind: GlobalKind,

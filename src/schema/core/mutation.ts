@@ -17,6 +17,7 @@ import type { EndpointName } from '../../rest/endpoints';
 import type { Int64 } from '../../rest/json';
 import { builder, reaches, type SchemaTypes } from './builder';
 import { type Refusals, refusalOf, UserErrorRef, type UserErrorShape } from './user-errors';
+import { idInput, type IdKinds } from './id-kinds';
 
 type Types = SchemaTypes;
 
@@ -85,6 +86,13 @@ interface Common<T> {
   refusals?: Refusals;
 }
 
+/** The single ID argument of a mutation, with the kinds of ID it takes. */
+interface IdArgument {
+  name: string;
+  for: IdKinds;
+  description: string;
+}
+
 type Resolve<A, T> = (input: A, ctx: GatewayContext, refuse: Refuse, info: GraphQLResolveInfo) => Promise<T>;
 
 /** The argument naming the group, for refusals without a field of their own (the caller's rank or membership in it). */
@@ -104,11 +112,8 @@ export function mutation<T, F extends InputFieldMap>(
 ): void;
 /** `input` of an input type declared elsewhere (shared with a list or another mutation). */
 export function mutation<T, S>(name: string, spec: Common<T> & { input: InputObjectRef<Types, S>; resolve: Resolve<S, T> }): void;
-/** A single ID argument that is the whole input. */
-export function mutation<T>(
-  name: string,
-  spec: Common<T> & { id: { name: string; description: string }; resolve: Resolve<Int64, T> },
-): void;
+/** A single ID argument that is the whole input, of the kinds it names. */
+export function mutation<T>(name: string, spec: Common<T> & { id: IdArgument; resolve: Resolve<Int64, T> }): void;
 /** No argument at all (the acting user is the whole input). */
 export function mutation<T>(name: string, spec: Common<T> & { resolve: Resolve<undefined, T> }): void;
 export function mutation(
@@ -116,7 +121,7 @@ export function mutation(
   spec: Common<unknown> & {
     input?: ((t: InputFieldBuilder<Types, 'InputObject'>) => InputFieldMap) | InputObjectRef<Types, unknown>;
     inputDescription?: string;
-    id?: { name: string; description: string };
+    id?: IdArgument;
     resolve: Resolve<never, unknown>;
   },
 ): void {
@@ -136,7 +141,7 @@ export function mutation(
       args: input
         ? { input: t.arg({ type: input, required: true, description: 'What to change.' }) }
         : spec.id
-          ? { [spec.id.name]: t.arg({ type: 'ID', required: true, description: spec.id.description }) }
+          ? { [spec.id.name]: t.arg(idInput({ for: spec.id.for, required: true, description: spec.id.description })) }
           : {},
       resolve: async (_root, args: Record<string, unknown>, ctx, info) => {
         const given = input ? args.input : spec.id ? args[spec.id.name] : undefined;

@@ -8,6 +8,7 @@ import { fromResult, mutation, payloadType } from '../core/mutation';
 import { ChatFileType, UploadMethod } from './enums';
 import { TargetType } from '../message/enums';
 import { badUserInput } from '../core/inputs';
+import { idInput } from '../core/id-kinds';
 
 const KeyValueRef = builder.objectRef<{ key: string; value: string }>('KeyValue').implement({
   description: 'One named string value.',
@@ -46,7 +47,7 @@ builder.queryFields((t) => ({
     type: UploadTargetRef,
     description: "Upload address of a group's avatar (a new one per call); needs the right to change the group's information.",
     extensions: reaches('GET /file/upload/avatar/group'),
-    args: { groupId: t.arg({ type: 'ID', required: true, description: 'Group ID.' }) },
+    args: { groupId: t.arg(idInput({ for: 'Group', required: true, description: 'Group ID.' })) },
     resolve: async (_root, a, ctx) => (await ctx.rest.call('GET /file/upload/avatar/group', { group_id: a.groupId })).data,
   }),
   chatFileUploadTarget: t.field({
@@ -55,7 +56,7 @@ builder.queryFields((t) => ({
     extensions: reaches('GET /file/upload/chat'),
     args: {
       fileType: t.arg({ type: ChatFileType, required: true, description: 'What kind of file will be uploaded.' }),
-      toId: t.arg({ type: 'ID', required: true, description: 'The receiving user or group.' }),
+      toId: t.arg(idInput({ for: ['User', 'Group'], required: true, description: 'The receiving user or group.' })),
       toType: t.arg({ type: TargetType, required: false, description: 'Whether toId is a user (default) or a group.' }),
     },
     resolve: async (_root, a, ctx) =>
@@ -84,7 +85,7 @@ mutation('forwardChatFile', {
       description:
         "The chat file's file_sign (UploadedFile.fileKey; not its storage key), or a download URL that carries it (a message attachment's).",
     }),
-    toId: t.field({ type: 'ID', required: true, description: 'The receiving user or group.' }),
+    toId: t.field(idInput({ for: ['User', 'Group'], required: true, description: 'The receiving user or group.' })),
     toType: t.field({ type: TargetType, required: false, description: 'Whether toId is a user (default) or a group.' }),
   }),
   resolve: async (input, ctx) => {

@@ -16,6 +16,7 @@ import { ChatFileType } from './enums';
 import { TargetType } from '../message/enums';
 import { badUserInput } from '../core/inputs';
 import { GroupRef, SharedFileRef, UserRef } from '../core/refs';
+import { idInput } from '../core/id-kinds';
 
 type Types = SchemaTypes;
 
@@ -169,7 +170,7 @@ mutation('uploadChatFile', {
   input: (t) => ({
     file: t.field({ type: FileScalar, required: true, description: FILE }),
     fileType: t.field({ type: ChatFileType, required: true, description: 'What kind of file it is.' }),
-    toId: t.field({ type: 'ID', required: true, description: 'The receiving user or group.' }),
+    toId: t.field(idInput({ for: ['User', 'Group'], required: true, description: 'The receiving user or group.' })),
     toType: t.field({ type: TargetType, required: false, description: 'Whether toId is a user (default) or a group.' }),
   }),
   resolve: async (input, ctx) => {
@@ -206,7 +207,7 @@ mutation('uploadGroupAvatar', {
   payload: GroupAvatarUploadPayload,
   inputDescription: 'The group and the avatar file.',
   input: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: 'Group ID.' })),
     file: t.field({ type: FileScalar, required: true, description: FILE }),
     setAsAvatar: setAsAvatar(t, "the group's"),
   }),
@@ -229,7 +230,7 @@ mutation('uploadGroupFile', {
   payload: GroupFileUploadPayload,
   inputDescription: 'The group, the file and its name.',
   input: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: 'Group ID.' })),
     file: t.field({ type: FileScalar, required: true, description: FILE }),
     name: t.string({ required: false, description: "Name of the shared file; default: the file part's file name." }),
   }),

@@ -12,6 +12,7 @@ import { fromResult, mutation, payloadType } from '../core/mutation';
 import { GROUP_ID, GroupPayloadRef, groupObjectIdFields, okOf, userUnlessBackend } from './common';
 import { GroupRef, NodeRef, UserRef } from '../core/refs';
 import { fetchableNode } from '../core/node-kinds';
+import { idInput } from '../core/id-kinds';
 
 /** Upstream code: the announcement does not exist. */
 const ANNOUNCEMENT_NOT_FOUND = 20020;
@@ -73,7 +74,7 @@ builder.objectFields(GroupRef, (t) => ({
     type: AnnouncementRef,
     description: 'One announcement of the group.',
     extensions: reaches('GET /group/announcement'),
-    args: { id: t.arg({ type: 'ID', required: true, description: 'Announcement ID.' }) },
+    args: { id: t.arg(idInput({ for: 'Announcement', required: true, description: 'Announcement ID.' })) },
     resolve: (g, args, ctx) => announcementOf(ctx, g.id, args.id),
   }),
 }));
@@ -81,7 +82,7 @@ builder.objectFields(GroupRef, (t) => ({
 const PublishAnnouncementInput = builder.inputType('PublishAnnouncementInput', {
   description: 'A new announcement.',
   fields: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: 'Group ID.' })),
     title: t.string({ required: true, description: 'Title (not empty).' }),
     content: t.string({ required: true, description: 'Content (not empty).' }),
   }),
@@ -113,8 +114,8 @@ mutation('deleteAnnouncement', {
   payload: GroupPayloadRef,
   inputDescription: 'The group and the announcement.',
   input: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
-    announcementId: t.field({ type: 'ID', required: true, description: 'Announcement ID.' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: GROUP_ID })),
+    announcementId: t.field(idInput({ for: 'Announcement', required: true, description: 'Announcement ID.' })),
   }),
   resolve: async (input, ctx) => {
     const reply = await ctx.rest.call('DELETE /group/announcement/delete', {

@@ -13,6 +13,7 @@ import { code, GROUP_ID, GroupPayloadRef, idList, MAX_IDS, okOf } from './common
 import { groupById } from './existence';
 import { fromRecord, fromSummary, groupSummary, primeGroup } from './loaders';
 import { GroupRef, type GroupParent, UserRef, NodeRef } from '../core/refs';
+import { idInput, idListInput } from '../core/id-kinds';
 
 // Summary fields may also read GET /group/info: for a group the batch left out (unknown ones).
 const SUMMARY = reaches('POST /group/info/batch', 'GET /group/info');
@@ -93,7 +94,7 @@ builder.queryFields((t) => ({
       'take one POST /group/info/batch for every group of the request (when only its members are asked, their list ' +
       'says whether it exists instead); its other fields read the service only when selected.',
     extensions: reaches('POST /group/info/batch'),
-    args: { id: t.arg({ type: 'ID', required: true, description: 'Group ID.' }) },
+    args: { id: t.arg(idInput({ for: 'Group', required: true, description: 'Group ID.' })) },
     resolve: (_root, args, ctx, info) => groupById(args.id, ctx, info),
   }),
   groups: t.field({
@@ -103,7 +104,7 @@ builder.queryFields((t) => ({
       `Several groups, in the order given (at most ${MAX_IDS}); their summaries take one call for all of them. ` +
       'A missing group is null, with one NOT_FOUND error at its index.',
     extensions: SUMMARY,
-    args: { ids: t.arg({ type: ['ID'], required: true, description: 'Group IDs.' }) },
+    args: { ids: t.arg(idListInput({ for: 'Group', required: true, description: 'Group IDs.' })) },
     resolve: (_root, args, ctx) =>
       args.ids.length === 0 ? [] : idList('ids', args.ids).map((id) => groupSummary(id, ctx).then((summary) => ({ id, summary }))),
   }),
@@ -144,11 +145,13 @@ const CreateGroupInput = builder.inputType('CreateGroupInput', {
     avatar: t.string({ required: false, description: 'Avatar URL.' }),
     description: t.string({ required: false, description: 'Description.' }),
     type: t.field({ type: GroupType, required: false, description: 'Private group (default) or chatroom.' }),
-    userIds: t.field({
-      type: ['ID'],
-      required: false,
-      description: 'Users invited at once: each joins, or receives an invitation when their settings ask to confirm.',
-    }),
+    userIds: t.field(
+      idListInput({
+        for: 'User',
+        required: false,
+        description: 'Users invited at once: each joins, or receives an invitation when their settings ask to confirm.',
+      }),
+    ),
   }),
 });
 
@@ -176,6 +179,6 @@ mutation('dissolveGroup', {
   description: 'Dissolve a group (owner). It stays readable with status DISSOLVED.',
   endpoints: ['DELETE /group/destroy'],
   payload: GroupPayloadRef,
-  id: { name: 'groupId', description: GROUP_ID },
+  id: { name: 'groupId', for: 'Group', description: GROUP_ID },
   resolve: async (groupId, ctx) => ({ ok: okOf((await ctx.rest.call('DELETE /group/destroy', { group_id: groupId })).data), groupId }),
 });

@@ -28,6 +28,7 @@ import { GroupRef, type GroupParent, NodeRef, UserRef } from '../core/refs';
 import { userIdOf } from '../user/profile';
 import { cacheIdField } from '../core/cache-id';
 import { fetchableNode } from '../core/node-kinds';
+import { idInput, idListInput } from '../core/id-kinds';
 
 /** A member record with the group it was read through: the record itself does not name its group. */
 interface MemberParent {
@@ -133,14 +134,14 @@ builder.objectFields(GroupRef, (t) => ({
     type: MemberRef,
     description: 'The member with this user ID; null when the user is not a member.',
     extensions: reaches('POST /group/members/display_name'),
-    args: { userId: t.arg({ type: 'ID', required: true, description: 'User ID.' }) },
+    args: { userId: t.arg(idInput({ for: 'User', required: true, description: 'User ID.' })) },
     resolve: (g, args, ctx) => memberByUserId(ctx, g, args.userId),
   }),
   membersByIds: t.field({
     type: [MemberRef],
     description: 'The members among these users, in the order given; users who are not members are left out.',
     extensions: reaches('POST /group/members/display_name'),
-    args: { userIds: t.arg({ type: ['ID'], required: true, description: 'User IDs.' }) },
+    args: { userIds: t.arg(idListInput({ for: 'User', required: true, description: 'User IDs.' })) },
     resolve: async (g, args, ctx) => {
       if (args.userIds.length === 0) return [];
       const ids = idList('userIds', args.userIds);
@@ -177,7 +178,7 @@ mutation('setGroupDisplayName', {
   payload: GroupMemberPayloadRef,
   inputDescription: 'The group and the display name.',
   input: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: GROUP_ID })),
     displayName: t.string({ required: true, description: 'The display name.' }),
   }),
   resolve: async (input, ctx) => {
@@ -204,8 +205,8 @@ export function defineUserListMutations(
       payload: GroupUsersPayloadRef,
       inputDescription: 'The group and the users.',
       input: (t) => ({
-        groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
-        userIds: t.field({ type: ['ID'], required: true, description: usersDescription }),
+        groupId: t.field(idInput({ for: 'Group', required: true, description: GROUP_ID })),
+        userIds: t.field(idListInput({ for: 'User', required: true, description: usersDescription })),
       }),
       resolve: async (input, ctx) => {
         const userList = idList('input.userIds', input.userIds);
@@ -244,7 +245,7 @@ mutation('leaveGroup', {
   description: 'Leave a group as the acting user. The owner cannot leave (userError OWNER_CANNOT_LEAVE): transfer the group first.',
   endpoints: ['DELETE /group/leave'],
   payload: GroupPayloadRef,
-  id: { name: 'groupId', description: GROUP_ID },
+  id: { name: 'groupId', for: 'Group', description: GROUP_ID },
   resolve: async (groupId, ctx) => ({
     ok: okOf((await ctx.rest.call('DELETE /group/leave', { group_id: groupId })).data),
     groupId,
@@ -260,8 +261,8 @@ mutation('transferGroup', {
   refusals: { 20005: { field: ['input', 'newOwnerId'] } },
   inputDescription: 'The group and its new owner.',
   input: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
-    newOwnerId: t.field({ type: 'ID', required: true, description: 'User ID of the new owner.' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: GROUP_ID })),
+    newOwnerId: t.field(idInput({ for: 'User', required: true, description: 'User ID of the new owner.' })),
   }),
   resolve: async (input, ctx) => {
     const reply = await ctx.rest.call('PUT /group/transfer', { group_id: input.groupId, new_owner: input.newOwnerId });

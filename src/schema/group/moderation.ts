@@ -24,6 +24,7 @@ import { cacheIdField } from '../core/cache-id';
 import { fetchableNode } from '../core/node-kinds';
 import { sameId } from '../../rest/json';
 import { findListed } from './loaders';
+import { idInput, idListInput } from '../core/id-kinds';
 
 const PAGE = 100;
 
@@ -105,8 +106,8 @@ mutation('banGroupMembers', {
   payload: GroupUsersPayloadRef,
   inputDescription: 'Members to ban from sending, and for how long.',
   input: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
-    userIds: t.field({ type: ['ID'], required: true, description: 'Members to ban.' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: GROUP_ID })),
+    userIds: t.field(idListInput({ for: 'User', required: true, description: 'Members to ban.' })),
     durationMinutes: t.int({ required: true, description: DURATION }),
   }),
   resolve: async (input, ctx) => {
@@ -123,7 +124,7 @@ mutation('banAllGroupMembers', {
   payload: BanAllGroupMembersPayloadRef,
   inputDescription: 'The group and how long the ban lasts.',
   input: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: GROUP_ID })),
     durationMinutes: t.int({ required: true, description: DURATION }),
   }),
   resolve: async (input, ctx) => {
@@ -149,7 +150,7 @@ mutation('unbanAllGroupMembers', {
   description: 'End the group-wide ban (admins).',
   endpoints: ['POST /group/settings/unban_all'],
   payload: GroupPayloadRef,
-  id: { name: 'groupId', description: GROUP_ID },
+  id: { name: 'groupId', for: 'Group', description: GROUP_ID },
   resolve: async (groupId, ctx) => ({
     ok: okOf((await ctx.rest.call('POST /group/settings/unban_all', { group_id: groupId })).data),
     groupId,

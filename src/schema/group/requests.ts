@@ -26,6 +26,7 @@ import { GroupRef, NodeRef, UserRef } from '../core/refs';
 import { cacheIdField, joinedId } from '../core/cache-id';
 import { fetchableNode } from '../core/node-kinds';
 import { findListed } from './loaders';
+import { idInput, idListInput } from '../core/id-kinds';
 
 const PAGE = 100; // the service's default for applications and invitations (upstream notes)
 
@@ -135,7 +136,7 @@ builder.queryFields((t) => ({
     nullable: false,
     description: 'Membership applications of several groups, each administered by the acting user.',
     extensions: reaches('POST /group/application_list'),
-    args: { groupIds: t.arg({ type: ['ID'], required: true, description: 'Group IDs.' }), ...pageArgs(PAGE) },
+    args: { groupIds: t.arg(idListInput({ for: 'Group', required: true, description: 'Group IDs.' })), ...pageArgs(PAGE) },
     resolve: (_root, args, ctx) => applicationsOf(ctx, idList('groupIds', args.groupIds), args),
   }),
   groupInvitations: t.field({
@@ -159,8 +160,8 @@ builder.queryFields((t) => ({
 const HandleGroupApplicationInput = builder.inputType('HandleGroupApplicationInput', {
   description: 'An answer to a membership application.',
   fields: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
-    applicantId: t.field({ type: 'ID', required: true, description: 'ID of the applicant.' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: 'Group ID.' })),
+    applicantId: t.field(idInput({ for: 'User', required: true, description: 'ID of the applicant.' })),
     approval: t.boolean({ required: true, description: 'true approves, false rejects.' }),
   }),
 });
@@ -168,8 +169,8 @@ const HandleGroupApplicationInput = builder.inputType('HandleGroupApplicationInp
 const InviteToGroupInput = builder.inputType('InviteToGroupInput', {
   description: 'Users to invite to a group.',
   fields: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
-    userIds: t.field({ type: ['ID'], required: true, description: 'Users to invite.' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: 'Group ID.' })),
+    userIds: t.field(idListInput({ for: 'User', required: true, description: 'Users to invite.' })),
     reason: t.string({ required: false, description: 'Why they are invited.' }),
   }),
 });
@@ -177,8 +178,8 @@ const InviteToGroupInput = builder.inputType('InviteToGroupInput', {
 const HandleGroupInvitationInput = builder.inputType('HandleGroupInvitationInput', {
   description: "The acting user's answer to an invitation.",
   fields: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
-    inviterId: t.field({ type: 'ID', required: true, description: 'ID of the inviter (inviterId of the invitation).' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: 'Group ID.' })),
+    inviterId: t.field(idInput({ for: 'User', required: true, description: 'ID of the inviter (inviterId of the invitation).' })),
     approval: t.boolean({ required: true, description: 'true accepts, false declines.' }),
   }),
 });
@@ -190,7 +191,7 @@ mutation('applyToGroup', {
   payload: GroupUserPayloadRef,
   inputDescription: 'The group and why the user wants to join.',
   input: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: GROUP_ID })),
     reason: t.string({ required: false, description: 'Why the user wants to join.' }),
   }),
   resolve: async (input, ctx) => {

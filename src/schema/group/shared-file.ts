@@ -11,6 +11,7 @@ import { fromResult, mutation, payloadType } from '../core/mutation';
 import { badUserInput, nonBlank } from '../core/inputs';
 import { GroupRef, NodeRef, SharedFileRef, UserRef } from '../core/refs';
 import { fetchableNode } from '../core/node-kinds';
+import { idInput, idListInput } from '../core/id-kinds';
 
 SharedFileRef.implement({
   description: 'A file shared in a group.',
@@ -62,7 +63,7 @@ builder.objectFields(GroupRef, (t) => ({
     type: SharedFileRef,
     description: 'One file shared in the group.',
     extensions: reaches('GET /group/file'),
-    args: { id: t.arg({ type: 'ID', required: true, description: 'File ID.' }) },
+    args: { id: t.arg(idInput({ for: 'SharedFile', required: true, description: 'File ID.' })) },
     resolve: (g, args, ctx) => fileOf(ctx, g.id, args.id),
   }),
 }));
@@ -112,7 +113,7 @@ const GroupFilesPayloadRef = payloadType<{ groupId: Int64; results: R.FileOperat
 const RecordGroupFileInput = builder.inputType('RecordGroupFileInput', {
   description: 'A file, already uploaded, to share in a group.',
   fields: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: 'Group ID.' })),
     name: t.string({ required: true, description: 'File name (not empty).' }),
     size: t.field({ type: 'SafeInt', required: true, description: 'Size in bytes (not negative).' }),
     url: t.string({ required: true, description: 'Download URL of the uploaded file (not empty).' }),
@@ -123,8 +124,8 @@ const RecordGroupFileInput = builder.inputType('RecordGroupFileInput', {
 const RenameGroupFileInput = builder.inputType('RenameGroupFileInput', {
   description: 'A new name for a shared file.',
   fields: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
-    fileId: t.field({ type: 'ID', required: true, description: 'File ID.' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: 'Group ID.' })),
+    fileId: t.field(idInput({ for: 'SharedFile', required: true, description: 'File ID.' })),
     name: t.string({ required: true, description: 'New file name (not empty).' }),
   }),
 });
@@ -167,8 +168,8 @@ mutation('deleteGroupFiles', {
   payload: GroupFilesPayloadRef,
   inputDescription: 'The group and the files.',
   input: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: GROUP_ID }),
-    fileIds: t.field({ type: ['ID'], required: true, description: 'File IDs.' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: GROUP_ID })),
+    fileIds: t.field(idListInput({ for: 'SharedFile', required: true, description: 'File IDs.' })),
   }),
   resolve: async (input, ctx) => {
     const fileList = idList('input.fileIds', input.fileIds);

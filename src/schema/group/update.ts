@@ -9,6 +9,7 @@ import { fromResult, mutation, payloadType, type Refuse } from '../core/mutation
 import { graphqlErrorOf } from '../core/upstream-errors';
 import { ApplyApproval, MsgMuteMode, MsgPushMode } from './enums';
 import { payloadGroupField } from './common';
+import { idInput } from '../core/id-kinds';
 
 const UpdateGroupInput = builder.inputType('UpdateGroupInput', {
   description:
@@ -16,7 +17,7 @@ const UpdateGroupInput = builder.inputType('UpdateGroupInput', {
     'need the owner or an admin (or a member when memberModify is on); msgMuteMode and msgPushMode are the acting ' +
     "member's own.",
   fields: (t) => ({
-    groupId: t.field({ type: 'ID', required: true, description: 'Group ID.' }),
+    groupId: t.field(idInput({ for: 'Group', required: true, description: 'Group ID.' })),
     name: t.string({ required: false, description: 'Name.' }),
     avatar: t.string({ required: false, description: 'Avatar URL.' }),
     description: t.string({ required: false, description: 'Description.' }),

@@ -8,6 +8,7 @@ import { builder, reaches } from '../core/builder';
 import { inConversation, MessageRef } from './message';
 import { valueOf } from './subscriptions';
 import { resumePosition } from './resume-position';
+import { idInput } from '../core/id-kinds';
 
 /** Which messages recalls and reads are seen for, and how late. */
 const WATCHING =
@@ -99,8 +100,16 @@ builder.subscriptionField('conversationEvents', (t) =>
       'original variables when it reconnects by itself but asks for connectionParams anew (README: resuming).',
     extensions: reaches('GET /message/conversation'),
     args: {
-      with: t.arg({ type: 'ID', required: true, description: "The conversation: the other user's ID, or the group ID (opposite_id)." }),
-      after: t.arg({ type: 'ID', required: false, description: 'Resume after this message: send the messages that came after it first.' }),
+      with: t.arg(
+        idInput({
+          for: 'Conversation',
+          required: true,
+          description: "The conversation: the other user's ID, or the group ID (opposite_id).",
+        }),
+      ),
+      after: t.arg(
+        idInput({ for: 'Message', required: false, description: 'Resume after this message: send the messages that came after it first.' }),
+      ),
     },
     subscribe: (_root, args, ctx) =>
       ctx.subscriptions.conversationEvents(ctx.caller, args.with, args.after ?? resumePosition(ctx.resumeAfter, args.with)),

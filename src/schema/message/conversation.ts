@@ -12,6 +12,7 @@ import { badUserInput, inRange } from '../core/inputs';
 import { inConversation, MessageRef, type MessageParent } from './message';
 import { restFor } from '../user/profile';
 import { UserRef } from '../core/refs';
+import { idInput } from '../core/id-kinds';
 
 interface HistoryPage {
   /** Oldest first. */
@@ -115,7 +116,13 @@ builder.objectField(UserRef, 'conversation', (t) =>
       'Reading marks the messages of others that were UNREAD as DELIVERED.',
     extensions: reaches('GET /message/conversation'),
     args: {
-      with: t.arg({ type: 'ID', required: true, description: "The conversation: the other user's ID, or the group ID (opposite_id)." }),
+      with: t.arg(
+        idInput({
+          for: 'Conversation',
+          required: true,
+          description: "The conversation: the other user's ID, or the group ID (opposite_id).",
+        }),
+      ),
       ...historyArgs(),
     },
     resolve: (user, a, ctx) => readHistory(restFor(user, ctx), a.with, a),
@@ -165,7 +172,7 @@ mutation('deleteConversation', {
     'the other side keeps them, and a later message shows the conversation again.',
   endpoints: ['DELETE /message/conversation'],
   payload: ConversationPayloadRef,
-  id: { name: 'conversationId', description: CONVERSATION_ID },
+  id: { name: 'conversationId', for: 'Conversation', description: CONVERSATION_ID },
   resolve: async (conversationId, ctx) => {
     await ctx.rest.call('DELETE /message/conversation', { conversation_id: conversationId });
     return { conversationId };
@@ -178,8 +185,10 @@ mutation('markConversationRead', {
   payload: ConversationPayloadRef,
   inputDescription: 'The conversation, and how far it was read.',
   input: (t) => ({
-    conversationId: t.field({ type: 'ID', required: true, description: CONVERSATION_ID }),
-    messageId: t.field({ type: 'ID', required: false, description: 'The newest message read; omit to mark the whole conversation read.' }),
+    conversationId: t.field(idInput({ for: 'Conversation', required: true, description: CONVERSATION_ID })),
+    messageId: t.field(
+      idInput({ for: 'Message', required: false, description: 'The newest message read; omit to mark the whole conversation read.' }),
+    ),
     deviceSn: t.int({ required: false, description: 'Serial number of the device the messages were read on.' }),
   }),
   resolve: async (input, ctx) => {

@@ -15,6 +15,7 @@ import { withRetryKey } from '../core/upstream-errors';
 import { badUserInput } from '../core/inputs';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, idempotencyKey, transactionIdOf } from '../core/idempotency-key';
 import { type MessageParent, messageById, MessageRef } from './message';
+import { idInput, idListInput } from '../core/id-kinds';
 
 /** Most targets one send may name. The service states no limit; this bounds one request's fan-out. */
 const MAX_SEND_TARGETS = 1000;
@@ -47,10 +48,13 @@ const sendInput = (name: string, what: string) =>
         required: false,
         description: 'The file; required for IMAGE, AUDIO, VIDEO and FILE.',
       }),
-      targets: t.idList({
-        required: true,
-        description: `Receiving user IDs or group IDs, as targetType says (1-${MAX_SEND_TARGETS}; never mixed).`,
-      }),
+      targets: t.field(
+        idListInput({
+          for: ['User', 'Group'],
+          required: true,
+          description: `Receiving user IDs or group IDs, as targetType says (1-${MAX_SEND_TARGETS}; never mixed).`,
+        }),
+      ),
       targetType: t.field({ type: TargetType, required: true, description: 'Whether targets are users or groups (type).' }),
       config: t.string({ required: false, description: 'Extension field used by the SDK layer.' }),
       ext: t.string({ required: false, description: 'Extension field.' }),
@@ -62,12 +66,15 @@ const sendInput = (name: string, what: string) =>
           'payload): reuse it to retry safely. It reaches the service as an int64 transaction_id: a positive int64 decimal as ' +
           'itself, any other key as the first 63 bits of its SHA-256.',
       }),
-      fromUserId: t.id({
-        required: false,
-        description:
-          "Sender's user ID, settable with the admin token. Default: the acting user; a notification sent with the admin token " +
-          'and no user comes from the system (uid 0).',
-      }),
+      fromUserId: t.field(
+        idInput({
+          for: 'User',
+          required: false,
+          description:
+            "Sender's user ID, settable with the admin token. Default: the acting user; a notification sent with the admin token " +
+            'and no user comes from the system (uid 0).',
+        }),
+      ),
     }),
   });
 
@@ -227,8 +234,8 @@ mutation('recallMessage', {
   payload: ConversationPayloadRef,
   inputDescription: 'The message to recall and its conversation.',
   input: (t) => ({
-    conversationId: t.field({ type: 'ID', required: true, description: `${CONVERSATION_ID} The message is in it.` }),
-    messageId: t.field({ type: 'ID', required: true, description: 'The message to recall.' }),
+    conversationId: t.field(idInput({ for: 'Conversation', required: true, description: `${CONVERSATION_ID} The message is in it.` })),
+    messageId: t.field(idInput({ for: 'Message', required: true, description: 'The message to recall.' })),
   }),
   resolve: async (input, ctx, _refuse, info) => {
     // The recalled message leaves every history: read it first, and only when the payload asks for it.

@@ -9,6 +9,7 @@ import { builder, reaches } from '../core/builder';
 import { inConversation, MessageRef } from './message';
 import { UnreadConversationRef } from '../core/refs';
 import { deprecatedFor, REMOVAL_2027_06 } from '../core/deprecation';
+import { idInput } from '../core/id-kinds';
 
 /**
  * An event as the field's value. Each event is resolved like a new request: the nested fields
@@ -51,7 +52,13 @@ builder.subscriptionFields((t) => ({
     deprecationReason: deprecatedFor('`conversationEvents` (its `MessageReceived` events, resumable with `after`)', REMOVAL_2027_06),
     extensions: reaches('GET /message/conversation'),
     args: {
-      with: t.arg({ type: 'ID', required: true, description: "The conversation: the other user's ID, or the group ID (opposite_id)." }),
+      with: t.arg(
+        idInput({
+          for: 'Conversation',
+          required: true,
+          description: "The conversation: the other user's ID, or the group ID (opposite_id).",
+        }),
+      ),
     },
     subscribe: (_root, args, ctx) => ctx.subscriptions.conversationMessages(ctx.caller, args.with),
     resolve: (event, args, ctx) => inConversation(args.with, valueOf(event, ctx)),

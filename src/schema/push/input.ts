@@ -9,6 +9,7 @@ import { builder, type SchemaTypes } from '../core/builder';
 import { badUserInput } from '../core/inputs';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency-key';
 import { OsPushVendor, PushClickAction, PushDistributionStrategy, PushMessageType, VivoClassification, VivoPushMode } from './enums';
+import { idListInput } from '../core/id-kinds';
 
 type Types = SchemaTypes;
 type PushBody = ParamsIn<Endpoints['POST /push/notify']>;
@@ -21,7 +22,7 @@ const PushAudienceInput = builder.inputType('PushAudienceInput', {
     all: t.boolean({ required: false, description: 'true: every device.' }),
     tags: t.stringList({ required: false, description: 'Devices of users with any of these push tags.' }),
     aliases: t.stringList({ required: false, description: 'Devices of users with any of these push aliases.' }),
-    userIds: t.idList({ required: false, description: 'Devices of these users.' }),
+    userIds: t.field(idListInput({ for: 'User', required: false, description: 'Devices of these users.' })),
     pushTokens: t.stringList({ required: false, description: 'The devices with these push tokens.' }),
   }),
 });

@@ -12,6 +12,7 @@ import { withRetryKey } from '../core/upstream-errors';
 import { idempotencyKey } from '../core/idempotency-key';
 import { defineLoader } from '../core/loader';
 import { pushBodyOf, SendPushInput } from './input';
+import { idListInput } from '../core/id-kinds';
 
 /** Tasks per POST /push/task/detail (the cost estimate counts calls by it). */
 export const PUSH_TASK_BATCH_SIZE = 1000;
@@ -119,7 +120,7 @@ builder.queryFields((t) => ({
     nullable: { list: true, items: true },
     description: 'Delivery statistics of push tasks (admin token), in the order asked; null for a task the service does not know.',
     extensions: reaches('POST /push/task/detail'),
-    args: { ids: t.arg.idList({ required: true, description: 'Task IDs.' }) },
+    args: { ids: t.arg(idListInput({ serviceId: true, required: true, description: 'Task IDs.' })) },
     resolve: async (_root, a, ctx) => {
       const tasks = await pushTaskLoader(ctx).loadMany(a.ids);
       // A failed batch fails every item alike: report it once, on the field.

@@ -4,6 +4,7 @@ import type { Int64 } from '../../rest/json';
 import { badUserInput, nonBlank } from '../core/inputs';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { actingUser, byActingUser, changed, orUndefined, UserPayloadRef } from './writes';
+import { idInput } from '../core/id-kinds';
 
 // A wrong password answers 10002 naming the password parameter (the upstream codes have nothing
 // closer); our own checks run first, so after them 10002 can only mean the password was wrong.
@@ -31,7 +32,7 @@ mutation('changeUserPassword', {
   payload: UserPayloadRef,
   inputDescription: 'The user and the new password.',
   input: (t) => ({
-    userId: t.field({ type: 'ID', required: true, description: 'The user whose password is set.' }),
+    userId: t.field(idInput({ for: 'User', required: true, description: 'The user whose password is set.' })),
     password: t.string({ required: true, description: 'The new password.' }),
   }),
   resolve: async (input, ctx) => {
@@ -63,7 +64,7 @@ mutation('deleteUser', {
   inputDescription: 'Who to delete, and the password a user token needs.',
   input: (t) => ({
     password: t.string({ required: false, description: "The user's password; required with a user token." }),
-    userId: t.field({ type: 'ID', required: false, description: 'The user to delete (admin token); omitted: the acting user.' }),
+    userId: t.field(idInput({ for: 'User', required: false, description: 'The user to delete (admin token); omitted: the acting user.' })),
   }),
   resolve: async (input, ctx) => {
     const acting = input.userId ?? actingUser(ctx).id;

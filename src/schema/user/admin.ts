@@ -14,6 +14,7 @@ import { forgetPublicFaces } from './peers';
 import { forgetUserStatuses } from './status';
 import { MAX_USERS_PAGE, readUsersPage } from './user-list';
 import { orUndefined } from './writes';
+import { idInput, idListInput } from '../core/id-kinds';
 
 // ---- per-user results of the batch endpoints ----
 
@@ -139,7 +140,7 @@ for (const ban of BANS) {
     endpoints: [ban.endpoint],
     payload: UsersPayloadRef,
     inputDescription: 'The users.',
-    input: (t) => ({ userIds: t.field({ type: ['ID'], required: true, description: 'The users (at least one).' }) }),
+    input: (t) => ({ userIds: t.field(idListInput({ for: 'User', required: true, description: 'The users (at least one).' })) }),
     resolve: async (input, ctx) => {
       const list = nonEmptyList('input.userIds', input.userIds);
       try {
@@ -158,7 +159,7 @@ for (const ban of BANS) {
 const UserAvatarInput = builder.inputType('UserAvatarInput', {
   description: "One user's new avatar.",
   fields: (t) => ({
-    userId: t.field({ type: 'ID', required: true, description: 'User ID.' }),
+    userId: t.field(idInput({ for: 'User', required: true, description: 'User ID.' })),
     avatar: t.string({ required: true, description: 'Avatar URL.' }),
   }),
 });
@@ -166,7 +167,7 @@ const UserAvatarInput = builder.inputType('UserAvatarInput', {
 const UserProfileInput = builder.inputType('UserProfileInput', {
   description: "One user's profile fields to set; absent fields keep their value.",
   fields: (t) => ({
-    userId: t.field({ type: 'ID', required: false, description: 'User ID; omitted: the user named by the user_id header.' }),
+    userId: t.field(idInput({ for: 'User', required: false, description: 'User ID; omitted: the user named by the user_id header.' })),
     description: t.string({ required: false, description: 'Self description.' }),
     nickName: t.string({ required: false, description: 'Nickname.' }),
     privateInfo: t.string({ required: false, description: 'Private extension information, visible only to the user.' }),

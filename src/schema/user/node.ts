@@ -9,6 +9,7 @@ import { NodeRef } from '../core/refs';
 import { groupOrNull } from '../message/message';
 import { SCAN_PAGES } from '../group/loaders';
 import { userExists } from './peers';
+import { ALL_ID_KINDS, idInput } from '../core/id-kinds';
 
 builder.queryField('node', (t) =>
   t.field({
@@ -36,7 +37,7 @@ builder.queryField('node', (t) =>
       // One kind's reads run, not all: a list searched page by page is the most (SCAN_PAGES calls).
       maxCalls: SCAN_PAGES,
     },
-    args: { id: t.arg({ type: 'ID', required: true, description: 'A user or group ID, or a global ID.' }) },
+    args: { id: t.arg(idInput({ for: ALL_ID_KINDS, required: true, description: 'A user or group ID, or a global ID.' })) },
     resolve: async (_root, args, ctx) => {
       // This field is left out of global-id-inputs.ts: its argument may still be a global ID.
       const global = globalIdOf(args.id);

@@ -6,6 +6,7 @@ import { builder, type SchemaTypes } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { UserRef } from '../core/refs';
 import { orUndefined } from './writes';
+import { idInput } from '../core/id-kinds';
 
 const TokenRef = builder.objectRef<TokenRecord>('Token').implement({
   description: 'A user access token, with the file and push credentials issued beside it.',
@@ -63,7 +64,7 @@ mutation('loginById', {
   payload: LoginPayloadRef,
   refusals: wrongCredentials,
   inputDescription: 'User ID and password.',
-  input: (t) => ({ userId: t.field({ type: 'ID', required: true, description: 'User ID.' }), ...credentials(t) }),
+  input: (t) => ({ userId: t.field(idInput({ for: 'User', required: true, description: 'User ID.' })), ...credentials(t) }),
   resolve: async (input, ctx) =>
     signIn(
       ctx,

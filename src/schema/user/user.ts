@@ -9,6 +9,7 @@ import { profileOf, userIdOf } from './profile';
 import { orUndefined, UserPayloadRef, byActingUser, byActingUserFace } from './writes';
 import { mutation } from '../core/mutation';
 import { recordField } from '../core/record-field';
+import { idInput } from '../core/id-kinds';
 
 const fromProfile = recordField(profileOf);
 const fromPublicProfile = recordField(publicProfileOf);
@@ -81,7 +82,7 @@ builder.queryFields((t) => ({
       "profile (GET /user/profile, the same read as the profile fields'); a user token without the service credential " +
       'cannot tell for other users: they are answered, their public fields null.',
     extensions: reaches('GET /user/profile'),
-    args: { id: t.arg({ type: 'ID', required: true, description: 'User ID.' }) },
+    args: { id: t.arg(idInput({ for: 'User', required: true, description: 'User ID.' })) },
     resolve: async (_root, a, ctx) => ((await userExists(a.id, ctx)) ? { id: a.id } : null),
   }),
 }));
