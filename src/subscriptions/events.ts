@@ -67,3 +67,6 @@ export function fromWireError(error: WireError): UpstreamError | GatewayError {
 export const encode = (value: TopicEvent<unknown> | Snapshot<unknown>): string => stringifyJson(value);
 export const decodeEvent = (text: string) => parseJson(text) as TopicEvent<unknown>;
 export const decodeSnapshot = (text: string) => parseJson(text) as Snapshot<unknown>;
+
+/** One event of a subscription: a value, or a failure (after which more may follow; the schema words it). */
+export type SubscriptionEvent<T> = { value: T } | { error: UpstreamError | GatewayError };

@@ -9,7 +9,7 @@ import type { Int64 } from '../rest/json';
 import type { MessageRecord, UnreadEntry } from '../rest/records';
 import { conversationEventsSource } from './conversation-events';
 import { conversationSource } from './conversation-source';
-import { fromWireError } from './events';
+import { fromWireError, type SubscriptionEvent } from './events';
 import type { Fleet } from './fleet';
 import { memoryFleet } from './fleet-memory';
 import { pageReader } from './history-reader';
@@ -34,8 +34,7 @@ interface SubscriptionHubOptions {
   traceRound?: RoundTracer;
 }
 
-/** One event of a subscription: a value, or a failure (after which more may follow; the schema words it). */
-export type SubscriptionEvent<T> = { value: T } | { error: UpstreamError | GatewayError };
+export type { SubscriptionEvent } from './events';
 
 /** What this replica's subscriptions amount to, now and since the start. */
 export interface SubscriptionStats {

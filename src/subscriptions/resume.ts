@@ -11,7 +11,7 @@ import type { MessageRecord } from '../rest/records';
 import type { ConversationEvent } from './conversation-events';
 import { fromWireError, toWireError } from './events';
 import { type PageReader, readSpan } from './history-reader';
-import type { SubscriptionEvent } from './hub';
+import type { SubscriptionEvent } from './events';
 
 const PAGE = 100;
 /** The most messages a resume reads back; older ones are left to the history query. */

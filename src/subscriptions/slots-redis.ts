@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis, Result } from 'ioredis';
 import { connectRedis, defineScripts } from './redis-connection';
-import type { SlotStore } from './slots';
+import type { SlotStore } from './slot-store';
 import { warner } from './warn';
 
 declare module 'ioredis' {

@@ -5,6 +5,7 @@
 // (slots-redis.ts), so the limit holds across replicas. Redis trouble fails open: the subscription
 // is admitted on this replica's own count, with a warning and a count for the metrics.
 import type { Identity } from '../identity';
+import type { SlotStore } from './slot-store';
 import { warner } from './warn';
 
 /** A subscription admitted (release its slot once, when it ends), or refused at the limit. */
@@ -19,13 +20,7 @@ export interface SlotStats {
   failedOpen: number;
 }
 
-/** The fleet's count: whether an identity may hold `mine` slots on this replica (the others' added). */
-export interface SlotStore {
-  claim(key: string, mine: number): Promise<boolean>;
-  /** This replica now holds `mine` slots of the identity (0: none); kept alive until then. */
-  report(key: string, mine: number): void;
-  close(): Promise<void>;
-}
+export type { SlotStore } from './slot-store';
 
 export interface SubscriptionSlots {
   /** Connects to Redis in multi-replica mode; nothing to do otherwise. */
