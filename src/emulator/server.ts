@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { type EndpointName, endpoints } from '../rest/endpoints';
 import { parseJson, stringifyJson } from '../rest/json';
-import type { EndpointDef } from '../rest/table';
+import type { ArrayBody, EndpointDef } from '../rest/table';
 import { type Actor, resolveActor } from './auth/actor';
 import { Code, ImError, invalidParam } from './errors';
 import { log } from '../log/logger';
@@ -200,8 +200,17 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 /** The query parameters a JSON object body carries (the web SDK's form); the URL's own win. */
 function queryFieldsOf(def: EndpointDef, body: unknown): Record<string, unknown> {
   if (!def.query || typeof body !== 'object' || body === null || Array.isArray(body)) return {};
-  const keys = new Set(Object.keys(def.query.shape));
-  return Object.fromEntries(Object.entries(body).filter(([key]) => keys.has(key)));
+  const shape = def.query.shape;
+  return Object.fromEntries(Object.entries(body).filter(([key]) => Object.hasOwn(shape, key)));
+}
+
+// An array body checked as the one field of an object named like the body, so that a refusal
+// names its item (applications[0].user_id); made once per endpoint.
+const arrayWrappers = new WeakMap<ArrayBody, z.ZodObject>();
+function arrayWrapper(body: ArrayBody): z.ZodObject {
+  let wrapper = arrayWrappers.get(body);
+  if (!wrapper) arrayWrappers.set(body, (wrapper = z.object({ [body.name]: body.schema })));
+  return wrapper;
 }
 
 function validateQuery(def: EndpointDef, query: Record<string, unknown>): Record<string, unknown> {
@@ -213,7 +222,7 @@ function validateBody(def: EndpointDef, body: unknown): Record<string, unknown> 
   if (!def.body) return {};
   if ('kind' in def.body && def.body.kind === 'array') {
     if (!Array.isArray(body)) throw invalidParam(def.body.name, 'is required (the body is a JSON array)');
-    return { [def.body.name]: check(z.object({ [def.body.name]: def.body.schema }), { [def.body.name]: body }, '')[def.body.name] };
+    return { [def.body.name]: check(arrayWrapper(def.body), { [def.body.name]: body }, '')[def.body.name] };
   }
   if ('kind' in def.body) {
     if (body === undefined) throw invalidParam(def.body.name, 'is required (a JSON string body)');
