@@ -90,6 +90,8 @@ describe('two replicas sharing Redis', () => {
       const childMessages = onChild.feed<MessagesData>(MESSAGES, { with: String(peer.id) });
       expectCount(await childUnread.next(), peer, 1);
       await until('the child holds both leases', async () => (await redis.keys(`${PREFIX}lease:*`)).length === 2);
+      const leaseKeys = await redis.keys(`${PREFIX}lease:*`);
+      const childTokens = await redis.mget(...leaseKeys);
       // The other replica's subscriber gets the current counts from the snapshot: the poller, on the
       // child, publishes only changes, and nothing has changed.
       const mainUnread = onMain.feed<UnreadData>(UNREAD);
@@ -105,9 +107,10 @@ describe('two replicas sharing Redis', () => {
         expect((await feed.next()).data?.conversationMessages).toEqual({ id: first, content: 'one' });
 
       // Kill the polling replica, and send at once: the survivor takes over and loses nothing.
-      const leaseKeys = await redis.keys(`${PREFIX}lease:*`);
-      expect(leaseKeys).toHaveLength(2);
+      // On a loaded machine the child may have missed a renewal and the survivor polls already;
+      // the takeover is then proven only by the delivery below, not by the lease values.
       const holders = await redis.mget(...leaseKeys);
+      const childPolled = holders.every((token, i) => token === childTokens[i]);
       child!.kill('SIGKILL');
       const killedAt = performance.now();
       const second = await sendText(emu, peer, me, 'two');
@@ -118,7 +121,7 @@ describe('two replicas sharing Redis', () => {
       // round: three intervals on a quiet machine. A loaded one delays timers, hence ten, which
       // still tells a takeover at lease expiry from none (the next() above would have failed).
       expect(recovered).toBeLessThan(10 * INTERVAL);
-      expect(await redis.mget(...leaseKeys)).not.toEqual(holders);
+      if (childPolled) expect(await redis.mget(...leaseKeys)).not.toEqual(holders);
 
       // One poller again, now on the survivor; nothing was delivered twice.
       await expectOnePoller();
