@@ -247,6 +247,10 @@ export function requestCorpus(s: CorpusSetting): CorpusRequest[] {
   // Members: query, variables, and those of variables (k + 1).
   post('10,000 object members (at the limit)', `{"query":"${typename}","variables":{${'"a":1,'.repeat(9_997)}"b":1}}`);
   post('10,001 object members (over)', `{"query":"${typename}","variables":{${'"a":1,'.repeat(9_998)}"b":1}}`);
+  // Array items: a list variable of 10,000 items passes the scan, one of 100,000 does not.
+  const idList = (n: number) => `{"query":"query($ids: [ID!]) { __typename }","variables":{"ids":[${Array(n).fill('"1"').join(',')}]}}`;
+  post('10,000 array items (within)', idList(10_000));
+  post('100,000 array items (over)', idList(100_000));
   const padded = (bytes: number) => {
     const frame = json({ query: typename, variables: { pad: '' } });
     return json({ query: typename, variables: { pad: 'x'.repeat(bytes - frame.length) } });

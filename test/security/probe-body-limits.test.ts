@@ -102,6 +102,20 @@ describe('JSON bodies', () => {
     },
   );
 
+  it('refuses a variable list of 100,000 items before coercing them, and takes one of 10,000', async () => {
+    const list = (n: number) =>
+      `{"query":"query($ids: [ID!]!) { groups(ids: $ids) { id } }","variables":{"ids":[${Array(n).fill('"x"').join(',')}]}}`;
+    const over = await send('application/json', [list(100_000)]);
+    expect(over.status).toBe(400);
+    expect(over.body.errors?.[0]).toMatchObject({
+      message: 'the JSON body has more than 10000 array items',
+      extensions: { code: 'BAD_REQUEST', limit: 10_000 },
+    });
+    // Within the scan's bound, the field refuses the list by its argument's name.
+    const within = await send('application/json', [list(10_000)]);
+    expect(within.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'ids[0]' });
+  });
+
   it('refuses a form body whose variables field holds 60,000 members (percent-encoded JSON) before parsing it', async () => {
     const variables = `{${Array.from({ length: 60_000 }, (_, i) => `"v${i}":0`).join(',')}}`;
     const form = new URLSearchParams({ query: '{ __typename }', variables }).toString();

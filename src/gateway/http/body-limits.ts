@@ -12,7 +12,9 @@
 // Size alone does not bound JSON.parse: 2 MB of distinct object keys (unused variables, say) take
 // it about a second (V8's slow path for objects with very many keys). A JSON body is scanned
 // first (a few ms for 2 MB), and one with more than MAX_JSON_MEMBERS object members is refused
-// with 400 BAD_REQUEST.
+// with 400 BAD_REQUEST. So is one with more than MAX_JSON_ITEMS array items: parsing them is
+// cheap, but coercing every item of a variable (an ID list of 100,000) holds the event loop for
+// as long, and no field takes a list of that size.
 import { createGraphQLError, type FetchAPI, type Plugin } from 'graphql-yoga';
 
 interface MultipartLimits {
@@ -25,18 +27,27 @@ interface MultipartLimits {
 /** Object members (`"key": value`) a JSON body may hold; GraphQL requests need a few dozen. */
 export const MAX_JSON_MEMBERS = 10_000;
 
+/** Array items a JSON body may hold: the longest list a field takes is a few hundred IDs. */
+export const MAX_JSON_ITEMS = 10_000;
+
 /** Multipart part headers and boundaries: generous for the handful of parts a request has. */
 const PART_FRAMING_BYTES = 64 * 1024;
 
 /** Whether a Content-Type names a multipart body (uploads): those stream on, within their own cap. */
 export const isMultipart = (type: string | null | undefined): boolean => type != null && /^multipart\/form-data\b/i.test(type);
 
+/** Which bound of a JSON body is passed. */
+export type JsonExcess = 'object members' | 'array items';
+
 /**
- * Whether a JSON body has more than `max` object members (colons outside strings). Read as bytes:
- * the three characters it looks for are ASCII, and UTF-8 never uses ASCII bytes inside a character.
+ * Which bound a JSON body passes: more than MAX_JSON_MEMBERS object members (colons outside
+ * strings), or more than MAX_JSON_ITEMS array items (commas outside strings beyond one per member:
+ * never more than the items there are); undefined within both. Read as bytes: the characters it
+ * looks for are ASCII, and UTF-8 never uses ASCII bytes inside a character.
  */
-export function membersOver(body: Uint8Array, max: number): boolean {
+export function jsonExcess(body: Uint8Array): JsonExcess | undefined {
   let members = 0;
+  let commas = 0;
   let inString = false;
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
@@ -45,14 +56,17 @@ export function membersOver(body: Uint8Array, max: number): boolean {
         i++; // backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
-    else if (c === 0x3a && ++members > max) return true;
+    else if (c === 0x3a) {
+      if (++members > MAX_JSON_MEMBERS) return 'object members';
+    } else if (c === 0x2c && ++commas - members > MAX_JSON_ITEMS) return 'array items';
   }
-  return false;
+  return undefined;
 }
 
-export function tooManyMembers(): Error {
-  return createGraphQLError(`the JSON body has more than ${MAX_JSON_MEMBERS} object members`, {
-    extensions: { http: { status: 400 }, code: 'BAD_REQUEST', limit: MAX_JSON_MEMBERS },
+export function tooMuchJson(excess: JsonExcess): Error {
+  const limit = excess === 'object members' ? MAX_JSON_MEMBERS : MAX_JSON_ITEMS;
+  return createGraphQLError(`the JSON body has more than ${limit} ${excess}`, {
+    extensions: { http: { status: 400 }, code: 'BAD_REQUEST', limit },
   });
 }
 

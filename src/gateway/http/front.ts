@@ -6,7 +6,7 @@
 //   and never reaches the URL;
 // - the body of every request that is not multipart: read here, within MAX_BODY_BYTES (413, from
 //   the Content-Length before a byte is read, or where a chunked body passes the limit), and a JSON
-//   body (or a form's JSON fields) scanned for its object members (400 over MAX_JSON_MEMBERS) before anything parses it.
+//   body (or a form's JSON fields) scanned for its object members and array items (400 over MAX_JSON_MEMBERS or MAX_JSON_ITEMS) before anything parses it.
 //   Multipart bodies (uploads) stream on: body-limits.ts caps them as they flow.
 // - who the request is (src/identity.ts): read once here, from the headers (and an EventSource's
 //   URL), for the rate limit, the context and every per-identity structure after them.
@@ -16,7 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { Identity } from '../../identity';
-import { badContentLength, bodyTooLarge, isMultipart, MAX_JSON_MEMBERS, membersOver, tooManyMembers } from './body-limits';
+import { badContentLength, bodyTooLarge, isMultipart, jsonExcess, type JsonExcess, tooMuchJson } from './body-limits';
 
 /** A request as the front hands it on: its body already read (or left streaming), maybe a refusal. */
 export type FrontRequest = IncomingMessage & {
@@ -53,12 +53,18 @@ const isForm = (type: string | undefined) => type !== undefined && /^application
 /** The fields of a form body that yoga parses as JSON. */
 const FORM_JSON_FIELDS = ['variables', 'extensions'] as const;
 
-/** Whether a body holds more JSON object members than allowed: a JSON body, or a form's JSON fields. */
-function jsonMembersOver(type: string | undefined, body: Buffer): boolean {
-  if (isJson(type)) return membersOver(body, MAX_JSON_MEMBERS);
-  if (!isForm(type)) return false;
+/** Which JSON bound a body passes, if any: a JSON body, or a form's JSON fields. */
+function jsonExcessOf(type: string | undefined, body: Buffer): JsonExcess | undefined {
+  if (isJson(type)) return jsonExcess(body);
+  if (!isForm(type)) return undefined;
   const form = new URLSearchParams(body.toString('utf8'));
-  return FORM_JSON_FIELDS.some((field) => form.getAll(field).some((value) => membersOver(Buffer.from(value), MAX_JSON_MEMBERS)));
+  for (const field of FORM_JSON_FIELDS) {
+    for (const value of form.getAll(field)) {
+      const excess = jsonExcess(Buffer.from(value));
+      if (excess) return excess;
+    }
+  }
+  return undefined;
 }
 /** A body yoga's JSON parser reads (its own test: the first listed type, as written). */
 const YOGA_JSON = /^application\/(graphql\+)?json(;|$)/;
@@ -108,7 +114,8 @@ export function createFront({ maxBodyBytes, routes, identify, serve }: FrontOpti
       if (done) return;
       done = true;
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      if (jsonMembersOver(req.headers['content-type'], body)) return refuse(req, res, tooManyMembers());
+      const excess = jsonExcessOf(req.headers['content-type'], body);
+      if (excess) return refuse(req, res, tooMuchJson(excess));
       req.body = parsedJson(req, body) ?? Readable.from([body]);
       serve(req, res);
     });

@@ -5,13 +5,14 @@ import type { GatewayContext } from '../../context';
 import type { IncomingFile } from '../../files/incoming-file';
 import type { Int64 } from '../../rest/json';
 import type { EndpointName } from '../../rest/endpoints';
-import { DateTimeScalar, SafeIntScalar } from './scalars';
+import { DateTimeScalar, type OpaqueId, SafeIntScalar } from './scalars';
 
 export const builder = new SchemaBuilder<{
   Context: GatewayContext;
   Scalars: {
-    // Input: parsed and checked by our ID scalar (exact-ids.ts). Output: written exactly.
-    ID: { Input: Int64; Output: Int64 | string };
+    // Input: parsed and checked by our ID scalar (exact-ids.ts); an opaque key's input is its text
+    // (global-id-inputs.ts). Output: written exactly; an OpaqueId as its text.
+    ID: { Input: Int64; Output: Int64 | string | OpaqueId };
     DateTime: { Input: number; Output: number | bigint };
     SafeInt: { Input: number; Output: number | bigint };
     // A file part of a multipart request, streamed (file-upload.ts registers the scalar).

@@ -13,16 +13,21 @@ import {
   isInputObjectType,
   isObjectType,
 } from 'graphql';
-import { globalIdOf, type GlobalKind, serviceIdOf } from './global-id';
-import { globalKindsOf, idDeclarationOf } from './id-kinds';
+import { idText } from '../../rest/json';
+import { GlobalId, globalIdOf, type GlobalKind, serviceIdOf } from './global-id';
+import { globalKindsOf, idDeclarationOf, isKeyInput } from './id-kinds';
 import { badUserInput } from './inputs';
+import { notAnId } from './scalars';
 
 /** How to reach the IDs of one argument: an ID (maybe a list of them), or an input object's fields. */
-type Plan = { kind: 'id'; kinds: readonly GlobalKind[] } | { kind: 'object'; fields: Map<string, Plan> };
+type Plan = { kind: 'id'; kinds: readonly GlobalKind[] } | { kind: 'key' } | { kind: 'object'; fields: Map<string, Plan> };
 
 function planOf(input: GraphQLArgument | GraphQLInputField, seen: Set<string>): Plan | undefined {
   const named = getNamedType(input.type);
-  if (named.name === 'ID') return { kind: 'id', kinds: globalKindsOf(idDeclarationOf(input)) };
+  if (named.name === 'ID') {
+    const declaration = idDeclarationOf(input);
+    return isKeyInput(declaration) ? { kind: 'key' } : { kind: 'id', kinds: globalKindsOf(declaration) };
+  }
   if (!isInputObjectType(named) || seen.has(named.name)) return undefined;
   seen.add(named.name);
   const fields = new Map<string, Plan>();
@@ -41,9 +46,14 @@ function convert(value: unknown, plan: Plan, path: string): unknown {
     for (let i = 0; i < value.length; i++) value[i] = convert(value[i], plan, `${path}[${i}]`);
     return value;
   }
+  // An opaque key reaches its resolver as the text sent, whatever the ID scalar made of it.
+  if (plan.kind === 'key') return keyText(value);
   if (plan.kind === 'id') {
     const global = globalIdOf(value);
-    if (!global) return value;
+    if (!global) {
+      refuseNonId(value, path);
+      return value;
+    }
     const id = serviceIdOf(global, plan.kinds);
     if (id === undefined) {
       const takes = plan.kinds.length > 0 ? `a ${plan.kinds.join(' or ')} ID` : 'a service ID (a decimal int64)';
@@ -54,6 +64,18 @@ function convert(value: unknown, plan: Plan, path: string): unknown {
   const record = value as Record<string, unknown>;
   for (const [name, inner] of plan.fields) if (name in record) record[name] = convert(record[name], inner, `${path}.${name}`);
   return record;
+}
+
+/** The text a client sent for an opaque key: the scalar parsed it to an Int64, a GlobalId or an OpaqueId. */
+function keyText(value: unknown): string {
+  if (typeof value === 'bigint' || typeof value === 'number') return idText(value);
+  return value instanceof GlobalId ? value.text : String(value);
+}
+
+/** A string that is no ID, sent to an input naming an object: BAD_USER_INPUT naming the input. */
+export function refuseNonId(value: unknown, path: string): void {
+  const why = notAnId(value);
+  if (why !== undefined) throw badUserInput(path, why);
 }
 
 function wrap<F extends GraphQLFieldResolver<unknown, unknown>>(resolve: F, plans: Map<string, Plan>): F {

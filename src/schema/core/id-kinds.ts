@@ -16,13 +16,16 @@ export type IdKind = 'User' | 'Group' | GlobalKind;
 /** Every kind: what `node(id:)` takes. */
 export const ALL_ID_KINDS: readonly IdKind[] = ['User', 'Group', ...(Object.keys(GLOBAL_KINDS) as GlobalKind[])];
 
-/** What an ID input takes: IDs of these kinds, or a service ID no object's global ID stands for (a push task). */
-export type IdDeclaration = { readonly for: readonly IdKind[] } | { readonly serviceId: true };
+/**
+ * What an ID input takes: IDs of these kinds, a service ID no object's global ID stands for (a push
+ * task), or an opaque key that names no object (`transactionId`: any string, handed on as its text).
+ */
+export type IdDeclaration = { readonly for: readonly IdKind[] } | { readonly serviceId: true } | { readonly key: true };
 
 /** The kinds an ID input takes, one or several. */
 export type IdKinds = IdKind | readonly IdKind[];
 
-type Takes = { for: IdKinds } | { serviceId: true };
+type Takes = { for: IdKinds } | { serviceId: true } | { key: true };
 
 interface IdOptions<Req extends boolean> {
   required: Req;
@@ -33,6 +36,7 @@ const KEY = 'idKinds';
 
 function declarationOf(takes: Takes): { [KEY]: IdDeclaration } {
   if ('serviceId' in takes) return { [KEY]: { serviceId: true } };
+  if ('key' in takes) return { [KEY]: { key: true } };
   return { [KEY]: { for: typeof takes.for === 'string' ? [takes.for] : takes.for } };
 }
 
@@ -50,6 +54,9 @@ export function idListInput<const Req extends boolean>(o: Takes & IdOptions<Req>
 export function idDeclarationOf(input: GraphQLArgument | GraphQLInputField): IdDeclaration | undefined {
   return input.extensions[KEY] as IdDeclaration | undefined;
 }
+
+/** Whether the input is an opaque key: any string, never an object's ID. */
+export const isKeyInput = (declaration: IdDeclaration | undefined): boolean => declaration !== undefined && 'key' in declaration;
 
 /** The kinds whose own global IDs it turns into service IDs: none for a service ID, a User's or a Group's. */
 export function globalKindsOf(declaration: IdDeclaration | undefined): readonly GlobalKind[] {

@@ -19,35 +19,76 @@ const DECIMAL = /^\d{1,19}$/;
 // The `id` of objects named by several service IDs, as answered before global IDs (cache-id.ts).
 const JOINED = /^\d{1,19}(?::\d{1,19}){1,3}$/;
 
+/** An ID as a client sends it, read: an Int64, a GlobalId, or undefined when the value is neither. */
+function readId(value: unknown): Int64 | GlobalId | undefined {
+  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+  if (typeof text !== 'string') return undefined;
+  if (DECIMAL.test(text) && BigInt(text) <= INT64_MAX) return toInt64(text);
+  return decodeGlobalId(text);
+}
+
+const ID_EXPECTED = 'a non-negative int64 decimal such as "1552747048460091409" or a global ID the gateway answered';
+
 /**
  * An ID as a client sends it: a decimal string or a safe integer → Int64; a global ID the gateway
  * answered → GlobalId (global-id-inputs.ts hands each argument the service ID it stands for);
  * a ScalarInputError otherwise.
  */
 export function parseId(value: unknown): Int64 | GlobalId {
-  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-  if (typeof text === 'string' && DECIMAL.test(text) && BigInt(text) <= INT64_MAX) return toInt64(text);
-  const global = typeof text === 'string' ? decodeGlobalId(text) : undefined;
-  if (global) return global;
-  throw badInput(
-    `ID must be a non-negative int64 decimal such as "1552747048460091409" or a global ID the gateway answered, got ${JSON.stringify(value)}`,
-  );
+  const id = readId(value);
+  if (id === undefined) throw badInput(`ID must be ${ID_EXPECTED}, got ${JSON.stringify(value)}`);
+  return id;
 }
 
-export const IDScalar = new GraphQLScalarType<Int64 | GlobalId, string>({
+/**
+ * A string sent where an ID goes that is neither a service ID nor a global ID. GraphQL's ID takes
+ * any string, and an opaque key (`transactionId`) is one; an input that names an object refuses it
+ * with its own name (global-id-inputs.ts), so the client learns which argument was wrong.
+ */
+export class OpaqueId {
+  constructor(readonly text: string) {}
+
+  /** Its text: what graphql-jit is handed (jit-variables.ts) and writes into compiled literals. */
+  toString(): string {
+    return this.text;
+  }
+
+  toJSON(): string {
+    return this.text;
+  }
+}
+
+/** Why an ID input that names an object refuses `value`; undefined when it is an ID. */
+export function notAnId(value: unknown): string | undefined {
+  const text = value instanceof OpaqueId ? value.text : value;
+  if (typeof text !== 'string' || readId(text) !== undefined) return undefined;
+  return `must be ${ID_EXPECTED}, got ${JSON.stringify(text)}`;
+}
+
+function parseIdInput(value: unknown): Int64 | GlobalId | OpaqueId {
+  const id = readId(value);
+  if (id !== undefined) return id;
+  if (typeof value === 'string') return new OpaqueId(value);
+  throw badInput(`ID must be a string or an integer, got ${JSON.stringify(value)}`);
+}
+
+export const IDScalar = new GraphQLScalarType<Int64 | GlobalId | OpaqueId, string>({
   name: 'ID',
   description:
     'An identifier: an ID of the IM service (a non-negative 64-bit integer written as a decimal string; message IDs ' +
     'exceed 2^53, so never convert an ID to a JavaScript number), or a global ID (an opaque string that `node(id:)` ' +
-    'fetches; see the Node interface). Arguments that take a message, conversation, announcement or file ID accept either.',
+    'fetches; see the Node interface). Arguments that take a message, conversation, announcement or file ID accept either. ' +
+    'An opaque key of type ID (`transactionId`) takes any string its description allows.',
   serialize(value) {
     if (typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) return idText(value);
     if (typeof value === 'string' && (DECIMAL.test(value) || JOINED.test(value) || looksGlobal(value))) return value;
+    // An opaque key answered as sent (transactionId); a plain string of another shape stays a bug.
+    if (value instanceof OpaqueId) return value.text;
     throw new GraphQLError(`ID cannot represent ${String(value)}`);
   },
-  parseValue: parseId,
+  parseValue: parseIdInput,
   parseLiteral(ast) {
-    if (ast.kind === Kind.STRING || ast.kind === Kind.INT) return parseId(ast.value);
+    if (ast.kind === Kind.STRING || ast.kind === Kind.INT) return parseIdInput(ast.value);
     throw badInput('ID must be a decimal string');
   },
 });

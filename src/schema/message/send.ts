@@ -16,6 +16,7 @@ import { badUserInput } from '../core/inputs';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, idempotencyKey, transactionIdOf } from '../core/idempotency-key';
 import { type MessageParent, messageById, MessageRef } from './message';
 import { idInput, idListInput } from '../core/id-kinds';
+import { OpaqueId } from '../core/scalars';
 
 /** Most targets one send may name. The service states no limit; this bounds one request's fan-out. */
 const MAX_SEND_TARGETS = 1000;
@@ -58,14 +59,17 @@ const sendInput = (name: string, what: string) =>
       targetType: t.field({ type: TargetType, required: true, description: 'Whether targets are users or groups (type).' }),
       config: t.string({ required: false, description: 'Extension field used by the SDK layer.' }),
       ext: t.string({ required: false, description: 'Extension field.' }),
-      transactionId: t.string({
-        required: false,
-        description:
-          `De-duplication key: any string of 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters (a UUID, say). The service does not execute a ` +
-          'second request with the same key received within a short time. Omit it and the gateway generates one (returned in the ' +
-          'payload): reuse it to retry safely. It reaches the service as an int64 transaction_id: a positive int64 decimal as ' +
-          'itself, any other key as the first 63 bits of its SHA-256.',
-      }),
+      transactionId: t.field(
+        idInput({
+          key: true,
+          required: false,
+          description:
+            `De-duplication key: any string of 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters (a UUID, say). The service does not execute a ` +
+            'second request with the same key received within a short time. Omit it and the gateway generates one (returned in the ' +
+            'payload): reuse it to retry safely. It reaches the service as an int64 transaction_id: a positive int64 decimal as ' +
+            'itself, any other key as the first 63 bits of its SHA-256.',
+        }),
+      ),
       fromUserId: t.field(
         idInput({
           for: 'User',
@@ -115,7 +119,8 @@ function attachmentJson(a: AttachmentInput | null | undefined): string | undefin
 
 /** Checks the input and builds the send-body and its key as sent; throws BAD_USER_INPUT before any REST call. */
 function sendBody(input: SendInput) {
-  const key = idempotencyKey('input.transactionId', input.transactionId, newTransactionKey);
+  // An opaque key's ID input reaches resolvers as its text (global-id-inputs.ts), not as the Int64 the builder types IDs with.
+  const key = idempotencyKey('input.transactionId', input.transactionId as string | null | undefined, newTransactionKey);
   if (input.targets.length === 0) throw badUserInput('input.targets', 'must name at least one target');
   if (input.targets.length > MAX_SEND_TARGETS) throw badUserInput('input.targets', `must name at most ${MAX_SEND_TARGETS} targets`);
   const content = input.content ?? '';
@@ -153,7 +158,8 @@ const TRANSACTION_ID = 'The transactionId used, as sent (or as generated): send 
 const SendNotificationPayloadRef = payloadType<Sent>('SendNotificationPayload', {
   description: 'The result of sending a system notification.',
   fields: (t) => ({
-    transactionId: t.string({ description: TRANSACTION_ID, resolve: fromResult((s) => s.transactionId) }),
+    // An ID, the type released clients declare: the key as sent, whatever its shape.
+    transactionId: t.field({ type: 'ID', description: TRANSACTION_ID, resolve: fromResult((s) => new OpaqueId(s.transactionId)) }),
   }),
 });
 
@@ -168,7 +174,8 @@ async function sentMessage(s: SentMessage, ctx: GatewayContext) {
 const SendMessagePayloadRef = payloadType<SentMessage>('SendMessagePayload', {
   description: 'The result of sending a message.',
   fields: (t) => ({
-    transactionId: t.string({ description: TRANSACTION_ID, resolve: fromResult((s) => s.transactionId) }),
+    // An ID, the type released clients declare: the key as sent, whatever its shape.
+    transactionId: t.field({ type: 'ID', description: TRANSACTION_ID, resolve: fromResult((s) => new OpaqueId(s.transactionId)) }),
     messageIds: t.field({
       type: ['ID'],
       description: 'IDs of the new messages (msg_ids), exact; the service reports them only when there is exactly one target.',

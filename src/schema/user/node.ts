@@ -4,6 +4,7 @@
 // not null. A global ID is fetched by the fetch its kind registered (node-kinds.ts).
 import { builder, reaches } from '../core/builder';
 import { globalIdOf } from '../core/global-id';
+import { refuseNonId } from '../core/global-id-inputs';
 import { fetchNode } from '../core/node-kinds';
 import { NodeRef } from '../core/refs';
 import { groupOrNull } from '../message/message';
@@ -42,6 +43,7 @@ builder.queryField('node', (t) =>
       // This field is left out of global-id-inputs.ts: its argument may still be a global ID.
       const global = globalIdOf(args.id);
       if (global) return fetchNode(global, ctx);
+      refuseNonId(args.id, 'id');
       const { id } = args;
       return (await groupOrNull(id, ctx)) ?? ((await userExists(id, ctx)) ? { id } : null);
     },

@@ -46,7 +46,7 @@ const undeclared = (target: GraphQLSchema) =>
   idInputsOf(target)
     .filter(({ input }) => {
       const declaration = idDeclarationOf(input);
-      return !declaration || ('for' in declaration ? declaration.for.length === 0 : declaration.serviceId !== true);
+      return !declaration || ('for' in declaration ? declaration.for.length === 0 : !('serviceId' in declaration || 'key' in declaration));
     })
     .map(({ at }) => at);
 
