@@ -13,6 +13,8 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { Config } from '../config';
 import type { SubscriptionSlots } from '../subscriptions/slots';
 import { useUpstreamErrors } from '../schema/core/upstream-errors';
+import type { Admission } from './admission/admission';
+import { useAdmission } from './admission/use-admission';
 import { useAcceptCheck } from './http/accept';
 import { useBatchLimit } from './http/batch-limit';
 import { useMultipartBodyLimit } from './http/body-limits';
@@ -54,6 +56,8 @@ export interface PluginParts {
   readonly documents: ReturnType<typeof useDocumentCache>;
   readonly persisted: { readonly plugin: AnyPlugin };
   readonly limiter: RateLimiter | undefined;
+  /** The bounds on estimated cost in flight, per identity and for the replica. */
+  readonly admission: Admission;
   readonly slots: SubscriptionSlots;
   readonly metrics: ReturnType<typeof createGatewayMetrics> | undefined;
   readonly tracing: Tracing | undefined;
@@ -134,6 +138,9 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
     ),
     // onExecuteDone/onSubscribeResult, after compiled execution, whose hook gives its errors their nodes.
     named('upstream-errors', useUpstreamErrors()),
+    // onExecute/onSubscribe (setExecuteFn/setSubscribeFn), last of all: admits what every check above let through (by the
+    // cost limit's estimate), waiting in a fair queue when over a bound, and wraps the execution chosen above to release it.
+    named('admission', useAdmission(parts.admission, config.admissionWaitMs)),
   ];
   return { request, document, observers, execution };
 }
