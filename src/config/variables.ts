@@ -492,14 +492,14 @@ export const GATEWAY_VARIABLES = [
     field: 'maxCostInFlight',
     group: 'limits',
     parser: integer(DEFAULT_MAX_COST_IN_FLIGHT, 1, 100_000_000),
-    doc: 'most estimated REST calls (the `MAX_COST` estimate, at least 1 an operation) of the operations running at once on this replica; beyond it operations wait in their identity\'s queue, then get 503 `OVERLOADED` (see [Admission](limits.md#admission))',
+    doc: "most estimated REST calls (the `MAX_COST` estimate, at least 1 an operation) of the operations running at once on this replica; beyond it operations wait in their identity's queue, then get 503 `OVERLOADED` (see [Admission](limits.md#admission))",
   }),
   variable({
     name: 'MAX_COST_IN_FLIGHT_PER_IDENTITY',
     field: 'maxCostInFlightPerIdentity',
     group: 'limits',
     parser: integer(DEFAULT_MAX_COST_IN_FLIGHT_PER_IDENTITY, 1, 100_000_000),
-    doc: 'the same bound for one identity\'s operations; beyond it they wait in its queue, then get 429 `OVERLOADED`',
+    doc: "the same bound for one identity's operations; beyond it they wait in its queue, then get 429 `OVERLOADED`",
   }),
   variable({
     name: 'ADMISSION_QUEUE',

@@ -42,7 +42,6 @@ async function acknowledged(): Promise<{ socket: WebSocket; closed: Promise<{ co
   return { socket, closed };
 }
 
-
 describe('a client that breaks the graphql-ws protocol', () => {
   const cases: [string, string][] = [
     ['a `next` message (only a server sends one)', JSON.stringify({ id: '1', type: 'next', payload: { data: { me: null } } })],

@@ -85,19 +85,24 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(
           if (PROTOCOL_CLOSES.has(code)) protocolClose(socket, request, code, reason);
           else socket.close(code, reason);
         },
-        onMessage: (handle) =>
-          socket.on('message', async (data) => {
-            const text = String(data);
+        onMessage: (handle) => {
+          const receive = async (text: string) => {
             try {
               await handle(text);
             } catch (err) {
               const type = forbiddenType(text);
               // A close reason holds at most 123 bytes.
-              if (type !== undefined) return protocolClose(socket, request, CloseCode.BadRequest, `Bad request: a client may not send ${type}`.slice(0, 120));
-              log().error({ error: errorText(err), address: request.socket.remoteAddress }, 'WebSocket message failed: the socket is closed');
+              if (type !== undefined)
+                return protocolClose(socket, request, CloseCode.BadRequest, `Bad request: a client may not send ${type}`.slice(0, 120));
+              log().error(
+                { error: errorText(err), address: request.socket.remoteAddress },
+                'WebSocket message failed: the socket is closed',
+              );
               socket.close(CloseCode.InternalServerError, 'Internal server error');
             }
-          }),
+          };
+          socket.on('message', (data) => void receive(String(data)));
+        },
       },
       { socket, request },
     );

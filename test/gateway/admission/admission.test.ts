@@ -145,7 +145,11 @@ describe('the per-identity bound (2 in flight, 1 waiting)', () => {
   });
 
   it('counts each operation of a batch: two run, one waits, the last is refused at its index', async () => {
-    const batch = post(w.url, as(0), Array.from({ length: 4 }, () => ({ query: SLOW })));
+    const batch = post(
+      w.url,
+      as(0),
+      Array.from({ length: 4 }, () => ({ query: SLOW })),
+    );
     await until('two in flight, one waiting', () => w.gateway.admission.inFlight === 2 && w.gateway.admission.waiting === 1);
     w.gate.open();
     const answer = await batch;
