@@ -132,15 +132,16 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
   const execution = [
     // onExecute (setExecuteFn): compiled execution once a document has run `afterRuns` times.
     ...when(config.jit, () => named('compiled-execution', useCompiledExecution({ afterRuns: config.jitAfterRuns }))),
-    // onExecute (setExecuteFn), after compiled execution: it shares whichever execution that plugin chose.
+    // onExecute/onSubscribe (setExecuteFn/setSubscribeFn), after compiled execution, whose choice it wraps: the operation
+    // waits for admission (by the cost limit's estimate) when it is about to run, and releases it when it ends.
+    named('admission', useAdmission(parts.admission, config.admissionWaitMs)),
+    // onExecute (setExecuteFn), after compiled execution and admission: it shares whichever execution they chose, so an
+    // operation sharing another's execution waits for no admission.
     ...when(config.shareQueries, () =>
       named('shared-execution', useSharedExecution({ writes: parts.writes, ...(metrics ? { onShared: metrics.sharedExecution } : {}) })),
     ),
     // onExecuteDone/onSubscribeResult, after compiled execution, whose hook gives its errors their nodes.
     named('upstream-errors', useUpstreamErrors()),
-    // onExecute/onSubscribe (setExecuteFn/setSubscribeFn), last of all: admits what every check above let through (by the
-    // cost limit's estimate), waiting in a fair queue when over a bound, and wraps the execution chosen above to release it.
-    named('admission', useAdmission(parts.admission, config.admissionWaitMs)),
   ];
   return { request, document, observers, execution };
 }

@@ -72,7 +72,7 @@ describe('gateway plugins', () => {
         'subscription-limits',
       ],
       observers: ['metrics', 'operation-tracing'],
-      execution: ['compiled-execution', 'shared-execution', 'upstream-errors', 'admission'],
+      execution: ['compiled-execution', 'admission', 'shared-execution', 'upstream-errors'],
     });
     expect(names(parts)).toEqual(PHASES.flatMap((phase) => phases[phase].map((p) => p.name)));
   });
@@ -82,8 +82,8 @@ describe('gateway plugins', () => {
     expect(names(parts)).toEqual([
       ...REQUEST.filter((name) => name !== 'rate-limit'),
       ...['defer-stream', 'document-limits', 'cost-limit', 'result-caps', 'document-cache', 'subscription-limits'],
-      'upstream-errors',
       'admission',
+      'upstream-errors',
     ]);
   });
 });

@@ -1,12 +1,14 @@
 // Admission control at the GraphQL edge, on every transport (HTTP on either path, each operation
-// of a batch, SSE, graphql-ws: the same envelop hooks run). The last plugin of all: it admits an
-// operation once every other check has passed (its estimate is the cost limit's), and wraps
-// whichever execution the plugins before it chose, so that what it holds is released however the
-// operation ends: its result, a throw, the end of a deferred or streamed answer, or the client
-// leaving. A subscription holds its cost while it is set up only (its events are the pollers').
+// of a batch, SSE, graphql-ws: the same envelop hooks run). It wraps the execution compiled
+// execution chose, and shared execution wraps it in turn: an operation waits for admission when
+// it is about to run, after every check (its estimate is the cost limit's), and one that shares
+// an identical operation's execution waits for none and counts nothing (it costs nothing more).
+// What an operation holds is released however it ends: its result, a throw, the end of a deferred
+// or streamed answer, or the client leaving. A subscription holds its cost while it is set up
+// only (its events are the pollers').
 // Over a bound: 429 (the caller's) or 503 (the replica's) with `Retry-After`, code OVERLOADED;
 // over WebSocket that operation's result with the error, the socket lives on.
-import { type ExecutionResult, GraphQLError } from 'graphql';
+import { type ExecutionArgs, type ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../context';
 import type { Identity } from '../../identity';
@@ -60,39 +62,33 @@ function releasingAfter(run: () => unknown, release: () => void, untilDone: bool
   });
 }
 
-interface Hooked {
-  args: { contextValue?: unknown };
-  setResultAndStopExecution(result: ExecutionResult): void;
-}
+/** A function that runs an operation (execute or subscribe), as envelop hands it on. */
+type Run = (args: ExecutionArgs) => unknown;
 
 export function useAdmission(admission: Admission, waitMs: number): Plugin<GatewayContext> {
-  /** The verdict on this operation (the HTTP request's abort signal drops it from the queue). */
-  const verdictOf = (context: GatewayContext & { request?: Request }): { verdict: Verdict | Promise<Verdict>; overHttp: boolean } => {
-    const signal = context.request?.signal;
-    return {
-      verdict: admission.enter(admissionKey(context.identity), estimatedCalls(context) ?? 1, signal),
-      overHttp: context.request !== undefined,
+  /**
+   * `run` admitted first: it starts once the operation is admitted (the HTTP request's abort
+   * signal takes it out of the queue), and what it holds is released when it has ended
+   * (`untilDone`: a stream's last result; else its setup). A refusal is the operation's result.
+   */
+  const admitted =
+    (run: Run, untilDone: boolean): Run =>
+    (args) => {
+      const context = args.contextValue as GatewayContext & { request?: Request };
+      const verdict = admission.enter(admissionKey(context.identity), estimatedCalls(context) ?? 1, context.request?.signal);
+      const decide = (v: Verdict) =>
+        v.admitted
+          ? releasingAfter(() => run(args), v.release, untilDone)
+          : { errors: [overloaded(v, waitMs, context.request !== undefined)] };
+      return isPromise(verdict) ? verdict.then(decide) : decide(verdict);
     };
-  };
-
-  /** Admits the operation, then has `wrap` hold its grant; on a refusal, that is its result. */
-  const admit = (hooked: Hooked, wrap: (release: () => void) => void): void | Promise<void> => {
-    const { verdict, overHttp } = verdictOf(hooked.args.contextValue as GatewayContext);
-    const decide = (v: Verdict) => {
-      if (v.admitted) wrap(v.release);
-      else hooked.setResultAndStopExecution({ errors: [overloaded(v, waitMs, overHttp)] });
-    };
-    return isPromise(verdict) ? verdict.then(decide) : decide(verdict);
-  };
 
   return {
-    onExecute(hooked) {
-      const { executeFn, setExecuteFn } = hooked;
-      return admit(hooked, (release) => setExecuteFn((args) => releasingAfter(() => executeFn(args), release, true) as never));
+    onExecute({ executeFn, setExecuteFn }) {
+      setExecuteFn(admitted(executeFn, true) as typeof executeFn);
     },
-    onSubscribe(hooked) {
-      const { subscribeFn, setSubscribeFn } = hooked;
-      return admit(hooked, (release) => setSubscribeFn((args) => releasingAfter(() => subscribeFn(args), release, false) as never));
+    onSubscribe({ subscribeFn, setSubscribeFn }) {
+      setSubscribeFn(admitted(subscribeFn, false) as typeof subscribeFn);
     },
   };
 }

@@ -14,7 +14,9 @@ import { wsClient } from '../../helpers/subscriptions/clients';
 import { identity } from '../../helpers/users';
 import { until } from '../../helpers/wait';
 
-const SLOW = '{ me { online } }';
+// Distinct documents: identical operations of one identity in flight share one execution (and one admission).
+let made = 0;
+const slow = () => `{ me { online } op${made++}: __typename }`;
 const CHEAP = '{ me { id } }';
 
 /** The proxy in front of the emulator, and the gate on the held endpoint. */
@@ -118,11 +120,11 @@ describe('the per-identity bound (2 in flight, 1 waiting)', () => {
   const as = (i: number) => identity(w.emu, w.users[i]!);
 
   it('queues an operation over the bound, then refuses the next with 429 OVERLOADED and Retry-After', async () => {
-    const running = [post(w.url, as(0), { query: SLOW }), post(w.url, as(0), { query: SLOW })];
+    const running = [post(w.url, as(0), { query: slow() }), post(w.url, as(0), { query: slow() })];
     await until('two in flight', () => w.gateway.admission.inFlight === 2);
-    const queued = post(w.url, as(0), { query: SLOW });
+    const queued = post(w.url, as(0), { query: slow() });
     await until('one waiting', () => w.gateway.admission.waiting === 1);
-    const refused = await post(w.url, as(0), { query: SLOW });
+    const refused = await post(w.url, as(0), { query: slow() });
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(overloaded(refused.body)).toMatchObject({ code: 'OVERLOADED', scope: 'identity', retryAfter: Number(refused.retryAfter) });
@@ -135,7 +137,7 @@ describe('the per-identity bound (2 in flight, 1 waiting)', () => {
   });
 
   it("admits another identity's cheap request while one identity is at its bound with a queue", async () => {
-    const running = [post(w.url, as(0), { query: SLOW }), post(w.url, as(0), { query: SLOW }), post(w.url, as(0), { query: SLOW })];
+    const running = [post(w.url, as(0), { query: slow() }), post(w.url, as(0), { query: slow() }), post(w.url, as(0), { query: slow() })];
     await until('two in flight, one waiting', () => w.gateway.admission.inFlight === 2 && w.gateway.admission.waiting === 1);
     const other = await post(w.url, as(1), { query: CHEAP });
     expect(other.status).toBe(200);
@@ -148,7 +150,7 @@ describe('the per-identity bound (2 in flight, 1 waiting)', () => {
     const batch = post(
       w.url,
       as(0),
-      Array.from({ length: 4 }, () => ({ query: SLOW })),
+      Array.from({ length: 4 }, () => ({ query: slow() })),
     );
     await until('two in flight, one waiting', () => w.gateway.admission.inFlight === 2 && w.gateway.admission.waiting === 1);
     w.gate.open();
@@ -158,11 +160,11 @@ describe('the per-identity bound (2 in flight, 1 waiting)', () => {
   });
 
   it('answers an operation over the bound on a WebSocket with an error result, and the socket serves on', async () => {
-    const running = [post(w.url, as(0), { query: SLOW }), post(w.url, as(0), { query: SLOW }), post(w.url, as(0), { query: SLOW })];
+    const running = [post(w.url, as(0), { query: slow() }), post(w.url, as(0), { query: slow() }), post(w.url, as(0), { query: slow() })];
     await until('two in flight, one waiting', () => w.gateway.admission.inFlight === 2 && w.gateway.admission.waiting === 1);
     const client = wsClient(w.url, as(0));
     try {
-      const refused = await client.feed(SLOW).next();
+      const refused = await client.feed(slow()).next();
       expect(overloaded(refused)).toMatchObject({ code: 'OVERLOADED', scope: 'identity' });
       expect(overloaded(refused)).not.toHaveProperty('http');
       w.gate.open();
@@ -174,9 +176,21 @@ describe('the per-identity bound (2 in flight, 1 waiting)', () => {
     }
   });
 
+  it("counts an operation sharing an identical one's execution nothing: it waits for no admission", async () => {
+    const query = slow();
+    const first = post(w.url, as(0), { query });
+    await until('one in flight', () => w.gateway.admission.inFlight === 1 && w.gate.held > 0);
+    const twins = [post(w.url, as(0), { query }), post(w.url, as(0), { query })];
+    const other = post(w.url, as(0), { query: slow() });
+    await until('the other one in flight too', () => w.gateway.admission.inFlight === 2);
+    expect(w.gateway.admission.waiting).toBe(0);
+    w.gate.open();
+    for (const answer of await Promise.all([first, ...twins, other])) expect(answer.body.errors).toBeUndefined();
+  });
+
   it('releases what an operation held when its upstream call fails', async () => {
     w.gate.failNext();
-    const failing = [post(w.url, as(0), { query: SLOW }), post(w.url, as(0), { query: SLOW })];
+    const failing = [post(w.url, as(0), { query: slow() }), post(w.url, as(0), { query: slow() })];
     await until('two in flight, held upstream', () => w.gateway.admission.inFlight === 2 && w.gate.held > 0);
     w.gate.open();
     for (const answer of await Promise.all(failing)) expect(answer.body.errors?.length).toBeGreaterThan(0);
@@ -187,9 +201,9 @@ describe('the per-identity bound (2 in flight, 1 waiting)', () => {
     const running = new AbortController();
     const waiting = new AbortController();
     const sent = [
-      post(w.url, as(0), { query: SLOW }, running.signal),
-      post(w.url, as(0), { query: SLOW }),
-      post(w.url, as(0), { query: SLOW }, waiting.signal),
+      post(w.url, as(0), { query: slow() }, running.signal),
+      post(w.url, as(0), { query: slow() }),
+      post(w.url, as(0), { query: slow() }, waiting.signal),
     ].map((p) => p.catch(() => 'aborted'));
     await until('two in flight, one waiting', () => w.gateway.admission.inFlight === 2 && w.gateway.admission.waiting === 1);
     waiting.abort();
@@ -207,7 +221,7 @@ describe('the replica bound (1 in flight, 1 waiting for at most 300 ms)', () => 
   const as = (i: number) => identity(w.emu, w.users[i]!);
 
   it('answers /health and /ready while the replica is at its bound', async () => {
-    const running = post(w.url, as(0), { query: SLOW });
+    const running = post(w.url, as(0), { query: slow() });
     await until('one held', () => w.gate.held === 1);
     expect((await fetch(`${w.url}/health`)).status).toBe(200);
     expect((await fetch(`${w.url}/ready`)).status).toBe(200);
@@ -216,9 +230,9 @@ describe('the replica bound (1 in flight, 1 waiting for at most 300 ms)', () => 
   });
 
   it("bounds the queue's wait: refused with 503 OVERLOADED and Retry-After, the running one unharmed", async () => {
-    const running = post(w.url, as(0), { query: SLOW });
+    const running = post(w.url, as(0), { query: slow() });
     await until('one held', () => w.gate.held === 1);
-    const waited = await post(w.url, as(1), { query: SLOW });
+    const waited = await post(w.url, as(1), { query: slow() });
     expect(waited.status).toBe(503);
     expect(Number(waited.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(overloaded(waited.body)).toMatchObject({ code: 'OVERLOADED', scope: 'replica' });
