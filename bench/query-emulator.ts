@@ -16,6 +16,8 @@ export interface EmulatorSetup {
   /** A group of `bigGroupSize` members (the owner and the others), for members(first:). */
   bigGroupId: number;
   bigGroupSize: number;
+  /** The big group's members other than the owner (bench/abuse.ts acts as each: one identity per client). */
+  bigGroupMembers: number[];
   /** A group of `midGroupSize` members (the owner and the first others), for members' profiles (bench/peers.ts). */
   midGroupId: number;
   midGroupSize: number;
@@ -102,6 +104,7 @@ async function seed(): Promise<EmulatorSetup> {
     groupIds,
     bigGroupId: big.group_id,
     bigGroupSize: BIG_GROUP,
+    bigGroupMembers: members,
     midGroupId: mid.group_id,
     midGroupSize: MID_GROUP,
     historyWith: members[0]!,

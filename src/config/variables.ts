@@ -98,6 +98,16 @@ export const DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET = 50;
 export const DEFAULT_MAX_SUBSCRIPTIONS_PER_IDENTITY = 200;
 /** Apollo's BatchHttpLink sends up to 10 operations per request by default. */
 export const DEFAULT_MAX_BATCH = 10;
+/**
+ * Admission (src/gateway/admission/), for one replica on 2 cores: four of the costliest accepted
+ * operations (MAX_COST each) run at once on the replica, two per identity, so that a canary's
+ * `{ me { id } }` waits for a few of them on the event loop at most (bench:abuse).
+ */
+export const DEFAULT_MAX_COST_IN_FLIGHT = 4 * DEFAULT_MAX_COST;
+export const DEFAULT_MAX_COST_IN_FLIGHT_PER_IDENTITY = 2 * DEFAULT_MAX_COST;
+/** A batch of MAX_BATCH twice over. */
+export const DEFAULT_ADMISSION_QUEUE = 2 * DEFAULT_MAX_BATCH;
+export const DEFAULT_ADMISSION_WAIT_MS = 3_000;
 
 /** The Prometheus exporters' usual port (OpenTelemetry's among them). */
 const PRODUCTION_METRICS_PORT = 9464;
@@ -476,6 +486,34 @@ export const GATEWAY_VARIABLES = [
     group: 'limits',
     parser: integer(DEFAULT_MAX_BATCH, 1, 100),
     doc: 'most operations in one batched HTTP request (a JSON array body); `1` turns batching off (see [Batching](limits.md#batching))',
+  }),
+  variable({
+    name: 'MAX_COST_IN_FLIGHT',
+    field: 'maxCostInFlight',
+    group: 'limits',
+    parser: integer(DEFAULT_MAX_COST_IN_FLIGHT, 1, 100_000_000),
+    doc: "most estimated REST calls (the `MAX_COST` estimate, at least 1 an operation) of the operations running at once on this replica; beyond it operations wait in their identity's queue, then get 503 `OVERLOADED` (see [Admission](limits.md#admission))",
+  }),
+  variable({
+    name: 'MAX_COST_IN_FLIGHT_PER_IDENTITY',
+    field: 'maxCostInFlightPerIdentity',
+    group: 'limits',
+    parser: integer(DEFAULT_MAX_COST_IN_FLIGHT_PER_IDENTITY, 1, 100_000_000),
+    doc: "the same bound for one identity's operations; beyond it they wait in its queue, then get 429 `OVERLOADED`",
+  }),
+  variable({
+    name: 'ADMISSION_QUEUE',
+    field: 'admissionQueue',
+    group: 'limits',
+    parser: integer(DEFAULT_ADMISSION_QUEUE, 0, 10_000),
+    doc: 'operations one identity may have waiting for admission (`0`: none wait, over a bound is refused at once); beyond it 429 `OVERLOADED`',
+  }),
+  variable({
+    name: 'ADMISSION_WAIT_MS',
+    field: 'admissionWaitMs',
+    group: 'limits',
+    parser: integer(DEFAULT_ADMISSION_WAIT_MS, 1, 600_000),
+    doc: 'longest wait for admission; then 429 or 503 `OVERLOADED` with `Retry-After`',
   }),
   variable({
     name: 'PERSISTED_DOCUMENTS',

@@ -25,6 +25,7 @@ import { createFront, requestIdentity } from './http/front';
 import { COMPRESSION, CompressibleResponse, compressing } from './http/compression';
 import { yogaBatching } from './http/batch-limit';
 import { createRateLimiter } from './rate-limit/limiter';
+import { Admission } from './admission/admission';
 import { corsFor, wsOriginAllowed } from './http/cors';
 import { createDownloadRoute } from './http/downloads';
 import { DOWNLOAD_ROUTES } from '../files/download-paths';
@@ -70,6 +71,8 @@ export interface Gateway {
   readonly rest: RestClient;
   /** Where metrics are served when they have a listener of their own (after start). */
   readonly metricsUrl: string | undefined;
+  /** Admission's load now: estimated REST calls of the operations running, operations waiting. */
+  readonly admission: Admission['load'];
 }
 
 /** graphql-js wraps a scalar's refusal once or twice (type, then variable) before reporting it. */
@@ -147,6 +150,13 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     ...(tracing ? { traceRound: tracing.traceRound } : {}),
   });
 
+  // Bounds the estimated cost in flight per identity and on this replica (gateway/admission/).
+  const admission = new Admission({
+    replica: config.maxCostInFlight,
+    perIdentity: config.maxCostInFlightPerIdentity,
+    queue: config.admissionQueue,
+    waitMs: config.admissionWaitMs,
+  });
   const limiter =
     config.rateLimit &&
     createRateLimiter({
@@ -213,6 +223,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       documents,
       persisted,
       limiter: limiter || undefined,
+      admission,
       slots,
       metrics,
       tracing,
@@ -312,6 +323,9 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     rest,
     get metricsUrl() {
       return metricsListener?.url;
+    },
+    get admission() {
+      return admission.load;
     },
     async start() {
       await subsystems.start();

@@ -13,6 +13,8 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { Config } from '../config';
 import type { SubscriptionSlots } from '../subscriptions/slots';
 import { useUpstreamErrors } from '../schema/core/upstream-errors';
+import type { Admission } from './admission/admission';
+import { useAdmission } from './admission/use-admission';
 import { useAcceptCheck } from './http/accept';
 import { useBatchLimit } from './http/batch-limit';
 import { useMultipartBodyLimit } from './http/body-limits';
@@ -54,6 +56,8 @@ export interface PluginParts {
   readonly documents: ReturnType<typeof useDocumentCache>;
   readonly persisted: { readonly plugin: AnyPlugin };
   readonly limiter: RateLimiter | undefined;
+  /** The bounds on estimated cost in flight, per identity and for the replica. */
+  readonly admission: Admission;
   readonly slots: SubscriptionSlots;
   readonly metrics: ReturnType<typeof createGatewayMetrics> | undefined;
   readonly tracing: Tracing | undefined;
@@ -128,7 +132,11 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
   const execution = [
     // onExecute (setExecuteFn): compiled execution once a document has run `afterRuns` times.
     ...when(config.jit, () => named('compiled-execution', useCompiledExecution({ afterRuns: config.jitAfterRuns }))),
-    // onExecute (setExecuteFn), after compiled execution: it shares whichever execution that plugin chose.
+    // onExecute/onSubscribe (setExecuteFn/setSubscribeFn), after compiled execution, whose choice it wraps: the operation
+    // waits for admission (by the cost limit's estimate) when it is about to run, and releases it when it ends.
+    named('admission', useAdmission(parts.admission, config.admissionWaitMs)),
+    // onExecute (setExecuteFn), after compiled execution and admission: it shares whichever execution they chose, so an
+    // operation sharing another's execution waits for no admission.
     ...when(config.shareQueries, () =>
       named('shared-execution', useSharedExecution({ writes: parts.writes, ...(metrics ? { onShared: metrics.sharedExecution } : {}) })),
     ),

@@ -7,6 +7,7 @@ import { subscriptionSlots } from '../../src/subscriptions/slots';
 import { useDocumentCache } from '../../src/gateway/execution/document-cache';
 import { createRateLimiter } from '../../src/gateway/rate-limit/limiter';
 import { createGatewayMetrics } from '../../src/gateway/observability/metrics';
+import { Admission } from '../../src/gateway/admission/admission';
 import { gatewayPhases, gatewayPlugins, PHASES, type PluginParts } from '../../src/gateway/plugins';
 
 function partsWith(env: Record<string, string>): PluginParts {
@@ -16,6 +17,7 @@ function partsWith(env: Record<string, string>): PluginParts {
     documents: useDocumentCache(),
     persisted: { plugin: {} },
     limiter: config.rateLimit && createRateLimiter({ ...config.rateLimit, defaultAppId: 'app' }),
+    admission: new Admission({ replica: 10, perIdentity: 5, queue: 1, waitMs: 1 }),
     slots: subscriptionSlots({ limit: 1 }),
     metrics: config.metrics
       ? createGatewayMetrics({
@@ -70,7 +72,7 @@ describe('gateway plugins', () => {
         'subscription-limits',
       ],
       observers: ['metrics', 'operation-tracing'],
-      execution: ['compiled-execution', 'shared-execution', 'upstream-errors'],
+      execution: ['compiled-execution', 'admission', 'shared-execution', 'upstream-errors'],
     });
     expect(names(parts)).toEqual(PHASES.flatMap((phase) => phases[phase].map((p) => p.name)));
   });
@@ -80,6 +82,7 @@ describe('gateway plugins', () => {
     expect(names(parts)).toEqual([
       ...REQUEST.filter((name) => name !== 'rate-limit'),
       ...['defer-stream', 'document-limits', 'cost-limit', 'result-caps', 'document-cache', 'subscription-limits'],
+      'admission',
       'upstream-errors',
     ]);
   });

@@ -25,7 +25,7 @@ export function subscriptionLimitError(scope: LimitScope, limit: number): GraphQ
 type Subscribed = AsyncIterable<ExecutionResult> | ExecutionResult;
 
 /** The stream, releasing once when it ends: done, returned, thrown or failed. */
-function releasing(source: AsyncIterable<ExecutionResult>, release: () => void): AsyncIterableIterator<ExecutionResult> {
+export function releasing(source: AsyncIterable<ExecutionResult>, release: () => void): AsyncIterableIterator<ExecutionResult> {
   const it = source[Symbol.asyncIterator]();
   const settle = <R>(step: Promise<IteratorResult<ExecutionResult, R>>) =>
     step.then(

@@ -6,18 +6,20 @@
 // `extensions.headers`: those, when present, name the operation's identity (as HTTP headers do).
 // An operation the gateway refuses (syntax, validation, a document limit, the rate limit, a
 // subscription limit: socket-slots.ts) ends with an `error` message for that operation alone: the
-// socket and its other subscriptions live on.
+// socket and its other subscriptions live on. A client that breaks the protocol itself (a `next`
+// it may not send, a malformed message) is closed with graphql-ws's own code (socket-server.ts).
 import type { IncomingMessage, Server } from 'node:http';
 import { type ExecutionArgs, getOperationAST, GraphQLError } from 'graphql';
 import { CloseCode, type Context, type SubscribePayload } from 'graphql-ws';
-import { type Extra, useServer } from 'graphql-ws/use/ws';
+import type { Extra } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { paramsLookup } from '../../context';
 import type { Verdict } from '../../subscriptions/hub';
 import type { Identity } from '../../identity';
 import { SLOT_HELD } from '../execution/subscription-limits';
-import { limitMessages, quietClientFaults } from './ws-limits';
+import { limitMessages } from './ws-limits';
+import { serveGraphqlWs } from './socket-server';
 import type { SocketSlots } from './socket-slots';
 import type { SharedSubscriptions } from './shared-subscriptions';
 
@@ -133,7 +135,7 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
     return args;
   };
 
-  const disposable = useServer(
+  const disposable = serveGraphqlWs(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
       subscribe: (args) => {
@@ -184,8 +186,6 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
     },
     wss,
   );
-  // After graphql-ws's own listener is on each socket.
-  wss.on('connection', quietClientFaults);
   return {
     /** Closes every connection; subscriptions already ended get to send `complete` first. */
     async close() {

@@ -21,17 +21,3 @@ function frameLimitOf(socket: WebSocket): FrameLimit {
 export function limitMessages(socket: WebSocket, bytes: number): void {
   frameLimitOf(socket)._maxPayload = bytes;
 }
-
-/**
- * graphql-ws logs every socket error as an internal one (with a stack) and closes with 4500. The
- * errors of ws's frame parser (an oversized or malformed frame) are the client's, and ws has
- * already closed the socket with the status they call for: they are dropped without a log.
- */
-export function quietClientFaults(socket: WebSocket): void {
-  const others = socket.listeners('error') as ((err: Error) => void)[];
-  socket.removeAllListeners('error');
-  socket.on('error', (err: Error & { code?: unknown }) => {
-    if (typeof err.code === 'string' && err.code.startsWith('WS_ERR_')) return;
-    for (const listener of others) listener.call(socket, err);
-  });
-}
