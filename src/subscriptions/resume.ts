@@ -62,7 +62,11 @@ export function resumable<E, D extends E>(
     // Asking for the first event starts the subscription: it joins the poll before anything is read.
     let pending = live.next();
     const stopped = stop.then(() => ({ done: true, value: undefined }) as const);
-    void stopped.then(() => live.return?.());
+    void stopped.then(() => {
+      void live.return?.();
+      // The window runs from the end (a dropped socket), not from the last event.
+      if (delivered !== undefined) hooks.mark?.(delivered);
+    });
     const send = (event: SubscriptionEvent<D>) => Promise.race([push(event), stop]);
     let delivered = after ?? hooks.start?.();
     if (delivered !== undefined) hooks.mark?.(delivered);

@@ -20,6 +20,7 @@ import { SLOT_HELD } from '../execution/subscription-limits';
 import { limitMessages, quietClientFaults } from './ws-limits';
 import type { SocketSlots } from './socket-slots';
 import type { SharedSubscriptions } from './shared-subscriptions';
+import type { ResumeSlot } from '../../subscriptions/resume';
 
 interface EnvelopedRoot {
   execute: (args: ExecutionArgs) => unknown;
@@ -48,6 +49,8 @@ interface WebSocketOptions {
    * string, so an empty one stands for none), as HTTP requests resolve it; throws a coded refusal.
    */
   resolveParams?: (payload: SubscribePayload) => Promise<{ params: SubscribePayload }>;
+  /** A subscription's place in the resume store, when its connection names a client key (resume-on-retry.ts). */
+  resume?: (identity: Identity, connectionParams: Record<string, unknown> | undefined, payload: SubscribePayload) => Promise<ResumeSlot | undefined>;
 }
 
 /**
@@ -106,6 +109,7 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
       connectionParams === ctx.connectionParams ? connection : options.identify(paramsLookup(connectionParams), connection.address);
     const refused = await options.admit?.(identity);
     if (refused) return [forSocket(refused)];
+    const resume = await options.resume?.(identity, connectionParams, payload);
     const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
       ...ctx,
       req: ctx.extra.request,
@@ -113,6 +117,7 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
       params: payload,
       connectionParams,
       identity,
+      resume,
       // The slot is taken here (onSubscribe), for every operation, shared or not.
       [SLOT_HELD]: true,
     });
