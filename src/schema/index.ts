@@ -36,6 +36,7 @@ import './message/unread';
 import './message/send';
 import './message/subscriptions';
 import './message/conversation-events';
+import './roster/request';
 
 // @defer and @stream in the schema itself (the defer-stream plugin adds them only when absent), so
 // schema.graphql declares them for client tooling: codegen validates deferred fragments against it.
