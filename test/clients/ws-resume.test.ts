@@ -116,14 +116,14 @@ describe('graphql-ws retry with a clientKey', () => {
       const feed = feedOf<RequestData>(client, REQUESTS, {});
       await polledTwice(stack.emu, 'GET /roster/apply/list');
       await requestFriend(stack.emu, a, me, 'a');
-      expect((await feed.next()).data?.friendRequestReceived.from.id).toBe(String(a.id));
+      expect((await feed.next()).data?.friendRequestReceived.request.from.id).toBe(String(a.id));
 
       proxy.drop();
       await requestFriend(stack.emu, b, me, 'b');
       await requestFriend(stack.emu, c, me, 'c');
       retry.open();
       const resumed = [(await feed.next()).data?.friendRequestReceived, (await feed.next()).data?.friendRequestReceived];
-      expect(resumed.map((r) => r?.message)).toEqual(['b', 'c']);
+      expect(resumed.map((r) => r?.request.message)).toEqual(['b', 'c']);
       expect(feed.pending).toBe(0);
     } finally {
       await client.dispose();

@@ -45,11 +45,11 @@ describe('friendRequestReceived', () => {
       await requestFriend(stack.emu, b, me, 'hi from b');
       for (const feed of feeds) {
         const got = [await nextRequest(feed), await nextRequest(feed)];
-        expect(got.map((r) => [r.from.id, r.message])).toEqual([
-          [String(a.id), 'hi from a'],
-          [String(b.id), 'hi from b'],
+        expect(got.map((r) => [r.request.from.id, r.request.message, r.request.status])).toEqual([
+          [String(a.id), 'hi from a', 'PENDING'],
+          [String(b.id), 'hi from b', 'PENDING'],
         ]);
-        expect(Date.parse(got[0]!.expiresAt)).toBeGreaterThan(Date.now());
+        expect(Date.parse(got[0]!.request.expiresAt)).toBeGreaterThan(Date.now());
       }
       await sleep(INTERVAL * 4);
       expect(feeds.map((f) => f.pending)).toEqual([0, 0]);
@@ -74,9 +74,9 @@ describe('friendRequestReceived', () => {
       await requestFriend(stack.emu, c!, me, 'c');
       await acceptRequest(stack.emu, me, c!);
       const resumed = client.feed<RequestData>(REQUESTS, { after: seen.cursor });
-      expect((await nextRequest(resumed)).from.id).toBe(String(b!.id));
+      expect((await nextRequest(resumed)).request.from.id).toBe(String(b!.id));
       await requestFriend(stack.emu, d!, me, 'd');
-      expect((await nextRequest(resumed)).from.id).toBe(String(d!.id));
+      expect((await nextRequest(resumed)).request.from.id).toBe(String(d!.id));
       await sleep(INTERVAL * 4);
       expect(resumed.pending).toBe(0);
     } finally {

@@ -63,7 +63,7 @@ describe('friendRequestReceived on two replicas sharing Redis', () => {
       expect(polls).toBeLessThanOrEqual(maxPolls(ms, INTERVAL));
       const sender = await emu.user();
       await requestFriend(emu, sender, me, 'hello');
-      for (const feed of feeds) expect((await requestOf(feed)).from.id).toBe(String(sender.id));
+      for (const feed of feeds) expect((await requestOf(feed)).request.from.id).toBe(String(sender.id));
       expect(feeds.map((f) => f.pending)).toEqual([0, 0]);
     } finally {
       await Promise.all(clients.map((c) => c.dispose()));
@@ -96,13 +96,13 @@ describe('friendRequestReceived on two replicas sharing Redis', () => {
       await polledTwice(emu, 'GET /roster/apply/list');
       const [a, b] = [await emu.user(), await emu.user()];
       await requestFriend(emu, a, me, 'a');
-      expect((await requestOf(feed)).message).toBe('a');
-      expect((await requestOf(onB)).message).toBe('a');
+      expect((await requestOf(feed)).request.message).toBe('a');
+      expect((await requestOf(onB)).request.message).toBe('a');
       expect(proxy.drop()).toBe(1);
       await requestFriend(emu, b, me, 'b');
-      expect((await requestOf(onB)).message).toBe('b');
+      expect((await requestOf(onB)).request.message).toBe('b');
       reopen();
-      expect((await requestOf(feed)).message).toBe('b');
+      expect((await requestOf(feed)).request.message).toBe('b');
       expect(connects).toBe(2);
       expect(feed.pending).toBe(0);
     } finally {

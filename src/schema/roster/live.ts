@@ -8,6 +8,8 @@ import type { ReceivedRequest } from '../../subscriptions/friend-request-resume'
 import { requestCursor } from '../../subscriptions/friend-request-source';
 import { builder, reaches } from '../core/builder';
 import { UserRef } from '../core/refs';
+import { friendRequestOf, FriendRequestRef } from './request';
+import { viewerIdOf } from './viewer';
 import { valueOf } from '../message/subscriptions';
 
 const FriendRequestReceivedRef = builder.objectRef<ReceivedRequest>('FriendRequestReceived').implement({
@@ -24,18 +26,13 @@ const FriendRequestReceivedRef = builder.objectRef<ReceivedRequest>('FriendReque
       description: "Where this request stands among those received: pass it as friendRequestReceived's `after` to resume after it.",
       resolve: (e) => requestCursor(e.request),
     }),
-    from: t.field({
-      type: UserRef,
+    request: t.field({
+      type: FriendRequestRef,
       nullable: false,
-      description: 'The user who asks to become friends.',
-      resolve: (e) => ({ id: e.request.user_id }),
-    }),
-    message: t.string({ nullable: false, description: 'What the sender wrote with the request (may be empty).', resolve: (e) => e.request.reason }),
-    expiresAt: t.field({
-      type: 'DateTime',
-      nullable: false,
-      description: 'When the request expires unanswered.',
-      resolve: (e) => Number(e.request.expired_time),
+      description: 'The request, as me.friendRequests lists it (a normalized cache adds or updates it there).',
+      // Its ID names the receiver: the viewer's ID, from the profile unless a user_id header gives it.
+      extensions: reaches('GET /user/profile'),
+      resolve: async (e, _args, ctx) => friendRequestOf(await viewerIdOf(ctx), e.request),
     }),
   }),
 });

@@ -21,10 +21,11 @@ export const acceptRequest = (emu: TestEmulator, me: TestUser, from: TestUser) =
 export const removeFriend = (emu: TestEmulator, me: TestUser, friend: TestUser) =>
   emu.ok('DELETE', '/roster/delete', { token: me.token, query: { user_id: friend.id } });
 
-export const REQUESTS = `subscription($after: String) { friendRequestReceived(after: $after) { cursor message expiresAt from { id } } }`;
+export const REQUESTS = `subscription($after: String) {
+  friendRequestReceived(after: $after) { cursor request { id message status expiresAt from { id } } } }`;
 
 export interface RequestData {
-  friendRequestReceived: { cursor: string; message: string; expiresAt: string; from: { id: string } };
+  friendRequestReceived: { cursor: string; request: { id: string; message: string; status: string; expiresAt: string; from: { id: string } } };
 }
 
 export const FRIEND_EVENTS = 'subscription { friendEvents { __typename id user { id } } }';
