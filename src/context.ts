@@ -8,6 +8,7 @@ import type { RestClient } from './rest/client';
 import { idText, type Int64 } from './rest/json';
 import { type BindOptions, bindClient, type RequestClient } from './rest/request-client';
 import type { SubscriptionHub } from './subscriptions/hub';
+import type { ResumeSlot } from './subscriptions/resume';
 
 // Read with the identity (src/identity.ts); exported here too, where the schema and gateway find the request's parts.
 export { callerFrom, ID_FORMATS, type IdFormat };
@@ -74,6 +75,11 @@ export interface GatewayContext {
    * client re-sends it on each reconnect, so that graphql-ws's own retry loses no message.
    */
   readonly resumeAfter?: unknown;
+  /**
+   * A WebSocket subscription's resume slot, when its connection names a `clientKey`: a retried
+   * subscription resumes where the same client's was (gateway/ws/resume-on-retry.ts).
+   */
+  readonly resume?: ResumeSlot | undefined;
   /** Where the tracing plugin puts the operation's span; empty when tracing is off. */
   readonly trace: RequestTrace;
   /** Reads of other users' public profile with the service credential; undefined when it does not serve this caller. */
@@ -208,6 +214,8 @@ export interface ContextParts {
   readonly trace?: RequestTrace;
   /** The WebSocket connection's params (resumeAfter). */
   readonly connection?: { resumeAfter?: unknown } | undefined;
+  /** The WebSocket operation's resume slot. */
+  readonly resume?: ResumeSlot | undefined;
 }
 
 export function createContext({
@@ -218,6 +226,7 @@ export function createContext({
   service,
   trace = { current: undefined },
   connection,
+  resume,
 }: ContextParts): GatewayContext {
   const loaders = new Map<unknown, unknown>();
   const budget = callBudget(settings.maxRestCalls ?? Number.POSITIVE_INFINITY);
@@ -240,6 +249,7 @@ export function createContext({
     invalidate,
     subscriptions,
     resumeAfter: connection?.resumeAfter,
+    resume,
     trace,
     [SCOPE]: scope,
   };

@@ -558,6 +558,20 @@ export const GATEWAY_VARIABLES = [
     doc: 'most subscriptions open at once per identity, WebSocket and SSE, across replicas with `REDIS_URL`; the next is refused with `SUBSCRIPTION_LIMIT`',
   }),
   variable({
+    name: 'RESUME_WINDOW_MS',
+    field: 'resumeWindowMs',
+    group: 'subscriptions',
+    parser: integer(120_000, 0, 86_400_000),
+    doc: 'how long after a drop a subscription re-sent by the same client (`clientKey` in connectionParams) resumes where it was (see [Resuming](subscriptions.md#resuming)); `0` turns it off',
+  }),
+  variable({
+    name: 'RESUME_MAX_ENTRIES',
+    field: 'resumeMaxEntries',
+    group: 'subscriptions',
+    parser: integer(100_000, 1, 10_000_000),
+    doc: 'without `REDIS_URL`: most resume positions kept in memory (the oldest written goes first); with it, Redis keeps them for the window',
+  }),
+  variable({
     name: 'LOG_LEVEL',
     field: 'logLevel',
     group: 'logs',

@@ -18,6 +18,9 @@ import { backgroundGate, inBackground } from '../rest/background';
 import { writeClock } from '../rest/write-clock';
 import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
+import type { ResumeSlot } from '../subscriptions/resume';
+import { memoryLedger, redisLedger, type ResumeLedger } from '../subscriptions/resume-ledger';
+import { resumeSlot } from './ws/resume-on-retry';
 import { subscriptionSlots } from '../subscriptions/slots';
 import { graphiqlOptions } from './http/graphiql';
 import { createGraphiQLPage } from './http/graphiql-page';
@@ -157,6 +160,11 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     queue: config.admissionQueue,
     waitMs: config.admissionWaitMs,
   });
+
+  // Where retried WebSocket subscriptions resume (ws/resume-on-retry.ts); Redis is connected at start.
+  const ledgerOptions = { windowMs: config.resumeWindowMs, maxEntries: config.resumeMaxEntries };
+  let ledger: ResumeLedger | undefined = config.resumeWindowMs > 0 && !config.redisUrl ? memoryLedger(ledgerOptions) : undefined;
+
   const limiter =
     config.rateLimit &&
     createRateLimiter({
@@ -193,17 +201,20 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       req,
       connectionParams,
       identity,
+      resume,
     }: {
       request?: Request;
       req?: IncomingMessage;
       connectionParams?: Record<string, unknown>;
       /** A WebSocket operation's (websocket.ts); an HTTP request's is on `req` (the front's). */
       identity?: Identity;
+      /** A WebSocket subscription's resume slot (ws/resume-on-retry.ts). */
+      resume?: ResumeSlot;
     }) => {
       const who = identity ?? requestIdentity(req);
       const trace = operationTrace(tracing, req, connectionParams);
       checkedIdFormat(who);
-      return createContext({ client: rest, identity: who, settings, subscriptions, service, trace, connection: connectionParams });
+      return createContext({ client: rest, identity: who, settings, subscriptions, service, trace, connection: connectionParams, resume });
     },
     // useStreamingMultipart below parses multipart requests (yoga's own parser would only be overridden).
     multipart: false,
@@ -275,6 +286,14 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     { name: 'persisted-documents', start: () => persisted.start(), close: () => persisted.close() },
     limiter && { name: 'rate-limit', start: () => limiter.start(), close: () => limiter.close() },
     // Drained after the sockets and the hub below: their subscriptions give their slots back first.
+    config.resumeWindowMs > 0 &&
+      config.redisUrl !== undefined && {
+        name: 'resume-ledger',
+        start: async () => {
+          ledger = await redisLedger(config.redisUrl!, options.redisPrefix ?? 'im-gateway:', ledgerOptions);
+        },
+        close: () => ledger?.close(),
+      },
     { name: 'subscription-slots', start: () => slots.start(), drain: () => slots.close() },
     {
       name: 'websocket',
@@ -289,6 +308,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
           originAllowed: wsOriginAllowed(config.corsOrigins),
           ...(limiter ? { admit: (identity: Identity) => limiter.admit(identity, 1, 'ws') } : {}),
           resolveParams: persisted.resolve,
+          resume: async (identity, params, payload) => (ledger ? resumeSlot(ledger, identity, params, payload) : undefined),
         });
       },
       // Once the hub ended every subscription: their clients are told `complete` before the sockets close.

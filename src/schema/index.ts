@@ -36,6 +36,16 @@ import './message/unread';
 import './message/send';
 import './message/subscriptions';
 import './message/conversation-events';
+import './roster/request';
+import './roster/relation';
+import './roster/friends';
+import './roster/blacklist';
+import './roster/find-user';
+import './roster/requests';
+import './roster/request-writes';
+import './roster/request-batch';
+import './roster/contact-writes';
+import './roster/live';
 
 // @defer and @stream in the schema itself (the defer-stream plugin adds them only when absent), so
 // schema.graphql declares them for client tooling: codegen validates deferred fragments against it.

@@ -104,6 +104,9 @@ export function conversationEventsSource(peer: Int64): Source<ConversationEvent[
 
 const encode = (state: State) => stringifyJson(state);
 
+/** The newest message ID a poll's state knows: where its subscribers stand. */
+export const newestOf = (text: string): string => decode(text).newest;
+
 /** A state written by this version, or by the one before it (`page`: the newest page only). */
 function decode(text: string): State {
   const state = parseJson(text) as Partial<State> & { newest: string; page?: Watched[] };

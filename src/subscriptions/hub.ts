@@ -7,14 +7,17 @@ import type { RestClient } from '../rest/client';
 import { classifyUpstreamError, GatewayError, UpstreamError } from '../rest/errors';
 import type { Int64 } from '../rest/json';
 import type { MessageRecord, UnreadEntry } from '../rest/records';
-import { conversationEventsSource } from './conversation-events';
+import { conversationEventsSource, newestOf } from './conversation-events';
 import { conversationSource } from './conversation-source';
 import { fromWireError, type SubscriptionEvent } from './events';
 import type { Fleet } from './fleet';
 import { memoryFleet } from './fleet-memory';
 import { pageReader } from './history-reader';
 import type { RoundTracer } from './poller';
-import { type DeliveredEvent, resumeAfter } from './resume';
+import { type DeliveredEvent, resumeAfter, type ResumeHooks } from './resume';
+import { type ReceivedRequest, resumeFriendRequests } from './friend-request-resume';
+import { checkedCursor, friendRequestSource } from './friend-request-source';
+import { type FriendEvent, friendsSource } from './friends-source';
 import type { Source } from './source';
 import { type Subscriber, Topic } from './topic';
 import { unreadSource } from './unread-source';
@@ -47,6 +50,9 @@ export interface SubscriptionStats {
   pollErrors: number;
 }
 
+/** Hears the position of what a stream subscription delivered (where a retry resumes). */
+export type Mark = (position: string) => void;
+
 /** What a WebSocket connection's identity amounts to, checked when it connects. */
 export type Verdict = 'ok' | 'unauthenticated' | 'forbidden';
 
@@ -56,7 +62,11 @@ export interface SubscriptionHub {
   unreadCounts(caller: Caller): AsyncIterableIterator<SubscriptionEvent<UnreadEntry[]>>;
   conversationMessages(caller: Caller, peer: Int64): AsyncIterableIterator<SubscriptionEvent<MessageRecord>>;
   /** Messages received, recalled and read in one conversation; resumed after a message ID when given. */
-  conversationEvents(caller: Caller, peer: Int64, after?: Int64): AsyncIterableIterator<SubscriptionEvent<DeliveredEvent>>;
+  conversationEvents(caller: Caller, peer: Int64, after?: Int64, mark?: Mark): AsyncIterableIterator<SubscriptionEvent<DeliveredEvent>>;
+  /** Friend requests the caller receives; resumed after a request's cursor when given (checked: BAD_USER_INPUT). */
+  friendRequestReceived(caller: Caller, after?: string, mark?: Mark): AsyncIterableIterator<SubscriptionEvent<ReceivedRequest>>;
+  /** The caller's friends coming and going. */
+  friendEvents(caller: Caller): AsyncIterableIterator<SubscriptionEvent<FriendEvent>>;
   /** Checks a connection's identity with the service (a success is remembered a while, by the identity's key). */
   verify(identity: Pick<Identity, 'caller' | 'key'>): Promise<Verdict>;
   /** Counts for the metrics (read-only). */
@@ -126,6 +136,7 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     caller: Caller,
     explode: (payload: P) => readonly T[],
     buffer: RepeaterBuffer,
+    joined?: (topic: Topic<P>) => void,
   ): AsyncIterableIterator<SubscriptionEvent<T>> {
     if (closed) throw new GatewayError('The gateway is shutting down.', 'UPSTREAM_UNAVAILABLE');
     return new Repeater<SubscriptionEvent<T>>(async (push, stop) => {
@@ -149,11 +160,27 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
         },
       };
       topic.add(subscriber);
+      joined?.(topic);
       counts.subscribers++;
       await stop;
       counts.subscribers--;
       topic.remove(subscriber);
     }, buffer);
+  }
+
+  /**
+   * Where a stream subscriber starts: the position of the topic it joined (`position`: of the
+   * source's state), known only when that topic was polled already (else the poll's baseline tells).
+   */
+  function startOf(position: (state: string) => string) {
+    let at: string | undefined;
+    return {
+      joined: (topic: Topic<unknown>) => {
+        const state = topic.position()?.state;
+        at = state === undefined ? undefined : position(state);
+      },
+      hooks: (mark: Mark | undefined): ResumeHooks => (mark ? { mark, start: () => at } : {}),
+    };
   }
 
   async function check(caller: Caller): Promise<Verdict> {
@@ -176,13 +203,27 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     },
     unreadCounts: (caller) => subscribe(unreadSource, caller, (entries) => [entries], stateBuffer()),
     conversationMessages: (caller, peer) => subscribe(conversationSource(peer), caller, (messages) => messages, streamBuffer()),
-    conversationEvents: (caller, peer, after) =>
-      resumeAfter(
-        subscribe(conversationEventsSource(peer), caller, (events) => events, streamBuffer()),
+    conversationEvents: (caller, peer, after, mark) => {
+      const start = startOf(newestOf);
+      return resumeAfter(
+        subscribe(conversationEventsSource(peer), caller, (events) => events, streamBuffer(), start.joined),
         pageReader(pollRest, caller, peer),
         peer,
         after,
-      ),
+        start.hooks(mark),
+      );
+    },
+    friendRequestReceived: (caller, after, mark) => {
+      const start = startOf((state) => state);
+      return resumeFriendRequests(
+        subscribe(friendRequestSource, caller, (events) => events, streamBuffer(), start.joined),
+        pollRest,
+        caller,
+        after === undefined ? undefined : checkedCursor(after),
+        start.hooks(mark),
+      );
+    },
+    friendEvents: (caller) => subscribe(friendsSource, caller, (events) => events, streamBuffer()),
     verify({ caller, key }) {
       // Without a token there is nothing to check: such a connection can log in, and its
       // subscriptions are refused with UNAUTHENTICATED by the service.

@@ -1,9 +1,14 @@
-// A conversationEvents subscription, resumed after a message ID when the client gives one (a
-// reconnect): the messages that came after it are read from the history, then the shared poll's
-// events follow, each message exactly once. The subscriber joins the poll before reading, so
-// nothing falls between: a message is either in the history read or among the poll's events
-// (duplicates are dropped by ID). When the poll is new, its first round may come after the read;
-// its baseline marker says up to where it will not report, and that gap is read too.
+// A stream subscription resumed after a position when the client gives one (a reconnect): what
+// came after it is read from the service, then the shared poll's events follow, each exactly once.
+// The subscriber joins the poll before reading, so nothing falls between: an item is either in
+// the read or among the poll's events (those at or before the delivered position are dropped).
+// When the poll is new, its first round may come after the read; its baseline marker says up to
+// where it will not report, and that gap is read too. `conversationEvents` resumes after a message
+// ID (below), `friendRequestReceived` after a request's cursor (friend-request-resume.ts).
+//
+// `mark` hears the position of what was delivered, from the start on (the poll's baseline, or
+// where the topic stood when the subscriber joined): where a retried subscription resumes
+// (src/gateway/ws/resume-on-retry.ts).
 import { Repeater } from '@repeaterjs/repeater';
 import { GatewayError } from '../rest/errors';
 import { type Int64, toInt64 } from '../rest/json';
@@ -13,45 +18,81 @@ import { fromWireError, toWireError } from './events';
 import { type PageReader, readSpan } from './history-reader';
 import type { SubscriptionEvent } from './events';
 
-const PAGE = 100;
-/** The most messages a resume reads back; older ones are left to the history query. */
-const MAX_RESUME = 1_000;
+/** How one kind of stream resumes: its events' positions, and how to read what a subscriber missed. */
+export interface ResumeRules<E, D extends E> {
+  /** The position a poll's first-round marker reports after; undefined for every other event. */
+  baseline(event: E): string | undefined;
+  /** The position once `event` is delivered (`before`: the one before it); undefined: it has none (delivered as it comes). */
+  positionAfter(event: D, before: string | undefined): string | undefined;
+  /** Whether a positioned event lies after `position`. */
+  isAfter(event: D, position: string): boolean;
+  compare(a: string, b: string): number;
+  /** What came after `from` and not after `to` (undefined: up to now), oldest first; `truncated` when a bound left older ones out. */
+  read(from: string, to: string | undefined): Promise<{ events: D[]; truncated: boolean }>;
+  /** The error sent before a truncated read's events. */
+  tooFar(): GatewayError;
+}
 
-/** What subscribers receive: every event but the poll's own marker. */
-export type DeliveredEvent = Exclude<ConversationEvent, { kind: 'baseline' }>;
+/**
+ * A WebSocket subscription's place in the resume store (src/gateway/ws/resume-on-retry.ts): where
+ * it resumes (the last position delivered to the same client for the same operation, within the
+ * window), and where it hears what it delivers.
+ */
+export interface ResumeSlot {
+  /** Ledger key (a digest): subscriptions with the same one may share an execution. */
+  readonly key: string;
+  readonly from: string | undefined;
+  mark(position: string): void;
+}
 
-export function resumeAfter(
-  live: AsyncIterableIterator<SubscriptionEvent<ConversationEvent>>,
-  read: PageReader,
-  conversationId: Int64,
-  after: Int64 | undefined,
-): AsyncIterableIterator<SubscriptionEvent<DeliveredEvent>> {
-  return new Repeater<SubscriptionEvent<DeliveredEvent>>(async (push, stop) => {
+export interface ResumeHooks {
+  /** Hears each new delivered position. */
+  mark?: (position: string) => void;
+  /** Where the subscription starts when it resumes from nowhere: read once it joined the poll (undefined: unknown yet). */
+  start?: () => string | undefined;
+}
+
+export function resumable<E, D extends E>(
+  live: AsyncIterableIterator<SubscriptionEvent<E>>,
+  rules: ResumeRules<E, D>,
+  after: string | undefined,
+  hooks: ResumeHooks = {},
+): AsyncIterableIterator<SubscriptionEvent<D>> {
+  return new Repeater<SubscriptionEvent<D>>(async (push, stop) => {
     // Asking for the first event starts the subscription: it joins the poll before anything is read.
     let pending = live.next();
     const stopped = stop.then(() => ({ done: true, value: undefined }) as const);
-    void stopped.then(() => live.return?.());
-    const send = (event: SubscriptionEvent<DeliveredEvent>) => Promise.race([push(event), stop]);
-    let delivered = after === undefined ? undefined : BigInt(after);
+    void stopped.then(() => {
+      void live.return?.();
+      // The window runs from the end (a dropped socket), not from the last event.
+      if (delivered !== undefined) hooks.mark?.(delivered);
+    });
+    const send = (event: SubscriptionEvent<D>) => Promise.race([push(event), stop]);
+    let delivered = after ?? hooks.start?.();
+    if (delivered !== undefined) hooks.mark?.(delivered);
 
-    /** Sends the messages of (low, high); false when the read failed (its error was sent). */
-    async function span(low: bigint, high: Int64): Promise<boolean> {
+    async function deliver(event: D): Promise<void> {
+      const position = rules.positionAfter(event, delivered);
+      if (position !== undefined) {
+        delivered = position;
+        hooks.mark?.(position);
+      }
+      await send({ value: event });
+    }
+    /** Sends what came after `from` (up to `to`); false when the read failed (its error was sent). */
+    async function span(from: string, to: string | undefined): Promise<boolean> {
       try {
-        const { messages, truncated } = await readSpan(read, low, high, PAGE, MAX_RESUME);
-        if (truncated) await send({ error: tooFar() });
-        for (const message of messages) await received(message);
+        const { events, truncated } = await rules.read(from, to);
+        if (truncated) await send({ error: rules.tooFar() });
+        for (const event of events) await deliver(event);
         return true;
       } catch (err) {
         await send({ error: fromWireError(toWireError(err)) });
         return false;
       }
     }
-    async function received(message: MessageRecord): Promise<void> {
-      delivered = BigInt(message.msg_id);
-      await send({ value: { kind: 'received', conversationId, message } });
-    }
 
-    if (delivered !== undefined && !(await span(delivered, 0))) return stop();
+    if (after !== undefined && !(await span(after, undefined))) return stop();
     for (;;) {
       const next = await Promise.race([pending, stopped]);
       if (next.done) return stop();
@@ -61,24 +102,58 @@ export function resumeAfter(
         await send(event);
         continue;
       }
-      const value = event.value;
-      if (value.kind === 'baseline') {
+      const baseline = rules.baseline(event.value);
+      if (baseline !== undefined) {
         // A gap between what was read and where the new poll starts: read it.
-        const newest = BigInt(value.newest);
-        if (delivered !== undefined && newest > delivered && !(await span(delivered, toInt64(newest + 1n)))) return stop();
-      } else if (value.kind === 'received') {
-        if (delivered === undefined || BigInt(value.message.msg_id) > delivered) await received(value.message);
-      } else {
-        await send({ value });
+        if (delivered === undefined) {
+          delivered = baseline;
+          hooks.mark?.(baseline);
+        } else if (rules.compare(baseline, delivered) > 0 && !(await span(delivered, baseline))) return stop();
+        continue;
       }
+      const value = event.value as D;
+      const positioned = rules.positionAfter(value, delivered) !== undefined;
+      if (!positioned || delivered === undefined || rules.isAfter(value, delivered)) await deliver(value);
     }
   });
 }
 
-function tooFar(): GatewayError {
-  return new GatewayError(
-    `after: more than ${MAX_RESUME} messages came after it; the newest ${MAX_RESUME} follow. Read older ones with conversation(with:, before:).`,
-    'BAD_USER_INPUT',
-    'after',
-  );
+const PAGE = 100;
+/** The most messages a resume reads back; older ones are left to the history query. */
+const MAX_RESUME = 1_000;
+
+/** What conversationEvents subscribers receive: every event but the poll's own marker. */
+export type DeliveredEvent = Exclude<ConversationEvent, { kind: 'baseline' }>;
+
+const big = (id: string | Int64) => BigInt(id);
+
+/** conversationEvents resumed after a message ID. */
+export function resumeAfter(
+  live: AsyncIterableIterator<SubscriptionEvent<ConversationEvent>>,
+  read: PageReader,
+  conversationId: Int64,
+  after: Int64 | undefined,
+  hooks: ResumeHooks = {},
+): AsyncIterableIterator<SubscriptionEvent<DeliveredEvent>> {
+  const rules: ResumeRules<ConversationEvent, DeliveredEvent> = {
+    baseline: (e) => (e.kind === 'baseline' ? String(e.newest) : undefined),
+    positionAfter: (e) => (e.kind === 'received' ? String(e.message.msg_id) : undefined),
+    isAfter: (e, position) => e.kind !== 'received' || big(e.message.msg_id) > big(position),
+    compare: (a, b) => {
+      const [x, y] = [big(a), big(b)];
+      return x < y ? -1 : x > y ? 1 : 0;
+    },
+    async read(from, to) {
+      const high = to === undefined ? 0 : toInt64(big(to) + 1n);
+      const { messages, truncated } = await readSpan(read, big(from), high, PAGE, MAX_RESUME);
+      return { events: messages.map((message: MessageRecord) => ({ kind: 'received', conversationId, message })), truncated };
+    },
+    tooFar: () =>
+      new GatewayError(
+        `after: more than ${MAX_RESUME} messages came after it; the newest ${MAX_RESUME} follow. Read older ones with conversation(with:, before:).`,
+        'BAD_USER_INPUT',
+        'after',
+      ),
+  };
+  return resumable(live, rules, after === undefined ? undefined : String(after), hooks);
 }

@@ -38,22 +38,6 @@ function reached(filter: (type: GraphQLNamedType) => boolean): Set<string> {
  * assistant) are the next issue's. Each one leaves this list when a field reaches it.
  */
 const API_PENDING: readonly EndpointName[] = [
-  'PUT /roster/accept',
-  'POST /roster/apply',
-  'POST /roster/apply/batch',
-  'GET /roster/apply/list',
-  'PUT /roster/block',
-  'GET /roster/blocked_list',
-  'PUT /roster/decline',
-  'DELETE /roster/delete',
-  'PUT /roster/ext',
-  'GET /roster/id',
-  'GET /roster/list',
-  'POST /roster/list',
-  'GET /roster/may_message',
-  'GET /roster/mobile',
-  'GET /roster/name',
-  'DELETE /roster/unblock',
   'POST /message/broadcast',
   'PUT /ai/message/send',
   'PUT /user/conversation/pin',

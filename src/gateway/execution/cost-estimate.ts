@@ -38,11 +38,13 @@ import type { EndpointName } from '../../rest/endpoints';
 import { MAX_PAGE } from '../../schema/core/connection';
 import { GROUP_BATCH_SIZE } from '../../schema/group/loaders';
 import { PUSH_TASK_BATCH_SIZE } from '../../schema/push/push';
+import { ROSTER_BATCH_SIZE } from '../../schema/roster/loaders';
 
 /** Endpoints read through a DataLoader that batches the whole request's keys, and its batch size. */
 export const BATCH_SIZES: ReadonlyMap<EndpointName, number> = new Map<EndpointName, number>([
   ['POST /group/info/batch', GROUP_BATCH_SIZE],
   ['POST /push/task/detail', PUSH_TASK_BATCH_SIZE],
+  ['POST /roster/list', ROSTER_BATCH_SIZE],
 ]);
 
 /**
@@ -76,6 +78,7 @@ export const LIST_SIZES: ReadonlyMap<string, number> = new Map([
   // One result per ID of the mutation's input (sized by it when the input is known).
   ['GroupFilesPayload.results', UNBOUNDED_LIST],
   ['GroupUsersPayload.results', UNBOUNDED_LIST],
+  ['SendFriendRequestsPayload.results', UNBOUNDED_LIST],
   ['UserBatchPayload.results', UNBOUNDED_LIST],
   ['UsersPayload.users', UNBOUNDED_LIST],
 ]);

@@ -198,10 +198,12 @@ export function sharedSubscriptions(): SharedSubscriptions {
 
 /**
  * Which subscribers may share an execution: the same identity running the same operation with
- * the same variables and resume positions (key undefined: not shared), and whether its field replays its state.
+ * the same variables and resume positions (and client key, for clients that name one) (key undefined: not shared), and whether its field replays its state.
  */
 export function shareOf(args: ExecutionArgs): { key: string | undefined; replay: boolean } {
-  const context = args.contextValue as { identity?: Identity; resumeAfter?: unknown; idFormat?: string } | undefined;
+  const context = args.contextValue as
+    | { identity?: Identity; resumeAfter?: unknown; resume?: { key: string }; idFormat?: string }
+    | undefined;
   const identity = context?.identity;
   const text = args.document.loc?.source.body;
   const operation = getOperationAST(args.document, args.operationName);
@@ -211,8 +213,10 @@ export function shareOf(args: ExecutionArgs): { key: string | undefined; replay:
   const definition = args.schema.getSubscriptionType()?.getFields()[field.name.value];
   // A connection that resumes (connectionParams.resumeAfter) starts elsewhere than one that does not.
   const resume = context?.resumeAfter ?? null;
+  // One client's retried subscription resumes where its own slot says (resume-on-retry.ts).
+  const slot = context?.resume?.key ?? null;
   const ids = context?.idFormat ?? null;
-  const key = `${JSON.stringify([identity.key, args.operationName ?? null, args.variableValues ?? null, resume, ids])}\n${text}`;
+  const key = `${JSON.stringify([identity.key, args.operationName ?? null, args.variableValues ?? null, resume, ids, slot])}\n${text}`;
   return { key, replay: definition?.extensions.replaysLatest === true };
 }
 

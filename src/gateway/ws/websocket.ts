@@ -22,6 +22,7 @@ import { limitMessages } from './ws-limits';
 import { serveGraphqlWs } from './socket-server';
 import type { SocketSlots } from './socket-slots';
 import type { SharedSubscriptions } from './shared-subscriptions';
+import type { ResumeSlot } from '../../subscriptions/resume';
 
 interface EnvelopedRoot {
   execute: (args: ExecutionArgs) => unknown;
@@ -50,6 +51,8 @@ interface WebSocketOptions {
    * string, so an empty one stands for none), as HTTP requests resolve it; throws a coded refusal.
    */
   resolveParams?: (payload: SubscribePayload) => Promise<{ params: SubscribePayload }>;
+  /** A subscription's place in the resume store, when its connection names a client key (resume-on-retry.ts). */
+  resume?: (identity: Identity, connectionParams: Record<string, unknown> | undefined, payload: SubscribePayload) => Promise<ResumeSlot | undefined>;
 }
 
 /**
@@ -108,6 +111,7 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
       connectionParams === ctx.connectionParams ? connection : options.identify(paramsLookup(connectionParams), connection.address);
     const refused = await options.admit?.(identity);
     if (refused) return [forSocket(refused)];
+    const resume = await options.resume?.(identity, connectionParams, payload);
     const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
       ...ctx,
       req: ctx.extra.request,
@@ -115,6 +119,7 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
       params: payload,
       connectionParams,
       identity,
+      resume,
       // The slot is taken here (onSubscribe), for every operation, shared or not.
       [SLOT_HELD]: true,
     });

@@ -11,7 +11,7 @@
 //   (user/admin.ts, offsetConnection below).
 // Item cursors are opaque: base64url of a JSON array. The positional cursors of before
 // (base64url of `<skip>:<service cursor>`) are refused by name, never read as something else.
-import type { ObjectRef } from '@pothos/core';
+import type { FieldMap, ObjectFieldBuilder, ObjectRef } from '@pothos/core';
 import type { Int64 } from '../../rest/json';
 import { builder, type SchemaTypes } from './builder';
 import { badUserInput, inRange } from './inputs';
@@ -39,7 +39,7 @@ export const PageInfoRef = builder.objectRef<PageInfoShape>('PageInfo').implemen
   }),
 });
 
-interface EdgeShape<T> {
+export interface EdgeShape<T> {
   readonly node: T;
   readonly cursor: string;
 }
@@ -91,11 +91,20 @@ export const pageInfoOf = (edges: readonly EdgeShape<unknown>[], hasNextPage: bo
 /** The builder's own schema types (context and scalars), so any of its refs fits. */
 type Types = SchemaTypes;
 
-/** Defines `<Name>Connection` and `<Name>Edge` for a node type. */
-export function connectionOf<T>(name: string, node: ObjectRef<Types, T>, what: string) {
+/**
+ * Defines `<Name>Connection` and `<Name>Edge` for a node type; `edgeFields` adds fields of the
+ * edge's own (what a list says of its item: a friend's alias in the acting user's contacts).
+ */
+export function connectionOf<T>(
+  name: string,
+  node: ObjectRef<Types, T>,
+  what: string,
+  edgeFields?: (t: ObjectFieldBuilder<Types, EdgeShape<T>>) => FieldMap,
+) {
   const edge = builder.objectRef<EdgeShape<T>>(`${name}Edge`).implement({
     description: `One ${what} in a page.`,
     fields: (t) => ({
+      ...edgeFields?.(t),
       // Pothos's resolver-result type cannot be checked against an unresolved generic T.
       node: t.field({ type: node, nullable: false, description: `The ${what}.`, resolve: (e) => e.node as never }),
       cursor: t.exposeString('cursor', {

@@ -17,6 +17,7 @@ export const GLOBAL_KINDS = {
   GroupApplication: 2, // the group and the applicant
   GroupInvitation: 3, // the group, the inviter and the invitee
   Device: 2, // the user and the device number
+  FriendRequest: 2, // the receiver and the sender
 } as const;
 
 export type GlobalKind = keyof typeof GLOBAL_KINDS;

@@ -10,13 +10,18 @@ const CODES = {
   NOT_A_MEMBER: 'A user the input names is not a member of the group.',
   OWNER_CANNOT_LEAVE: 'The owner cannot leave the group: transfer it first.',
   GROUP_FULL: 'The group has reached its capacity.',
-  BLOCKED: 'The user is on the group blacklist.',
+  BLOCKED: "The user is on a blacklist: the group's, or (friends) one of the two users' own.",
   NO_LONGER_PENDING: 'The application or invitation has expired or was already handled.',
   INVALID_QR_CODE: 'The QR code is invalid or has expired.',
   UNAUTHENTICATED: 'The user name or password is wrong.',
   NOT_GROUP_MEMBER: 'Only a member of the group may do this (the acting user is not one).',
   NOT_GROUP_ADMIN: 'Only an admin or the owner of the group may do this.',
   NOT_GROUP_OWNER: 'Only the owner of the group may do this.',
+  CANNOT_REQUEST_SELF: 'A friend request names the acting user itself.',
+  ALREADY_FRIENDS: 'The user is already a friend.',
+  NOT_FRIENDS: 'The user is not a friend of the acting user.',
+  WRONG_ANSWER: "The answer to the user's question (User.authQuestion) is missing or wrong.",
+  REQUESTS_REFUSED: 'The user refuses every friend request.',
   NOT_ALLOWED: 'The service does not allow this, for a reason without a finer code here: message gives its words.',
 } as const;
 
@@ -81,6 +86,10 @@ const ENTRY_PHRASES: readonly (readonly [RegExp, UserErrorCodeName])[] = [
   [/not a member/i, 'NOT_A_MEMBER'],
   [/only the owner/i, 'NOT_GROUP_OWNER'],
   [/only an admin/i, 'NOT_GROUP_ADMIN'],
+  [/already a friend/i, 'ALREADY_FRIENDS'],
+  [/auth_answer/i, 'WRONG_ANSWER'],
+  [/refuses friend/i, 'REQUESTS_REFUSED'],
+  [/acting user itself/i, 'CANNOT_REQUEST_SELF'],
 ];
 
 export function entryRefusal(reason: string, field: readonly string[]): UserErrorShape {
@@ -88,8 +97,11 @@ export function entryRefusal(reason: string, field: readonly string[]): UserErro
   return { field, code, message: reason || CODES[code] };
 }
 
-/** A mutation's own reading of upstream codes: a code to add or re-read, and the input field it points at. */
-export type Refusals = Readonly<Record<number, { code?: UserErrorCodeName; field?: readonly string[] }>>;
+/**
+ * A mutation's own reading of upstream codes: a code to add or re-read, and the input field it
+ * points at; `when`, for a code the service answers for several causes, picks the cause by its words.
+ */
+export type Refusals = Readonly<Record<number, { code?: UserErrorCodeName; field?: readonly string[]; when?: RegExp }>>;
 
 /** The upstream code and message of a failed call, as a resolver sees it. */
 function upstreamOf(err: unknown): { code: number; message: string } | undefined {
@@ -102,7 +114,8 @@ function upstreamOf(err: unknown): { code: number; message: string } | undefined
 export function refusalOf(err: unknown, refusals: Refusals = {}): UserErrorShape | undefined {
   const upstream = upstreamOf(err);
   if (!upstream) return undefined;
-  const own = refusals[upstream.code];
+  const given = refusals[upstream.code];
+  const own = given?.when && !given.when.test(upstream.message) ? undefined : given;
   const code = own?.code ?? REFUSALS.get(upstream.code);
   if (!code) return undefined;
   return { field: own?.field ?? null, code, message: upstream.message || CODES[code] };

@@ -1,7 +1,7 @@
 // conversationEvents: what happens in one conversation, as a stream of typed events (an interface
 // with one type per kind), resumable after a message ID. Polled like the other subscriptions
 // (src/subscriptions/conversation-events.ts, resume.ts).
-import type { Int64 } from '../../rest/json';
+import { type Int64, toInt64 } from '../../rest/json';
 import type { DeliveredEvent } from '../../subscriptions/resume';
 import { DEEP_EVERY, WATCHED } from '../../subscriptions/conversation-events';
 import { builder, reaches } from '../core/builder';
@@ -97,7 +97,8 @@ builder.subscriptionField('conversationEvents', (t) =>
       `reconnects), first every message that came after it (at most 1000) and then the live events, each message exactly once. ` +
       'Recalls and reads that happened while disconnected are not replayed. Over WebSocket, without `after`, the ' +
       'position in `connectionParams.resumeAfter` (`{ "<with>": "<message ID>" }`) is used: graphql-ws re-sends the ' +
-      'original variables when it reconnects by itself but asks for connectionParams anew (README: resuming).',
+      'original variables when it reconnects by itself but asks for connectionParams anew; with a `clientKey` in connectionParams, ' +
+      'such a retried subscription resumes by itself (docs/subscriptions.md: resuming).',
     extensions: reaches('GET /message/conversation'),
     args: {
       with: t.arg(
@@ -111,8 +112,14 @@ builder.subscriptionField('conversationEvents', (t) =>
         idInput({ for: 'Message', required: false, description: 'Resume after this message: send the messages that came after it first.' }),
       ),
     },
+    // A retried subscription's own position comes first: its `after` is the stale one it was first sent with.
     subscribe: (_root, args, ctx) =>
-      ctx.subscriptions.conversationEvents(ctx.caller, args.with, args.after ?? resumePosition(ctx.resumeAfter, args.with)),
+      ctx.subscriptions.conversationEvents(
+        ctx.caller,
+        args.with,
+        (ctx.resume?.from === undefined ? undefined : toInt64(ctx.resume.from)) ?? args.after ?? resumePosition(ctx.resumeAfter, args.with),
+        ctx.resume?.mark,
+      ),
     resolve: (event, _args, ctx) => valueOf(event, ctx),
   }),
 );

@@ -33,6 +33,7 @@ builder.queryField('node', (t) =>
         'GET /group/invitation_list',
         'GET /group/announcement',
         'GET /group/file',
+        'GET /roster/apply/list',
       ),
       readsGlobalIds: true,
       // One kind's reads run, not all: a list searched page by page is the most (SCAN_PAGES calls).

@@ -9,6 +9,7 @@ import { useStack } from '../../helpers/stack';
 
 /** Object types that are values, not things with an identity: no `id` is expected of them. */
 const VALUES = new Set([
+  'FriendRequestResult',
   'GroupFileResult',
   'GroupQrCode',
   'GroupUserResult',

@@ -8,6 +8,7 @@ import { schema } from '../../../src/schema';
 import { startStack, type Stack } from '../../helpers/stack';
 import { type FileToSend, gqlUpload } from '../../helpers/multipart-upload';
 import type { TestUser } from '../../helpers/users';
+import { befriend, pendingRequest } from '../../helpers/roster';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -331,7 +332,47 @@ const CASES: Record<string, Case> = {
       return { call: `forwardChatFile(input: { fileKey: ${JSON.stringify(key)}, toId: "${b.id}" })`, headers: token(a) };
     },
   },
+  // Document 4: the roster.
+  sendFriendRequest: {
+    prepare: async () => ({ call: `sendFriendRequest(input: { userId: "${(await user()).id}" })`, headers: token(await user()) }),
+  },
+  sendFriendRequests: {
+    prepare: async () => ({
+      call: `sendFriendRequests(input: { userIds: ["${(await user()).id}", "${(await user()).id}"] })`,
+      headers: token(await user()),
+    }),
+  },
+  acceptFriendRequest: { prepare: onRequest((from) => `acceptFriendRequest(input: { fromId: "${from.id}" })`) },
+  declineFriendRequest: { prepare: onRequest((from) => `declineFriendRequest(input: { fromId: "${from.id}" })`) },
+  removeFriend: { prepare: onFriend((f) => `removeFriend(userId: "${f.id}")`) },
+  updateFriend: { prepare: onFriend((f) => `updateFriend(input: { userId: "${f.id}", alias: "Al" })`) },
+  blockUser: { prepare: async () => ({ call: `blockUser(userId: "${(await user()).id}")`, headers: token(await user()) }) },
+  unblockUser: {
+    prepare: async () => {
+      const [a, b] = [await user(), await user()];
+      await stack.emu.ok('POST', '/roster/block', { token: a.token, query: { user_id: b.id } });
+      return { call: `unblockUser(userId: "${b.id}")`, headers: token(a) };
+    },
+  },
 };
+
+/** The call, run by a user whose friend it names. */
+function onFriend(call: (friend: TestUser) => string) {
+  return async (): Promise<Prepared> => {
+    const [a, b] = [await user(), await user()];
+    await befriend(stack.emu, a, b);
+    return { call: call(b), headers: token(a) };
+  };
+}
+
+/** The call, run by a user with a pending friend request from the user it names. */
+function onRequest(call: (from: TestUser) => string) {
+  return async (): Promise<Prepared> => {
+    const [from, to] = [await user(), await user()];
+    await pendingRequest(stack.emu, from, to);
+    return { call: call(from), headers: token(to) };
+  };
+}
 
 function asUserWithFile(call: string) {
   return async (): Promise<Prepared> => ({ ...(await asUser(call)()), file: true });

@@ -1,0 +1,95 @@
+// Live roster updates, polled like the other subscriptions (src/subscriptions): the friend
+// requests the viewer receives (friend-request-source.ts), resumable after a request's cursor,
+// and the viewer's friends coming and going (friends-source.ts). The roster says nothing of who
+// acted, so `friendEvents` tells a friendship that began from one that ended, not who began or
+// ended it: one stream of two types serves a contacts screen, which adds or drops a row either way.
+import type { FriendEvent } from '../../subscriptions/friends-source';
+import type { ReceivedRequest } from '../../subscriptions/friend-request-resume';
+import { requestCursor } from '../../subscriptions/friend-request-source';
+import { builder, reaches } from '../core/builder';
+import { UserRef } from '../core/refs';
+import { friendRequestOf, FriendRequestRef } from './request';
+import { viewerIdOf } from './viewer';
+import { valueOf } from '../message/subscriptions';
+
+const FriendRequestReceivedRef = builder.objectRef<ReceivedRequest>('FriendRequestReceived').implement({
+  description: 'A friend request the viewer received (or one renewed by its sender), waiting for an answer.',
+  fields: (t) => ({
+    id: t.string({
+      nullable: false,
+      description:
+        'Identity of the event for client caches: "FriendRequestReceived:" and its cursor (a renewed request is a new event). Not an ID of the service.',
+      resolve: (e) => `FriendRequestReceived:${requestCursor(e.request)}`,
+    }),
+    cursor: t.string({
+      nullable: false,
+      description: "Where this request stands among those received: pass it as friendRequestReceived's `after` to resume after it.",
+      resolve: (e) => requestCursor(e.request),
+    }),
+    request: t.field({
+      type: FriendRequestRef,
+      nullable: false,
+      description: 'The request, as me.friendRequests lists it (a normalized cache adds or updates it there).',
+      // Its ID names the receiver: the viewer's ID, from the profile unless a user_id header gives it.
+      extensions: reaches('GET /user/profile'),
+      resolve: async (e, _args, ctx) => friendRequestOf(await viewerIdOf(ctx), e.request),
+    }),
+  }),
+});
+
+const TYPE_OF = { added: 'FriendAdded', removed: 'FriendRemoved' } as const;
+
+const FriendEventRef = builder.interfaceRef<FriendEvent>('FriendEvent').implement({
+  description: "A change of the viewer's friends: a friendship began (FriendAdded) or ended (FriendRemoved).",
+  resolveType: (e) => TYPE_OF[e.kind],
+  fields: (t) => ({
+    id: t.string({
+      nullable: false,
+      description: 'Identity of the event for client caches: its type and the user, joined by ":" ("FriendAdded:<user ID>"). Not an ID of the service.',
+      resolve: (e) => `${TYPE_OF[e.kind]}:${String(e.userId)}`,
+    }),
+    user: t.field({ type: UserRef, nullable: false, description: 'The other user.', resolve: (e) => ({ id: e.userId }) }),
+  }),
+});
+
+builder.objectRef<FriendEvent>('FriendAdded').implement({
+  description:
+    'The viewer and the user became friends: a request of the viewer was accepted, the viewer accepted one, or a request was admitted at once.',
+  interfaces: [FriendEventRef],
+  fields: () => ({}),
+});
+
+builder.objectRef<FriendEvent>('FriendRemoved').implement({
+  description: 'The viewer and the user are friends no more: either side removed the other, or one blocked the other.',
+  interfaces: [FriendEventRef],
+  fields: () => ({}),
+});
+
+builder.subscriptionFields((t) => ({
+  friendRequestReceived: t.field({
+    type: FriendRequestReceivedRef,
+    nullable: false,
+    description:
+      'Each friend request the viewer receives, oldest first, as it arrives (found by polling GET /roster/apply/list; one poll per ' +
+      'identity, however many subscribe). Without `after`, requests from subscribing on; with `after` (the `cursor` of the last request ' +
+      'a client received), first the pending requests that came after it (at most 500), then the live ones, each exactly once. Over ' +
+      'WebSocket with a `clientKey` in connectionParams, a subscription graphql-ws re-sends after a dropped connection resumes by itself.',
+    extensions: reaches('GET /roster/apply/list'),
+    args: {
+      after: t.arg.string({ required: false, description: "Resume after this request: a FriendRequestReceived's `cursor`." }),
+    },
+    subscribe: (_root, args, ctx) =>
+      ctx.subscriptions.friendRequestReceived(ctx.caller, ctx.resume?.from ?? args.after ?? undefined, ctx.resume?.mark),
+    resolve: (event, _args, ctx) => valueOf(event, ctx),
+  }),
+  friendEvents: t.field({
+    type: FriendEventRef,
+    nullable: false,
+    description:
+      "The viewer's friends coming and going, from subscribing on: FriendAdded when a friendship begins, FriendRemoved when it ends " +
+      '(found by polling the friend list, GET /roster/list: one poll per identity). Neither says which side acted: the roster does not.',
+    extensions: reaches('GET /roster/list'),
+    subscribe: (_root, _args, ctx) => ctx.subscriptions.friendEvents(ctx.caller),
+    resolve: (event, _args, ctx) => valueOf(event, ctx),
+  }),
+}));
