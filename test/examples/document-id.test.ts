@@ -101,10 +101,25 @@ const RUNS: Record<string, Run> = {
     },
   },
   UnreadCounts: { variables: () => ({}), send: firstEvent },
+  ContactsScreen: asAlice(() => ({})),
+  FindUserByName: asAlice(() => ({ username: demo.users[2]!.username })),
+  AddFriend: asAlice(() => ({ userId: idOf(2), message: 'added by documentId' })),
+  FriendRequestsScreen: asAlice(() => ({})),
+  // Alice reviews requests herself now; a new user asks, and she accepts.
+  AcceptFriendRequest: {
+    variables: () => ({}),
+    send: async (documentId, variables) => {
+      const newcomer = await stack.emu.user();
+      await stack.emu.ok('PUT', '/user/authmode', { token: demo.token, query: { value: 1 } });
+      await stack.emu.ok('POST', '/roster/apply', { token: newcomer.token, body: { user_id: demo.users[0]!.id } });
+      return byPost(documentId, { ...variables, fromId: String(newcomer.id) }, alice());
+    },
+  },
   DisableUsers: { variables: () => ({ userIds: [idOf(2)] }), send: (d, v) => byPost(d, v, admin()) },
 };
 
-const operationName = (document: string) => /^(?:query|mutation|subscription) (\w+)/.exec(document)?.[1];
+// The operation's name: fragments the document uses come before it.
+const operationName = (document: string) => /(?:^|\s)(?:query|mutation|subscription) (\w+)/.exec(document)?.[1];
 
 beforeAll(async () => {
   stack = await startStack({}, { serviceCredential: true });
