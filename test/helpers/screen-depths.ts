@@ -3,9 +3,10 @@
 // (cold), and why no fewer. test/schema/depth.test.ts holds the gateway to it (measured <= minimal)
 // and bench:latency prints it beside what it measures.
 //
-// What the reasons lean on: the caller's proof (its own profile read with its own token, before
-// the service credential reads anyone else) can go beside the first reads but not before a read
-// through the credential is answered; a list's rows are known only after the list is read, so
+// What the reasons lean on: the caller's proof (its own profile read with its own token) goes out
+// beside the first reads, and a read through the service credential only once it is answered (the
+// trust model: no credential read for an unproven caller), so cold, another user's profile is in
+// round two at the earliest; a list's rows are known only after the list is read, so
 // whatever a row needs (a peer's profile, a member's role) is one round after it; the service has
 // no call answering a list with its rows' details.
 
@@ -35,7 +36,6 @@ export const SCREEN_DEPTHS: readonly ScreenDepth[] = [
     operation: 'ChatHome',
     warm: 2,
     cold: 2,
-    today: { warm: 2, cold: 3 },
     reason:
       'the conversation list (unread and joined groups, the caller proved beside them), then per row its last message and its peer (profile and online, or group info): the rows are known only from the list',
   },
@@ -43,14 +43,12 @@ export const SCREEN_DEPTHS: readonly ScreenDepth[] = [
     operation: 'Conversation',
     warm: 1,
     cold: 2,
-    today: { warm: 1, cold: 3 },
     reason: "the messages (the proof beside them); cold, then the senders' profiles, known only from the messages",
   },
   {
     operation: 'GroupScreen',
     warm: 1,
     cold: 2,
-    today: { warm: 3, cold: 4 },
     reason:
       "group info, unread count, announcement, member page and admin list (for the roles) need only the group ID: one round; cold, then the members' profiles, known only from the page",
   },
@@ -58,7 +56,6 @@ export const SCREEN_DEPTHS: readonly ScreenDepth[] = [
     operation: 'GroupActions',
     warm: 1,
     cold: 1,
-    today: { warm: 4, cold: 5 },
     reason:
       "the group, the caller's joined groups, the admin list and the settings need only the group ID and the token (the proof beside them): one round",
   },
@@ -66,17 +63,15 @@ export const SCREEN_DEPTHS: readonly ScreenDepth[] = [
     operation: 'Refetch',
     variant: 'User',
     warm: 1,
-    cold: 1,
-    today: { warm: 1, cold: 3 },
+    cold: 2,
     reason:
-      "a bare ID tried as a group and as a user at once, the user's profile read beside the caller's proof (answered only once the proof holds)",
+      "a bare ID tried as a group and as a user at once; cold, the user's profile through the credential waits for the caller's proof (trust model), which goes out in the first round",
   },
   {
     operation: 'Refetch',
     variant: 'Conversation',
     warm: 1,
     cold: 1,
-    today: { warm: 2, cold: 2 },
     reason:
       'the conversation list and the last message with the ID the global ID names: one round (the message read is speculative: the row may not be listed)',
   },
@@ -91,9 +86,9 @@ export const SCREEN_DEPTHS: readonly ScreenDepth[] = [
     operation: 'Refetch',
     variant: 'Member',
     warm: 1,
-    cold: 1,
-    today: { warm: 2, cold: 3 },
-    reason: "the member record, the group and the member's profile (its user ID is in the global ID, the proof beside it): one round",
+    cold: 2,
+    reason:
+      "the member record, the group summary and the admin list (for the role) need only the global ID: one round; cold, then the member's profile through the credential, after the caller's proof (trust model)",
   },
   {
     operation: 'Users',
