@@ -86,6 +86,8 @@ export type UserErrorCode =
   | 'GROUP_FULL'
   /** The QR code is invalid or has expired. */
   | 'INVALID_QR_CODE'
+  /** The message is not in the conversation as the acting user sees it, or cannot be changed (an edit itself). */
+  | 'MESSAGE_NOT_FOUND'
   /** The name is taken by another user. */
   | 'NAME_TAKEN'
   /** The service does not allow this, for a reason without a finer code here: message gives its words. */
@@ -98,10 +100,14 @@ export type UserErrorCode =
   | 'NOT_GROUP_MEMBER'
   /** Only the owner of the group may do this. */
   | 'NOT_GROUP_OWNER'
+  /** Only the sender of a message may change it. */
+  | 'NOT_YOUR_MESSAGE'
   /** The application or invitation has expired or was already handled. */
   | 'NO_LONGER_PENDING'
   /** The owner cannot leave the group: transfer it first. */
   | 'OWNER_CANNOT_LEAVE'
+  /** The user has pinned as many conversations as the service keeps: unpin one first. */
+  | 'TOO_MANY_PINS'
   /** The user name or password is wrong. */
   | 'UNAUTHENTICATED';
 

@@ -32,6 +32,7 @@ import './push/push';
 import './message/message';
 import './message/conversation';
 import './message/conversations';
+import './message/pins';
 import './message/unread';
 import './message/send';
 import './message/subscriptions';

@@ -56,9 +56,6 @@ const API_PENDING: readonly EndpointName[] = [
   'DELETE /roster/unblock',
   'POST /message/broadcast',
   'PUT /ai/message/send',
-  'PUT /user/conversation/pin',
-  'GET /user/conversation/pin_list',
-  'PUT /user/conversation/unpin',
   'PUT /group/settings/hide_member_info',
 ];
 

@@ -17,6 +17,9 @@ const CODES = {
   NOT_GROUP_MEMBER: 'Only a member of the group may do this (the acting user is not one).',
   NOT_GROUP_ADMIN: 'Only an admin or the owner of the group may do this.',
   NOT_GROUP_OWNER: 'Only the owner of the group may do this.',
+  TOO_MANY_PINS: 'The user has pinned as many conversations as the service keeps: unpin one first.',
+  MESSAGE_NOT_FOUND: 'The message is not in the conversation as the acting user sees it, or cannot be changed (an edit itself).',
+  NOT_YOUR_MESSAGE: 'Only the sender of a message may change it.',
   NOT_ALLOWED: 'The service does not allow this, for a reason without a finer code here: message gives its words.',
 } as const;
 

@@ -291,6 +291,19 @@ const CASES: Record<string, Case> = {
       return { call: `deleteConversation(conversationId: "${a.id}")`, headers: token(b) };
     },
   },
+  pinConversation: {
+    prepare: async () => {
+      const [a, b] = [await user(), await user()];
+      return { call: `pinConversation(conversationId: "${b.id}")`, headers: token(a) };
+    },
+  },
+  unpinConversation: {
+    prepare: async () => {
+      const [a, b] = [await user(), await user()];
+      await stack.emu.ok('PUT', '/user/conversation/pin', { token: a.token, body: { conversation_id: b.id } });
+      return { call: `unpinConversation(conversationId: "${b.id}")`, headers: token(a) };
+    },
+  },
   markConversationRead: {
     prepare: async () => {
       const [a, b] = [await user(), await user()];
