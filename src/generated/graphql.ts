@@ -271,6 +271,7 @@ export type ConversationEventsSubscriptionVariables = Exact<{
 
 
 export type ConversationEventsSubscription = { conversationEvents:
+    | { __typename: 'MessageChanged', conversationId: string, messageId: string }
     | { __typename: 'MessageRead', conversationId: string, messageId: string, messages: Array<{ id: string, status: MessageStatus | null }> }
     | { __typename: 'MessageRecalled', conversationId: string, messageId: string }
     | { __typename: 'MessageReceived', conversationId: string, messageId: string, message: { id: string, type: MessageType | null, content: string | null, sentAt: string | null, from: { id: string, nickName: string | null } | null } }

@@ -35,6 +35,7 @@ import './message/conversations';
 import './message/pins';
 import './message/unread';
 import './message/send';
+import './message/edit';
 import './message/subscriptions';
 import './message/conversation-events';
 

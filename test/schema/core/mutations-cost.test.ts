@@ -284,6 +284,26 @@ const CASES: Record<string, Case> = {
       return { call: `recallMessage(input: { conversationId: "${b.id}", messageId: "${await sentMessage(a, b)}" })`, headers: token(a) };
     },
   },
+  appendToMessage: {
+    prepare: async () => {
+      const [a, b] = [await user(), await user()];
+      return {
+        call: `appendToMessage(input: { conversationId: "${b.id}", messageId: "${await sentMessage(a, b)}", content: "!" })`,
+        headers: token(a),
+      };
+    },
+    calls: { count: 2, why: 'the conversation ID says not whether it names a user or a group: one POST /group/info/batch' },
+  },
+  replaceMessageContent: {
+    prepare: async () => {
+      const [a, b] = [await user(), await user()];
+      return {
+        call: `replaceMessageContent(input: { conversationId: "${b.id}", messageId: "${await sentMessage(a, b)}", content: "new" })`,
+        headers: token(a),
+      };
+    },
+    calls: { count: 2, why: 'the conversation ID says not whether it names a user or a group: one POST /group/info/batch' },
+  },
   deleteConversation: {
     prepare: async () => {
       const [a, b] = [await user(), await user()];
