@@ -1,9 +1,10 @@
 // The chat screens in Apollo Client 4 with no cache code of their own: InMemoryCache with
 // relayStylePagination on User.conversations and User.conversation (as any Relay-style list) and
 // possibleTypes, an HTTP link and a graphql-ws link. What a client needs and nothing more:
-// - a pin moves the home row when the pin's payload selects `user { id conversations(first:) }`
-//   with the home query's page: the list arrives in its new order (a page read without `after`
-//   replaces the cached edges), no refetch, no `update`;
+// - a pin moves the home row when the home query selects `me { id }` (so the list lives on the
+//   User entry) and the pin's payload `user { id conversations(first:) }` with the home query's
+//   page (examples/home.graphql's ChatHome and PinConversation): the list arrives in its new
+//   order (a page read without `after` replaces the cached edges), no refetch, no `update`;
 // - an edit shows in the open conversation from the payload's `message { id content }` (the cached
 //   Message of the same ID), and from conversationEvents' MessageChanged `message { id content }`
 //   when another user edits: Apollo writes subscription results to the cache like any result.
@@ -11,9 +12,11 @@ import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { getMainDefinition, relayStylePagination } from '@apollo/client/utilities';
 import { createClient } from 'graphql-ws';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ChatHomeDocument, PinConversationDocument, UnpinConversationDocument } from '../../src/generated/graphql';
 import type { TestUser } from '../helpers/emulator';
+import { expectNoConsoleWarnings } from '../helpers/apollo-warnings';
 import { useStack } from '../helpers/stack';
 import { sendText } from '../helpers/subscriptions/operations';
 import { baselineSet } from '../helpers/subscriptions/polls';
@@ -42,44 +45,8 @@ function apolloFor(user: TestUser) {
   return { client, close: () => ws.dispose() };
 }
 
-let warnings: unknown[][];
-beforeEach(() => {
-  warnings = [];
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args));
-  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void warnings.push(args));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  expect(warnings).toEqual([]);
-});
+expectNoConsoleWarnings();
 
-const ROWS = gql`
-  fragment HomeRows on User {
-    id
-    conversations(first: 20) {
-      edges {
-        cursor
-        node {
-          id
-          pinned
-          unreadCount
-        }
-      }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-    }
-  }
-`;
-const HOME = gql`
-  query Home {
-    me {
-      ...HomeRows
-    }
-  }
-  ${ROWS}
-`;
 type HomeData = { me: { conversations: { edges: { node: { id: string; pinned: boolean } }[] } } };
 const rowsOf = (data: HomeData | null | undefined) => data!.me.conversations.edges.map((e) => [e.node.id, e.node.pinned]);
 
@@ -113,29 +80,19 @@ describe('Apollo Client 4: the home list and an open conversation follow pins an
     await sendText(stack.emu, newer, me, 'newer');
     const { client, close } = apolloFor(me);
     try {
-      const home = await client.query<HomeData>({ query: HOME, fetchPolicy: 'network-only' });
+      // The examples' home screen and pin mutations (examples/home.graphql), as generated.
+      const home = await client.query<HomeData>({ query: ChatHomeDocument, fetchPolicy: 'network-only' });
       expect(rowsOf(home.data)).toEqual([
         [String(newer.id), false],
         [String(older.id), false],
       ]);
-      const PIN = (name: string) => gql`
-        mutation Pin($id: ID!) {
-          ${name}(conversationId: $id) {
-            ok
-            user {
-              ...HomeRows
-            }
-          }
-        }
-        ${ROWS}
-      `;
-      await client.mutate({ mutation: PIN('pinConversation'), variables: { id: String(older.id) } });
-      expect(rowsOf(client.readQuery<HomeData>({ query: HOME }))).toEqual([
+      await client.mutate({ mutation: PinConversationDocument, variables: { conversationId: String(older.id) } });
+      expect(rowsOf(client.readQuery<HomeData>({ query: ChatHomeDocument }))).toEqual([
         [String(older.id), true],
         [String(newer.id), false],
       ]);
-      await client.mutate({ mutation: PIN('unpinConversation'), variables: { id: String(older.id) } });
-      expect(rowsOf(client.readQuery<HomeData>({ query: HOME }))).toEqual([
+      await client.mutate({ mutation: UnpinConversationDocument, variables: { conversationId: String(older.id) } });
+      expect(rowsOf(client.readQuery<HomeData>({ query: ChatHomeDocument }))).toEqual([
         [String(newer.id), false],
         [String(older.id), false],
       ]);
