@@ -26,6 +26,11 @@ export type MessageCtype = 'TEXT' | 'IMAGE' | 'AUDIO' | 'VIDEO' | 'FILE' | 'LOCA
 export type OperationCtype = 'READ_ACK' | 'RECALL' | 'APPEND' | 'REPLACE';
 export type MessageStatus = 'UNREAD' | 'DELIVERED' | 'READ';
 
+/** Operations kept in history as records of their own: edits of an earlier message's content (related_mid). */
+const EDITS: ReadonlySet<string> = new Set<OperationCtype>(['APPEND', 'REPLACE']);
+/** Whether a history record is an edit (APPEND, REPLACE) of another message rather than a message. */
+export const isEdit = (m: { ctype: string }): boolean => EDITS.has(m.ctype);
+
 export interface MessageRecord {
   msg_id: Int64;
   ctype: MessageCtype | OperationCtype;

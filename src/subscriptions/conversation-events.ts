@@ -8,11 +8,14 @@
 // call (so a recall or read of an older message shows up to DEEP_EVERY intervals late), and only
 // while there are some. The state is the newest ID and the watched IDs with their statuses.
 //
+// Edits (APPEND/REPLACE records) arrive as new messages (`received`, which the schema turns into
+// MessageChanged); they are not watched: only the messages they change are read or recalled.
+//
 // The first round sets the state and publishes a `baseline` marker with the newest ID: a
 // subscriber resuming after a message ID (resume.ts) learns from it up to where it must read
 // itself. Reading a page marks the caller's UNREAD messages DELIVERED, as any read does.
 import { parseJson, stringifyJson, toInt64, type Int64 } from '../rest/json';
-import type { MessageRecord, MessageStatus } from '../rest/records';
+import { isEdit, type MessageRecord, type MessageStatus } from '../rest/records';
 import { pageReader, readSpan } from './history-reader';
 import type { Source } from './source';
 
@@ -41,7 +44,8 @@ export const WATCHED = 100;
 /** Every how many rounds the watched messages below the newest page are re-read. */
 export const DEEP_EVERY = 5;
 
-const watch = (m: MessageRecord): Watched => [String(m.msg_id), m.status];
+/** The watched entries of records (newest first): the messages, not the edits. */
+const watch = (list: readonly MessageRecord[]): Watched[] => list.filter((m) => !isEdit(m)).map((m) => [String(m.msg_id), m.status]);
 const idOf = ([id]: Watched) => BigInt(id);
 
 export function conversationEventsSource(peer: Int64): Source<ConversationEvent[]> {
@@ -53,7 +57,7 @@ export function conversationEventsSource(peer: Int64): Source<ConversationEvent[
       const first = await read(0, PAGE);
       if (text === undefined) {
         const newest = first.messages[0] ? String(first.messages[0].msg_id) : '0';
-        const state = { newest, watched: first.messages.map(watch), idle: 0 };
+        const state = { newest, watched: watch(first.messages), idle: 0 };
         return { state: encode(state), payload: [{ kind: 'baseline', conversationId: peer, newest: toInt64(newest) }] };
       }
       const before = decode(text);
@@ -80,7 +84,7 @@ export function conversationEventsSource(peer: Int64): Source<ConversationEvent[
 
       const statusBefore = new Map(before.watched);
       const turnedRead = (m: MessageRecord) => m.status === 'READ' && (statusBefore.get(String(m.msg_id)) ?? 'READ') !== 'READ';
-      const nowRead = seen.filter(turnedRead);
+      const nowRead = seen.filter((m) => !isEdit(m) && turnedRead(m));
       if (nowRead.length > 0) events.push({ kind: 'read', conversationId: peer, messages: nowRead });
 
       // Gone from the part of the conversation this round covered.
@@ -90,9 +94,9 @@ export function conversationEventsSource(peer: Int64): Source<ConversationEvent[
       }
 
       const watched = [
-        ...first.messages.map(watch),
-        ...[...older].reverse().map(watch),
-        ...[...reread].reverse().map(watch),
+        ...watch(first.messages),
+        ...watch([...older].reverse()),
+        ...watch([...reread].reverse()),
         ...before.watched.filter((w) => idOf(w) < floor),
       ].slice(0, WATCHED);
       const newest = received.length ? String(received.at(-1)!.msg_id) : before.newest;

@@ -77,6 +77,10 @@ const RUNS: Record<string, Run> = {
     (data) => (found.messageId = (data.sendMessage as { message: { id: string } }).message.id),
   ),
   MarkRead: asAlice(() => ({ conversationId: idOf(1) })),
+  AppendToMessage: asAlice(() => ({ conversationId: idOf(1), messageId: found.messageId, content: ' (streamed)' })),
+  ReplaceMessageContent: asAlice(() => ({ conversationId: idOf(1), messageId: found.messageId, content: 'sent and replaced' })),
+  PinConversation: asAlice(() => ({ conversationId: idOf(1) })),
+  UnpinConversation: asAlice(() => ({ conversationId: idOf(1) })),
   GroupScreen: asAlice(() => ({ id: String(demo.groupId) })),
   CreateGroup: asAlice(
     () => ({ name: 'Made by documentId', userIds: [idOf(1)] }),

@@ -16,6 +16,10 @@ import {
   LogInDocument,
   MarkReadDocument,
   MeDocument,
+  PinConversationDocument,
+  AppendToMessageDocument,
+  ReplaceMessageContentDocument,
+  UnpinConversationDocument,
   RefetchDocument,
   SendTextDocument,
   SetNicknameDocument,
@@ -148,6 +152,38 @@ describe('example operations', () => {
     const row = home.data?.me?.conversations.edges.find((e) => e.node.id === String(alice.id));
     expect(row?.node).toMatchObject({ unreadCount: 0, lastMessage: { id: messageId } });
     expect(row?.cursor).toEqual(expect.any(String));
+  });
+
+  it('PinConversation moves a row to the top of ChatHome, UnpinConversation puts it back', async () => {
+    const [me, first, second] = [await stack.emu.user(), await stack.emu.user(), await stack.emu.user()];
+    await sendText(first, me, 'older');
+    await sendText(second, me, 'newer');
+    const pinned = await run(stack, PinConversationDocument, { conversationId: String(first.id) }, as(me));
+    expect(pinned.data?.pinConversation?.conversation).toEqual({ id: String(first.id), pinned: true });
+    const order = pinned.data?.pinConversation?.user?.conversations.edges.map((e) => [e.node.id, e.node.pinned]);
+    expect(order).toEqual([
+      [String(first.id), true],
+      [String(second.id), false],
+    ]);
+    const home = await run(stack, ChatHomeDocument, {}, as(me));
+    expect(home.data?.me?.conversations.edges.map((e) => e.node.id)).toEqual([String(first.id), String(second.id)]);
+    const unpinned = await run(stack, UnpinConversationDocument, { conversationId: String(first.id) }, as(me));
+    expect(unpinned.data?.unpinConversation?.user?.conversations.edges.map((e) => e.node.id)).toEqual([
+      String(second.id),
+      String(first.id),
+    ]);
+  });
+
+  it('AppendToMessage and ReplaceMessageContent stream a reply into one message', async () => {
+    const [assistant, asker] = [await stack.emu.user(), await stack.emu.user()];
+    const messageId = await sendText(assistant, asker, 'Thinking');
+    const vars = { conversationId: String(asker.id), messageId };
+    const grown = await run(stack, AppendToMessageDocument, { ...vars, content: '...' }, as(assistant));
+    expect(grown.data?.appendToMessage?.message).toEqual({ id: messageId, content: 'Thinking...' });
+    const done = await run(stack, ReplaceMessageContentDocument, { ...vars, content: 'Done.' }, as(assistant));
+    expect(done.data?.replaceMessageContent?.message).toEqual({ id: messageId, content: 'Done.' });
+    const history = await run(stack, ConversationDocument, { with: String(assistant.id) }, as(asker));
+    expect(history.data?.me?.conversation?.edges.map((e) => [e.node.id, e.node.content])).toEqual([[messageId, 'Done.']]);
   });
 
   it('ConversationEvents sends each new message once, and after a reconnect resumes after the last one received', async () => {

@@ -40,9 +40,6 @@ function reached(filter: (type: GraphQLNamedType) => boolean): Set<string> {
 const API_PENDING: readonly EndpointName[] = [
   'POST /message/broadcast',
   'PUT /ai/message/send',
-  'PUT /user/conversation/pin',
-  'GET /user/conversation/pin_list',
-  'PUT /user/conversation/unpin',
   'PUT /group/settings/hide_member_info',
 ];
 

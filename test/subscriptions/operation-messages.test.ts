@@ -1,7 +1,7 @@
-// Operation messages (content_type 9-12, sent over REST) as the gateway sees them today: a read
-// ack and a recall surface as the events 5.1 and 5.5 cause; an APPEND or REPLACE as a received
-// message of no known type (the emulator keeps them in history), while the history shows the
-// changed content. Nothing in the gateway fails on them.
+// Operation messages (content_type 9-12, sent over REST) as the gateway shows them: a read ack
+// and a recall surface as the events 5.1 and 5.5 cause; an APPEND or REPLACE as MessageChanged
+// with the changed message (the emulator keeps the edit in history as a record of its own, which
+// the history lists leave out), while the history shows the changed content.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/emulator';
 import { startStack, type Stack } from '../helpers/stack';
@@ -19,12 +19,14 @@ afterAll(() => stack.stop());
 const EVENTS = `subscription($with: ID!) { conversationEvents(with: $with) {
   __typename messageId
   ... on MessageReceived { message { type content } }
+  ... on MessageChanged { changeId message { messageId type content } }
   ... on MessageRead { messages { messageId status } } } }`;
 
 interface Event {
   __typename: string;
   messageId: string;
-  message?: { type: string | null; content: string };
+  changeId?: string;
+  message?: { messageId?: string; type: string | null; content: string };
   messages?: { messageId: string; status: string }[];
 }
 
@@ -35,7 +37,7 @@ const operation = (from: TestUser, to: TestUser, contentType: number, relatedMid
   });
 
 describe('operation messages through the gateway', () => {
-  it('conversationEvents: READ_ACK reads, APPEND arrives as a message without type, RECALL recalls', async () => {
+  it('conversationEvents: READ_ACK reads, APPEND changes the message in place, RECALL recalls', async () => {
     const [me, peer] = [await stack.emu.user(), await stack.emu.user()];
     const client = wsClient(stack.url, identity(stack.emu, me));
     try {
@@ -52,8 +54,20 @@ describe('operation messages through the gateway', () => {
       await operation(peer, me, 9, mine);
       expect(await next()).toEqual({ __typename: 'MessageRead', messageId: mine, messages: [{ messageId: mine, status: 'READ' }] });
 
-      await operation(me, peer, 11, mine, 'lo');
-      expect(await next()).toMatchObject({ __typename: 'MessageReceived', message: { type: null, content: 'lo' } });
+      const edit = String(
+        (
+          await stack.emu.rest('POST', '/message/send', {
+            token: me.token,
+            body: { content_type: 11, content: 'lo', targets: [peer.id], type: 1, related_mid: BigInt(mine) },
+          })
+        ).msg_ids![0],
+      );
+      expect(await next()).toEqual({
+        __typename: 'MessageChanged',
+        messageId: mine,
+        changeId: edit,
+        message: { messageId: mine, type: 'TEXT', content: 'Hello' },
+      });
 
       await operation(me, peer, 10, mine);
       expect(await next()).toEqual({ __typename: 'MessageRecalled', messageId: mine });
@@ -62,7 +76,7 @@ describe('operation messages through the gateway', () => {
     }
   });
 
-  it('me.conversation shows the replaced content and the operation message, with no error', async () => {
+  it('me.conversation shows the replaced content on the message and leaves the operation message out', async () => {
     const [me, peer] = [await stack.emu.user(), await stack.emu.user()];
     const mine = await sendText(stack.emu, me, peer, 'draft');
     await operation(me, peer, 12, mine, 'final');
@@ -72,9 +86,6 @@ describe('operation messages through the gateway', () => {
       { with: String(me.id) },
     );
     expect(reply.errors).toBeUndefined();
-    expect(reply.data!.me.conversation.nodes).toEqual([
-      { messageId: mine, type: 'TEXT', content: 'final' },
-      { messageId: expect.any(String), type: null, content: 'final' },
-    ]);
+    expect(reply.data!.me.conversation.nodes).toEqual([{ messageId: mine, type: 'TEXT', content: 'final' }]);
   });
 });

@@ -6,7 +6,8 @@
 // A list sorts by `sort`, newest first or ascending; ties keep the order given. Items with no sort
 // key (null: a list with no time keeps the service's order) follow the others, and a cursor among
 // them anchors on its item's identity; when that item left the list, the cursor resumes beside
-// its neighbour that is still there, else at the place the item had. Both directions:
+// its neighbour that is still there, else at the place the item had. Lead items (pinned rows, in
+// the order given) come before all others and anchor on identity the same way. Both directions:
 // `first`/`after` and `last`/`before`. Cursors are opaque: base64url of a JSON array.
 import type { ObjectFieldBuilder, ObjectRef } from '@pothos/core';
 import type { GatewayContext } from '../../context';
@@ -20,6 +21,8 @@ export interface SortKey {
   sort: number | null;
   /** Unique in the list; may hold any character. */
   id: string;
+  /** Placed before every other item, in the order given (pinned rows), whatever its sort; anchored on its identity. */
+  lead?: boolean;
 }
 
 export interface KeysetArgs {
@@ -51,9 +54,15 @@ interface Around {
 /** A cursor: the item's sort key; for an item with none, also what stood around it (the fallbacks when it left). */
 type Cursor = SortKey & { around?: Around };
 
+/** Where an item's section starts in a sorted list: 0 lead items, 1 sorted ones, 2 those with no sort key. */
+const rankOf = (k: SortKey) => (k.lead ? 0 : k.sort === null ? 2 : 1);
+/** Lead items and those with no sort key anchor on their identity and neighbours; the others on their sort key. */
+const anchored = (k: SortKey) => rankOf(k) !== 1;
+
 /** The cursor of an item at its place in the page (encoded when read: connection.ts edgeOf). */
 function encodeKey({ key, around }: { key: SortKey; around: Around }): string {
-  return encodeCursor(key.sort === null ? [null, key.id, around.place, around.prev, around.next] : [key.sort, key.id]);
+  if (!anchored(key)) return encodeCursor([key.sort, key.id]);
+  return encodeCursor([key.lead ? 'lead' : null, key.id, around.place, around.prev, around.next]);
 }
 
 const idOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
@@ -64,45 +73,54 @@ function decodeKey(arg: 'after' | 'before', cursor: string): Cursor {
   if (typeof id !== 'string') throw notOurs(arg);
   if (values.length === 2 && Number.isSafeInteger(sort)) return { sort: sort as number, id };
   const placed = Number.isSafeInteger(place) && (place as number) >= 0;
-  if (values.length !== 5 || sort !== null || !placed || !idOrNull(prev) || !idOrNull(next)) throw notOurs(arg);
-  return { sort: null, id, around: { place: place as number, prev, next } };
+  if (values.length !== 5 || (sort !== null && sort !== 'lead') || !placed || !idOrNull(prev) || !idOrNull(next)) throw notOurs(arg);
+  return { sort: null, id, ...(sort === 'lead' ? { lead: true } : {}), around: { place: place as number, prev, next } };
 }
 
-/** Whether `a` sorts before `b` in `order`; unknown keys last. Ties keep the order given. */
+/** Whether `a` sorts before `b` in `order`; lead items first, unknown keys last. Ties keep the order given. */
 function precedesIn(order: KeysetOrder) {
   return (a: SortKey, b: SortKey): boolean => {
-    if (a.sort === null || b.sort === null) return a.sort !== null && b.sort === null;
+    const [ra, rb] = [rankOf(a), rankOf(b)];
+    if (ra !== rb) return ra < rb;
+    if (a.sort === null || b.sort === null || ra !== 1) return false;
     return order === 'ascending' ? a.sort < b.sort : a.sort > b.sort;
   };
+}
+
+/** Where a section of identity-anchored items lies in the sorted list: [from, to). */
+interface Section {
+  from: number;
+  to: number;
 }
 
 /**
  * How many items of `keys` (sorted) come before the cursor's item, and whether that item is the
  * next one. Among items of equal sort the list's order decides, so the item itself is looked for
- * there; when it left them (it moved), the ties all follow the cursor. An item with no sort key is
- * looked for among those with none (`unknown`: where they start); when it is no longer there, the
- * cursor resumes beside the item after it (or before it) that still is, else at the place it had.
+ * there; when it left them (it moved), the ties all follow the cursor. A lead item, or one with no
+ * sort key, is looked for in its section (`sectionOf`); when it is no longer there, the cursor
+ * resumes beside the item after it (or before it) that still is, else at the place it had.
  */
 function boundary(
   keys: readonly SortKey[],
   cursor: Cursor,
-  unknown: number,
+  sectionOf: (k: SortKey) => Section,
   precedes: (a: SortKey, b: SortKey) => boolean,
   arg: 'after' | 'before',
 ) {
-  let before = cursor.sort === null ? unknown : 0;
-  if (cursor.sort !== null) while (before < keys.length && precedes(keys[before]!, cursor)) before++;
+  const { from, to } = sectionOf(cursor);
+  let before = anchored(cursor) ? from : 0;
+  if (!anchored(cursor)) while (before < keys.length && precedes(keys[before]!, cursor)) before++;
   for (let i = before; i < keys.length && !precedes(cursor, keys[i]!); i++) {
     if (keys[i]!.id === cursor.id) return { before: i, at: true };
   }
   if (!cursor.around) return { before, at: false };
-  const find = (id: string | null) => (id === null ? -1 : keys.findIndex((k, i) => i >= unknown && k.id === id));
+  const find = (id: string | null) => (id === null ? -1 : keys.findIndex((k, i) => i >= from && i < to && k.id === id));
   const next = find(cursor.around.next);
   const prev = find(cursor.around.prev);
   // `after` reads from the item that followed it, else from right after the one that preceded it;
   // `before` reads up to the one that preceded it, else up to the one that followed it.
   const beside = arg === 'after' ? (next !== -1 ? next : prev !== -1 ? prev + 1 : -1) : prev !== -1 ? prev + 1 : next;
-  return { before: beside !== -1 ? beside : Math.min(keys.length, unknown + cursor.around.place), at: false };
+  return { before: beside !== -1 ? beside : Math.min(to, from + cursor.around.place), at: false };
 }
 
 /** Newest first (a time, descending) or in the order of the key (a number that grows, ascending). */
@@ -129,20 +147,26 @@ export function keysetPage<T>(
       .map((node) => ({ node, key: keyOf(node) }))
       .sort((a, b) => (precedes(a.key, b.key) ? -1 : precedes(b.key, a.key) ? 1 : 0));
     const keys = sorted.map((e) => e.key);
-    const unknown = keys.findIndex((k) => k.sort === null);
-    const known = unknown === -1 ? keys.length : unknown;
+    const firstOf = (rank: number) => {
+      const i = keys.findIndex((k) => rankOf(k) >= rank);
+      return i === -1 ? keys.length : i;
+    };
+    const lead: Section = { from: 0, to: firstOf(1) };
+    const unknown: Section = { from: firstOf(2), to: keys.length };
+    const sectionOf = (k: SortKey) => (k.lead ? lead : unknown);
     let lo = 0;
     let hi = sorted.length;
     if (after) {
-      const b = boundary(keys, after, known, precedes, 'after');
+      const b = boundary(keys, after, sectionOf, precedes, 'after');
       lo = b.before + (b.at ? 1 : 0);
     }
-    if (before) hi = Math.max(lo, boundary(keys, before, known, precedes, 'before').before);
+    if (before) hi = Math.max(lo, boundary(keys, before, sectionOf, precedes, 'before').before);
     const [start, end] = args.last != null ? [Math.max(lo, hi - count), hi] : [lo, Math.min(hi, lo + count)];
-    const idAt = (i: number) => (i >= known && i < sorted.length ? sorted[i]!.key.id : null);
     const edges = sorted.slice(start, end).map((e, i) => {
       const at = start + i;
-      return edgeOf(e.node, encodeKey, { key: e.key, around: { place: at - known, prev: idAt(at - 1), next: idAt(at + 1) } });
+      const { from, to } = sectionOf(e.key);
+      const idAt = (j: number) => (j >= from && j < to ? sorted[j]!.key.id : null);
+      return edgeOf(e.node, encodeKey, { key: e.key, around: { place: at - from, prev: idAt(at - 1), next: idAt(at + 1) } });
     });
     return { edges, pageInfo: pageInfoOf(edges, end < sorted.length, start > 0), totalCount: all.length };
   };

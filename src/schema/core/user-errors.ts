@@ -22,6 +22,9 @@ const CODES = {
   NOT_FRIENDS: 'The user is not a friend of the acting user.',
   WRONG_ANSWER: "The answer to the user's question (User.authQuestion) is missing or wrong.",
   REQUESTS_REFUSED: 'The user refuses every friend request.',
+  TOO_MANY_PINS: 'The user has pinned as many conversations as the service keeps: unpin one first.',
+  MESSAGE_NOT_FOUND: 'The message is not in the conversation as the acting user sees it, or cannot be changed (an edit itself).',
+  NOT_YOUR_MESSAGE: 'Only the sender of a message may change it.',
   NOT_ALLOWED: 'The service does not allow this, for a reason without a finer code here: message gives its words.',
 } as const;
 

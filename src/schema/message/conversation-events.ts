@@ -1,11 +1,15 @@
 // conversationEvents: what happens in one conversation, as a stream of typed events (an interface
 // with one type per kind), resumable after a message ID. Polled like the other subscriptions
-// (src/subscriptions/conversation-events.ts, resume.ts).
+// (src/subscriptions/conversation-events.ts, resume.ts). An edit (appendToMessage,
+// replaceMessageContent) arrives as the service keeps it, a record of its own in the history: it
+// is sent as MessageChanged with the message it changed, read again for its new content.
 import { type Int64, toInt64 } from '../../rest/json';
+import { GatewayError } from '../../rest/errors';
+import { isEdit } from '../../rest/records';
 import type { DeliveredEvent } from '../../subscriptions/resume';
 import { DEEP_EVERY, WATCHED } from '../../subscriptions/conversation-events';
 import { builder, reaches } from '../core/builder';
-import { inConversation, MessageRef } from './message';
+import { inConversation, messageById, MessageRef } from './message';
 import { valueOf } from './subscriptions';
 import { resumePosition } from './resume-position';
 import { idInput } from '../core/id-kinds';
@@ -19,23 +23,34 @@ type Of<K extends DeliveredEvent['kind']> = Extract<DeliveredEvent, { kind: K }>
 
 const TYPE_OF = { received: 'MessageReceived', recalled: 'MessageRecalled', read: 'MessageRead' } as const;
 
-/** The message an event is about: the new one, the recalled one, the newest one read. */
+/** An edit, as it arrives: a new record of the history naming the message it changed. */
+type Changed = Of<'received'> & { message: { related_mid: Int64 } };
+const isChange = (e: DeliveredEvent): e is Changed => e.kind === 'received' && isEdit(e.message) && e.message.related_mid != null;
+
+const typeOf = (e: DeliveredEvent) => (isChange(e) ? 'MessageChanged' : TYPE_OF[e.kind]);
+
+/** The message an event is about: the new one, the changed one, the recalled one, the newest one read. */
 function messageIdOf(e: DeliveredEvent): Int64 {
+  if (isChange(e)) return e.message.related_mid;
   if (e.kind === 'received') return e.message.msg_id;
   if (e.kind === 'recalled') return e.messageId;
   return e.messages[e.messages.length - 1]!.msg_id;
 }
 
+/** What tells one event from another of its type: the edit's own record for a change, else the message. */
+const eventKeyOf = (e: DeliveredEvent): Int64 => (isChange(e) ? e.message.msg_id : messageIdOf(e));
+
 const ConversationEventRef = builder.interfaceRef<DeliveredEvent>('ConversationEvent').implement({
-  description: 'Something that happened in a conversation: a message received, recalled or read.',
-  resolveType: (e) => TYPE_OF[e.kind],
+  description: 'Something that happened in a conversation: a message received, changed, recalled or read.',
+  resolveType: typeOf,
   fields: (t) => ({
     id: t.string({
       nullable: false,
       description:
-        'Identity of the event for client caches: its type and the message it is about, joined by ":" ("MessageReceived:<message ID>"). ' +
-        'The same event always has the same id (a message is received, recalled and read once); not an ID of the service.',
-      resolve: (e) => `${TYPE_OF[e.kind]}:${String(messageIdOf(e))}`,
+        'Identity of the event for client caches: its type and the message it is about, joined by ":" ("MessageReceived:<message ID>"; ' +
+        'for MessageChanged the changeId). The same event always has the same id (a message is received, recalled and read once); ' +
+        'not an ID of the service.',
+      resolve: (e) => `${typeOf(e)}:${String(eventKeyOf(e))}`,
     }),
     conversationId: t.field({
       type: 'ID',
@@ -46,7 +61,7 @@ const ConversationEventRef = builder.interfaceRef<DeliveredEvent>('ConversationE
     messageId: t.field({
       type: 'ID',
       nullable: false,
-      description: 'The message the event is about (for MessageRead: the newest message read).',
+      description: 'The message the event is about (for MessageRead: the newest message read; for MessageChanged: the changed one).',
       resolve: messageIdOf,
     }),
   }),
@@ -61,6 +76,38 @@ builder.objectRef<Of<'received'>>('MessageReceived').implement({
       nullable: false,
       description: 'The message.',
       resolve: (e) => inConversation(e.conversationId, e.message),
+    }),
+  }),
+});
+
+builder.objectRef<Changed>('MessageChanged').implement({
+  description:
+    "A message's content changed: its sender appended to it or replaced it (appendToMessage, replaceMessageContent; a streaming " +
+    'reply sends one per chunk). Carries the message with its new content, under the ID a client already holds.',
+  interfaces: [ConversationEventRef],
+  fields: (t) => ({
+    message: t.field({
+      type: MessageRef,
+      // Non-null as MessageReceived.message, so one selection of `message` serves both.
+      nullable: false,
+      description:
+        'The changed message with its content as it is now (read again: GET /message/conversation, one read per event when ' +
+        'selected; a few quick changes may each show the latest content). A NOT_FOUND error when it is no longer there ' +
+        '(recalled or deleted since: a MessageRecalled follows).',
+      extensions: reaches('GET /message/conversation'),
+      resolve: async (e, _a, ctx) => {
+        const changed = await messageById(ctx.rest, e.conversationId, e.message.related_mid);
+        if (!changed) throw new GatewayError('the changed message is no longer in the conversation (recalled or deleted)', 'NOT_FOUND');
+        return changed;
+      },
+    }),
+    changeId: t.field({
+      type: 'ID',
+      nullable: false,
+      description:
+        "The change's own position in the conversation (the service keeps each edit as a record of its own, never listed): pass " +
+        'it as `after` to resume after this event.',
+      resolve: (e) => e.message.msg_id,
     }),
   }),
 });
@@ -91,7 +138,7 @@ builder.subscriptionField('conversationEvents', (t) =>
     type: ConversationEventRef,
     nullable: false,
     description:
-      'What happens in one conversation of the acting user: MessageReceived, MessageRecalled and MessageRead, oldest first. ' +
+      'What happens in one conversation of the acting user: MessageReceived, MessageChanged, MessageRecalled and MessageRead, oldest first. ' +
       'Found by polling its newest page (GET /message/conversation; reading marks the messages DELIVERED). Without ' +
       '`after`, events from subscribing on; with `after` (the ID of the last message a client received, when it ' +
       `reconnects), first every message that came after it (at most 1000) and then the live events, each message exactly once. ` +

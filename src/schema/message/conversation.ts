@@ -2,7 +2,10 @@
 // receipts (5.1). The service pages history backwards by message ID (msg_id_start/next_msg_id/
 // is_last), not by cursor/total, so the connection here pages Relay's backward half (`last`/
 // `before`) with the shared PageInfo; a message's cursor is its ID. Oldest first within a page.
+// Edits (APPEND/REPLACE records, edit.ts) are not shown: their effect is, on the message they
+// changed, which the service shows with its new content. A page they fill is read on past them.
 import type { Int64 } from '../../rest/json';
+import { isEdit } from '../../rest/records';
 import { INT64_MAX, toInt64 } from '../../rest/json';
 import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
@@ -91,7 +94,14 @@ export const historyArgs = () =>
     }),
   }));
 
-/** One page of the conversation with `opposite`, as the acting user of `rest` reads it. */
+/**
+ * Reads past edits: a page they filled is read on with at least this many records a time, at most
+ * EDIT_READS reads in all (a streaming reply leaves one edit per chunk behind its message).
+ */
+const EDIT_SKIP = 200;
+const EDIT_READS = 3;
+
+/** One page of the conversation with `opposite`, as the acting user of `rest` reads it; edits left out. */
 export async function readHistory(
   rest: RequestClient,
   opposite: Int64,
@@ -99,12 +109,20 @@ export async function readHistory(
 ): Promise<HistoryPage> {
   const limit = inRange('last', args.last ?? HISTORY_PAGE, 1, MAX_PAGE);
   const start = args.before ? parseBefore(args.before) : 0;
-  const { data } = await rest.call('GET /message/conversation', { opposite_id: opposite, msg_id_start: start, limit });
-  return {
-    messages: data.messages.map((m) => inConversation(opposite, m)).reverse(),
-    hasPreviousPage: !data.is_last && data.messages.length > 0,
-    hasNextPage: start !== 0,
-  };
+  const newestFirst: MessageParent[] = [];
+  let from: Int64 = start;
+  let more = true;
+  for (let reads = 0; more && newestFirst.length < limit && reads < EDIT_READS; reads++) {
+    const size = reads === 0 ? limit : Math.max(limit - newestFirst.length, EDIT_SKIP);
+    const { data } = await rest.call('GET /message/conversation', { opposite_id: opposite, msg_id_start: from, limit: size });
+    const shown = data.messages.filter((m) => !isEdit(m));
+    const room = limit - newestFirst.length;
+    // Messages beyond the page's size are left for the next page, whose cursor is the oldest shown.
+    newestFirst.push(...shown.slice(0, room).map((m) => inConversation(opposite, m)));
+    more = (!data.is_last && data.messages.length > 0) || shown.length > room;
+    from = data.next_msg_id;
+  }
+  return { messages: newestFirst.reverse(), hasPreviousPage: more, hasNextPage: start !== 0 };
 }
 
 builder.objectField(UserRef, 'conversation', (t) =>

@@ -4,7 +4,9 @@
 // costs two reads whatever its length (GET /message/unread and GET /group/user_joined, each made
 // once per request): the joined groups say which IDs are groups, so no lookup is needed for the
 // peers' kinds. Only `lastMessage` and `messages` read per conversation: the service has no batch
-// read of histories. Cursors name a conversation and its last activity (core/keyset.ts).
+// read of histories. Pinned conversations (GET /user/conversation/pin_list, a third read) come
+// first, newest pin first (pins.ts). Cursors name a conversation and its last activity, a pinned
+// one its place among the pins (core/keyset.ts: lead items).
 import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
@@ -19,8 +21,9 @@ import { fromResult } from '../core/mutation';
 import { restFor } from '../user/profile';
 import { startsWith } from '../group/prefetch';
 import { selects } from '../core/selection';
+import { pinnedIds } from './pin-list';
 
-interface ConversationParent {
+export interface ConversationParent {
   /** The conversation ID: the peer's user or group ID (0: system notifications). */
   id: Int64;
   kind: 'user' | 'group' | 'system';
@@ -29,6 +32,8 @@ interface ConversationParent {
   activity: number | null;
   /** Whose conversation it is (the acting user, or a user an admin token reads as). */
   owner: UserParent;
+  /** Whether the owner pinned it, when the list was read with the pins (pins.ts reads them otherwise). */
+  pinned?: boolean;
 }
 
 /** A peer's parent says its kind: a group's parent and a user's hold the same bare ID. */
@@ -96,23 +101,39 @@ export const ConversationRef = builder.objectRef<ConversationParent>('Conversati
   }),
 });
 
-const ConversationConnectionRef = connectionOf('Conversation', ConversationRef, 'conversation');
+export const ConversationConnectionRef = connectionOf('Conversation', ConversationRef, 'conversation');
 
-/** The whole list: the recent conversations (read or not), then the joined groups not among them. */
-async function conversationsOf(owner: UserParent, ctx: GatewayContext): Promise<ConversationParent[]> {
+/**
+ * The whole list: the pinned conversations in pin order (one not yet among the recent ones too:
+ * it was pinned before its first message), the recent conversations (read or not), then the
+ * joined groups not among them.
+ */
+export async function conversationsOf(owner: UserParent, ctx: GatewayContext): Promise<ConversationParent[]> {
   const rest = restFor(owner, ctx);
-  const [recent, joined] = await Promise.all([rest.call('GET /message/unread', {}), rest.call('GET /group/user_joined', {})]);
+  const [recent, joined, pins] = await Promise.all([
+    rest.call('GET /message/unread', {}),
+    rest.call('GET /group/user_joined', {}),
+    pinnedIds(owner, ctx),
+  ]);
   const groups = new Set(joined.data.map(String));
-  const listed = new Set<string>();
-  const list: ConversationParent[] = [];
+  const kindOfListed = (id: Int64) => (isSystem(id) ? 'system' : groups.has(String(id)) ? 'group' : 'user');
+  const pinned = new Map(
+    pins.map((id): [string, ConversationParent] => [
+      String(id),
+      { id, kind: kindOfListed(id), unreadCount: 0, activity: null, owner, pinned: true },
+    ]),
+  );
+  const listed = new Set<string>(pinned.keys());
+  const list: ConversationParent[] = [...pinned.values()];
   for (const { conversation_id: session, num } of recent.data) {
     const id = session.uid;
+    const row = pinned.get(String(id));
+    if (row) Object.assign(row, { unreadCount: num, activity: session.timestamp ?? null });
+    else list.push({ id, kind: kindOfListed(id), unreadCount: num, activity: session.timestamp ?? null, owner, pinned: false });
     listed.add(String(id));
-    const kind = isSystem(id) ? 'system' : groups.has(String(id)) ? 'group' : 'user';
-    list.push({ id, kind, unreadCount: num, activity: session.timestamp ?? null, owner });
   }
   for (const id of joined.data) {
-    if (!listed.has(String(id))) list.push({ id, kind: 'group', unreadCount: 0, activity: null, owner });
+    if (!listed.has(String(id))) list.push({ id, kind: 'group', unreadCount: 0, activity: null, owner, pinned: false });
   }
   return list;
 }
@@ -144,7 +165,12 @@ const kindOf = async (id: Int64, ctx: GatewayContext): Promise<ConversationParen
   isSystem(id) ? 'system' : (await groupOrNull(id, ctx)) ? 'group' : 'user';
 
 /** What a conversation field of a payload or event reads. */
-export const CONVERSATION_READS = reaches('GET /message/unread', 'GET /group/user_joined', 'POST /group/info/batch');
+export const CONVERSATION_READS = reaches(
+  'GET /message/unread',
+  'GET /group/user_joined',
+  'GET /user/conversation/pin_list',
+  'POST /group/info/batch',
+);
 
 builder.objectField(ConversationPayloadRef, 'conversation', (t) =>
   t.field({
@@ -177,21 +203,26 @@ builder.objectField(UnreadConversationRef, 'conversation', (t) =>
 
 const PAGE = 50;
 
-/** A conversation sorts by its last activity; its cursor names it by kind and ID. */
-const sortKey = (c: ConversationParent): SortKey => ({ sort: c.activity, id: `${c.kind}:${String(c.id)}` });
+/** A conversation sorts by its last activity, a pinned one first in pin order; its cursor names it by kind and ID. */
+export const sortKey = (c: ConversationParent): SortKey => ({
+  sort: c.activity,
+  id: `${c.kind}:${String(c.id)}`,
+  ...(c.pinned ? { lead: true } : {}),
+});
 
 builder.objectField(UserRef, 'conversations', (t) =>
   t.field({
     type: ConversationConnectionRef,
     nullable: false,
     description:
-      "The user's conversations, for a chat list: the recent ones, read or not (a read one has unreadCount 0), newest " +
-      'activity first (GET /message/unread), then the other groups the user joined (GET /group/user_joined). The list ' +
-      'costs these two reads whatever its length; `lastMessage` and `messages` read each conversation once. A cursor ' +
-      'names a conversation and its last activity: `after: endCursor` reads on from there however the list moved, and ' +
-      'a conversation that moved to the top since is read with `last` and `before: startCursor`.',
+      "The user's conversations, for a chat list: the pinned ones first, newest pin first (GET /user/conversation/pin_list), " +
+      'then the recent ones, read or not (a read one has unreadCount 0), newest activity first (GET /message/unread), then ' +
+      'the other groups the user joined (GET /group/user_joined). The list costs these three reads whatever its length; ' +
+      '`lastMessage` and `messages` read each conversation once. A cursor names a conversation and its last activity (a ' +
+      'pinned one: its place among the pins): `after: endCursor` reads on from there however the list moved, and a ' +
+      'conversation that moved to the top since (a new message, a pin) is read with `last` and `before: startCursor`.',
     // Its page size when neither count is given, for the cost estimate (gateway/execution/cost-estimate.ts).
-    extensions: { ...reaches('GET /message/unread', 'GET /group/user_joined'), defaultPage: PAGE },
+    extensions: { ...reaches('GET /message/unread', 'GET /group/user_joined', 'GET /user/conversation/pin_list'), defaultPage: PAGE },
     args: keysetArgs(PAGE),
     resolve: async (user, args, ctx) => {
       const page = keysetPage(args, sortKey, PAGE, { order: 'descending' });

@@ -57,6 +57,12 @@ const sendInput = (name: string, what: string) =>
         }),
       ),
       targetType: t.field({ type: TargetType, required: true, description: 'Whether targets are users or groups (type).' }),
+      onlineOnly: t.boolean({
+        required: false,
+        description:
+          'Deliver only to receivers online at this moment (online_only, 2026): the others never get it, not even when they log in ' +
+          'later (User.online says who is). Default false: online and offline receivers alike.',
+      }),
       config: t.string({ required: false, description: 'Extension field used by the SDK layer.' }),
       ext: t.string({ required: false, description: 'Extension field.' }),
       transactionId: t.field(
@@ -89,7 +95,7 @@ type SendInput = typeof SendMessageInput.$inferInput;
 type AttachmentInput = typeof MessageAttachmentInput.$inferInput;
 
 /** A random positive 63-bit key, as a decimal (far beyond 2^53; it maps to itself, so it travels as an exact bigint). */
-function newTransactionKey(): string {
+export function newTransactionKey(): string {
   const id = randomBytes(8).readBigUInt64BE() & (2n ** 63n - 1n);
   return String(id === 0n ? 1n : id);
 }
@@ -138,6 +144,7 @@ function sendBody(input: SendInput) {
     config: input.config ?? undefined,
     ext: input.ext ?? undefined,
     transaction_id: transactionIdOf(key),
+    online_only: input.onlineOnly ?? undefined,
   };
   return { body, key };
 }

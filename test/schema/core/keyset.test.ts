@@ -79,6 +79,29 @@ describe('keysetPage', () => {
     expect(ids(keysetPage({ last: 5, before: page1.pageInfo.endCursor }, keyOf, 50, { order: 'ascending' })(moved))).toEqual(['x']);
   });
 
+  it('puts lead items first in the order given, and pages exactly while a pin is added above, or the anchor is unpinned', () => {
+    interface Pinnable extends Row {
+      pinned?: boolean;
+    }
+    const keyOrLead = (r: Pinnable): SortKey => ({ ...keyOf(r), ...(r.pinned ? { lead: true } : {}) });
+    const pin = (r: Row): Pinnable => ({ ...r, pinned: true });
+    const [a, b, c, d, e] = rows(['a', 50], ['b', 40], ['c', 30], ['d', 20], ['e', 10]);
+    // Pins newest first: d, then b; the others by time.
+    const list = [pin(d!), pin(b!), a!, c!, e!];
+    const page1 = keysetPage({ first: 1 }, keyOrLead, 50)(list);
+    expect(ids(page1)).toEqual(['d']);
+    // e is pinned on top meanwhile: the page after d holds neither e (now above) nor d again.
+    const pinnedE = [pin(e!), pin(d!), pin(b!), a!, c!];
+    const page2 = keysetPage({ first: 2, after: page1.pageInfo.endCursor }, keyOrLead, 50)(pinnedE);
+    expect(ids(page2)).toEqual(['b', 'a']);
+    expect(ids(keysetPage({ last: 5, before: page1.pageInfo.startCursor }, keyOrLead, 50)(pinnedE))).toEqual(['e']);
+    // b (page2's first, a lead item) is unpinned: it returns to its time's place; after it reads on beside its neighbour.
+    const unpinnedB = [pin(e!), pin(d!), a!, b!, c!];
+    expect(ids(keysetPage({ first: 5, after: page2.edges[0]!.cursor }, keyOrLead, 50)(unpinnedB))).toEqual(['a', 'b', 'c']);
+    // A sorted row's cursor reads on after it whatever was pinned above.
+    expect(ids(keysetPage({ first: 5, after: page2.pageInfo.endCursor }, keyOrLead, 50)(unpinnedB))).toEqual(['b', 'c']);
+  });
+
   it('refuses a foreign cursor, a positional cursor of before, and first with last', () => {
     const positional = Buffer.from('3:', 'utf8').toString('base64url');
     expect(() => keysetPage({ after: 'abc' }, keyOf, 50)).toThrow(/^after: is not a cursor of this list/);

@@ -285,11 +285,44 @@ const CASES: Record<string, Case> = {
       return { call: `recallMessage(input: { conversationId: "${b.id}", messageId: "${await sentMessage(a, b)}" })`, headers: token(a) };
     },
   },
+  appendToMessage: {
+    prepare: async () => {
+      const [a, b] = [await user(), await user()];
+      return {
+        call: `appendToMessage(input: { conversationId: "${b.id}", messageId: "${await sentMessage(a, b)}", content: "!" })`,
+        headers: token(a),
+      };
+    },
+    calls: { count: 2, why: 'the conversation ID says not whether it names a user or a group: one POST /group/info/batch' },
+  },
+  replaceMessageContent: {
+    prepare: async () => {
+      const [a, b] = [await user(), await user()];
+      return {
+        call: `replaceMessageContent(input: { conversationId: "${b.id}", messageId: "${await sentMessage(a, b)}", content: "new" })`,
+        headers: token(a),
+      };
+    },
+    calls: { count: 2, why: 'the conversation ID says not whether it names a user or a group: one POST /group/info/batch' },
+  },
   deleteConversation: {
     prepare: async () => {
       const [a, b] = [await user(), await user()];
       await sentMessage(a, b);
       return { call: `deleteConversation(conversationId: "${a.id}")`, headers: token(b) };
+    },
+  },
+  pinConversation: {
+    prepare: async () => {
+      const [a, b] = [await user(), await user()];
+      return { call: `pinConversation(conversationId: "${b.id}")`, headers: token(a) };
+    },
+  },
+  unpinConversation: {
+    prepare: async () => {
+      const [a, b] = [await user(), await user()];
+      await stack.emu.ok('PUT', '/user/conversation/pin', { token: a.token, body: { conversation_id: b.id } });
+      return { call: `unpinConversation(conversationId: "${b.id}")`, headers: token(a) };
     },
   },
   markConversationRead: {

@@ -117,6 +117,7 @@ describe('me.conversations', () => {
     expect(count(endpointsCalled())).toEqual({
       'GET /message/unread': 1,
       'GET /group/user_joined': 1,
+      'GET /user/conversation/pin_list': 1,
       'POST /group/info/batch': 1,
       'GET /message/conversation': 4,
     });
