@@ -34,6 +34,8 @@ import './message/conversation';
 import './message/conversations';
 import './message/unread';
 import './message/send';
+import './message/broadcast';
+import './message/assistant';
 import './message/subscriptions';
 import './message/conversation-events';
 

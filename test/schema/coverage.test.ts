@@ -54,12 +54,9 @@ const API_PENDING: readonly EndpointName[] = [
   'GET /roster/mobile',
   'GET /roster/name',
   'DELETE /roster/unblock',
-  'POST /message/broadcast',
-  'PUT /ai/message/send',
   'PUT /user/conversation/pin',
   'GET /user/conversation/pin_list',
   'PUT /user/conversation/unpin',
-  'PUT /group/settings/hide_member_info',
 ];
 
 const all = (Object.keys(endpoints) as EndpointName[]).filter((name) => !API_PENDING.includes(name));

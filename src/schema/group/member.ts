@@ -40,6 +40,12 @@ const memberOf =
   (group: GroupParent) =>
   (record: R.Member): MemberParent => ({ group, record });
 
+/**
+ * Whether the service blanked the member's details for the caller (hide_member_info): join_time 0,
+ * which no real member has, with display_name '' (NOTES.md, 4.54). No read of the setting needed.
+ */
+const detailsHidden = (r: R.Member) => Number(r.join_time ?? 0) <= 0 && !r.display_name;
+
 const MemberRef = builder.objectRef<MemberParent>('Member').implement({
   description: 'A member of a group.',
   interfaces: [NodeRef],
@@ -59,10 +65,16 @@ const MemberRef = builder.objectRef<MemberParent>('Member').implement({
       },
     }),
     displayName: t.string({
-      description: "The member's display name in the group (member profile).",
-      resolve: (m) => m.record.display_name,
+      description:
+        "The member's display name in the group (member profile); null when the group hides members' details from the caller " +
+        '(Group.hideMemberInfo, for members below admin).',
+      resolve: (m) => (detailsHidden(m.record) ? null : m.record.display_name),
     }),
-    joinedAt: t.field({ type: 'DateTime', description: 'When the member joined.', resolve: (m) => msOrNull(m.record.join_time) }),
+    joinedAt: t.field({
+      type: 'DateTime',
+      description: "When the member joined; null when the group hides members' details from the caller (Group.hideMemberInfo).",
+      resolve: (m) => msOrNull(m.record.join_time),
+    }),
     bannedUntil: t.field({
       type: 'DateTime',
       description: 'When the ban on sending ends; null when never banned or unbanned. A past time: the ban is over.',
