@@ -77,6 +77,7 @@ const RUNS: Record<string, Run> = {
     (data) => (found.messageId = (data.sendMessage as { message: { id: string } }).message.id),
   ),
   MarkRead: asAlice(() => ({ conversationId: idOf(1) })),
+  AskAssistant: asAlice(() => ({ to: idOf(1), content: 'hello, assistant' })),
   GroupScreen: asAlice(() => ({ id: String(demo.groupId) })),
   CreateGroup: asAlice(
     () => ({ name: 'Made by documentId', userIds: [idOf(1)] }),
