@@ -109,7 +109,7 @@ mutation('publishAnnouncement', {
 });
 
 mutation('deleteAnnouncement', {
-  description: 'Delete an announcement (admins).',
+  description: 'Delete an announcement (admins). The payload names it in deletedAnnouncementId.',
   endpoints: ['DELETE /group/announcement/delete'],
   payload: GroupPayloadRef,
   inputDescription: 'The group and the announcement.',
@@ -122,6 +122,6 @@ mutation('deleteAnnouncement', {
       group_id: input.groupId,
       announcement_id: input.announcementId,
     });
-    return { ok: okOf(reply.data), groupId: input.groupId };
+    return { ok: okOf(reply.data), groupId: input.groupId, deletedAnnouncement: input.announcementId };
   },
 });

@@ -206,11 +206,14 @@ export function defineUserListMutations(
     endpoint: UserListEndpoint,
     description: string,
     usersDescription: string,
-    /** The users it succeeded for leave the group (kick, block): removedUserIds. */
-    removes?: 'removes',
+    /**
+     * What happens to the users it succeeded for: they leave the group (kick, block: removedUserIds),
+     * or their blacklist entries go (unblock: removedBlockedMemberIds).
+     */
+    effect?: 'removes' | 'unblocks',
   ])[],
 ): void {
-  for (const [name, endpoint, description, usersDescription, removes] of list) {
+  for (const [name, endpoint, description, usersDescription, effect] of list) {
     mutation(name, {
       description,
       endpoints: [endpoint],
@@ -224,8 +227,9 @@ export function defineUserListMutations(
         const userList = idList('input.userIds', input.userIds);
         const reply = await ctx.rest.call(endpoint, { group_id: input.groupId, user_list: userList });
         const results = withFields(reply.data, userList, ['input', 'userIds']);
-        const removed = removes ? results.filter((r) => r.result === 'success').map((r) => r.user_id) : [];
-        return { groupId: input.groupId, results, removed: () => removed };
+        const succeeded = results.filter((r) => r.result === 'success').map((r) => r.user_id);
+        const removed = effect === 'removes' ? succeeded : [];
+        return { groupId: input.groupId, results, removed: () => removed, unblocked: effect === 'unblocks' ? succeeded : [] };
       },
     });
   }
