@@ -4,7 +4,8 @@
 // IDs (X-ID-Format: global) and without them; Apollo warns about nothing on the way.
 import { ApolloClient, type ApolloCache, gql, HttpLink, InMemoryCache, type TypedDocumentNode } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { failOnConsoleWarnings } from '../helpers/no-warnings';
 import type { Announcement, SharedFile } from '../../src/rest/records';
 import { type TestUser, useGroupsStack } from '../helpers/groups-stack';
 import { loginOnDevice } from '../helpers/users';
@@ -40,16 +41,7 @@ const evict = (cache: ApolloCache, typename: string, ids: readonly (string | nul
 /** A removal mutation's document: `mutation.field` names what it removed. */
 type Removal<M extends string, F extends string, T = string[]> = TypedDocumentNode<Record<M, Record<F, T>>, Record<string, unknown>>;
 
-let warnings: unknown[][];
-beforeEach(() => {
-  warnings = [];
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args));
-  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void warnings.push(args));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  expect(warnings).toEqual([]);
-});
+failOnConsoleWarnings();
 
 type Listed = { group: Record<string, { edges: { node: { id: string } }[] }> };
 

@@ -4,7 +4,8 @@
 // no `evict`, no refetch. And Apollo warns about nothing on the way.
 import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { failOnConsoleWarnings } from '../../helpers/no-warnings';
 import type { Group } from '../../../src/rest/records';
 import type { TestEmulator } from '../../helpers/emulator';
 import { useStack } from '../../helpers/stack';
@@ -33,16 +34,7 @@ function apolloFor(user: TestUser, ids?: 'global') {
   });
 }
 
-let warnings: unknown[][];
-beforeEach(() => {
-  warnings = [];
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args));
-  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void warnings.push(args));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  expect(warnings).toEqual([]);
-});
+failOnConsoleWarnings();
 
 const HOME = gql`
   query Home {
