@@ -36,6 +36,8 @@ import './message/pins';
 import './message/unread';
 import './message/send';
 import './message/edit';
+import './message/broadcast';
+import './message/assistant';
 import './message/subscriptions';
 import './message/conversation-events';
 import './roster/request';

@@ -81,6 +81,7 @@ const RUNS: Record<string, Run> = {
   ReplaceMessageContent: asAlice(() => ({ conversationId: idOf(1), messageId: found.messageId, content: 'sent and replaced' })),
   PinConversation: asAlice(() => ({ conversationId: idOf(1) })),
   UnpinConversation: asAlice(() => ({ conversationId: idOf(1) })),
+  AskAssistant: asAlice(() => ({ to: idOf(1), content: 'hello, assistant' })),
   GroupScreen: asAlice(() => ({ id: String(demo.groupId) })),
   CreateGroup: asAlice(
     () => ({ name: 'Made by documentId', userIds: [idOf(1)] }),

@@ -76,6 +76,8 @@ export const LIST_SIZES: ReadonlyMap<string, number> = new Map([
   // Deprecated by the service, unbounded.
   ['Query.publicGroups', UNBOUNDED_LIST],
   // One result per ID of the mutation's input (sized by it when the input is known).
+  // One reply per user target of the input (sized by it when the input is known).
+  ['AskAssistantPayload.replies', UNBOUNDED_LIST],
   ['GroupFilesPayload.results', UNBOUNDED_LIST],
   ['GroupUsersPayload.results', UNBOUNDED_LIST],
   ['SendFriendRequestsPayload.results', UNBOUNDED_LIST],

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 /** The examples GraphiQL opens with, in the order a newcomer tries them. */
-const EXAMPLES = ['me', 'home', 'groups', 'contacts', 'messages', 'subscriptions', 'files', 'login', 'node', 'admin'];
+const EXAMPLES = ['me', 'home', 'groups', 'contacts', 'messages', 'assistant', 'subscriptions', 'files', 'login', 'node', 'admin'];
 
 const INTRO = `# The IM GraphQL gateway. Press the run button and pick an operation.
 # The headers below carry your identity (app_id, access-token), as the IM service expects.

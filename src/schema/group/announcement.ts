@@ -115,7 +115,7 @@ mutation('publishAnnouncement', {
 });
 
 mutation('deleteAnnouncement', {
-  description: 'Delete an announcement (admins).',
+  description: 'Delete an announcement (admins). The payload names it in deletedAnnouncementId.',
   endpoints: ['DELETE /group/announcement/delete'],
   payload: GroupPayloadRef,
   inputDescription: 'The group and the announcement.',
@@ -128,6 +128,6 @@ mutation('deleteAnnouncement', {
       group_id: input.groupId,
       announcement_id: input.announcementId,
     });
-    return { ok: okOf(reply.data), groupId: input.groupId };
+    return { ok: okOf(reply.data), groupId: input.groupId, deletedAnnouncement: input.announcementId };
   },
 });

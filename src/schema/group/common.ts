@@ -1,6 +1,7 @@
 // What the group files share: the payloads of group mutations, the per-user operation result,
 // input checks, time conversions, and the IDs and fetches of the group's Nodes.
 import type { ObjectFieldBuilder } from '@pothos/core';
+import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches, type SchemaTypes } from '../core/builder';
@@ -55,6 +56,10 @@ export const userUnlessBackend = (id: Int64): UserParent | null => (Number(id) =
 
 // ---- Nodes (node(id:)) ----
 
+/** The `id` of a group object the service names by one ID within its group (groupObjectIdFields), in the request's ID format. */
+export const groupObjectId = (ctx: GatewayContext, kind: 'Announcement' | 'SharedFile', groupId: Int64, id: Int64) =>
+  nodeId(ctx, kind, [groupId, id], id);
+
 /**
  * `id` and the service's own ID field (`announcementId`, `fileId`) of a group object the service
  * names by one ID within its group. `id` keeps answering the service's ID until the client asks for
@@ -74,10 +79,7 @@ export function groupObjectIdFields<P>(
       description:
         `Its ID for node(id:) and client caches: a global ID with X-ID-Format: global; otherwise the ${noun} ID ` +
         `(read the service's ID from ${serviceField}).`,
-      resolve: (p, _args, ctx) => {
-        const parts = ids(p);
-        return nodeId(ctx, kind, parts, parts[1]);
-      },
+      resolve: (p, _args, ctx) => groupObjectId(ctx, kind, ...ids(p)),
     }),
     [serviceField]: t.field({
       type: 'ID',
@@ -111,6 +113,8 @@ export interface Removal {
 export interface GroupChange extends Removal {
   ok: boolean;
   groupId: Int64 | null;
+  /** The announcement deleteAnnouncement deleted. */
+  deletedAnnouncement?: Int64;
 }
 
 type Fields = PothosSchemaTypes.ObjectFieldBuilder<Types, { result: (Removal & { groupId: Int64 | null }) | null }>;
@@ -148,7 +152,21 @@ function removalFields(t: Fields) {
 export const GroupPayloadRef = payloadType<GroupChange>('GroupPayload', {
   description: 'The outcome of a change to a group.',
   ok: (c) => c.ok,
-  fields: (t) => ({ group: t.field(payloadGroupField()), ...removalFields(t) }),
+  fields: (t) => ({
+    group: t.field(payloadGroupField()),
+    ...removalFields(t),
+    deletedAnnouncementId: t.field({
+      type: 'ID',
+      description:
+        "The announcement deleteAnnouncement deleted, as its `id` answers (the request's ID format), for Relay's @deleteEdge or " +
+        "a client cache's eviction; null for other changes, or when the service refused.",
+      resolve: (p, _args, ctx) => {
+        const c = p.result;
+        if (!c?.ok || c.groupId === null || c.deletedAnnouncement === undefined) return null;
+        return groupObjectId(ctx, 'Announcement', c.groupId, c.deletedAnnouncement);
+      },
+    }),
+  }),
 });
 
 /** The per-user result, with the input path of its user (for its userError). */
@@ -197,6 +215,8 @@ export function withFields(results: readonly R.OperationResult[], userIds: reado
 interface GroupUsersChange extends Removal {
   groupId: Int64;
   results: EntryResult[];
+  /** Users taken off the blacklist (unblockGroupUsers): their entries are gone. */
+  unblocked?: readonly Int64[];
 }
 
 export const GroupUsersPayloadRef = payloadType<GroupUsersChange>('GroupUsersPayload', {
@@ -208,6 +228,17 @@ export const GroupUsersPayloadRef = payloadType<GroupUsersChange>('GroupUsersPay
     results: t.field({ type: [GroupUserResultRef], description: 'One result per user.', resolve: fromResult((c) => c.results) }),
     group: t.field(payloadGroupField()),
     ...removalFields(t),
+    removedBlockedMemberIds: t.field({
+      type: ['ID'],
+      nullable: false,
+      description:
+        "The blacklist entries unblockGroupUsers removed, as BlockedMember.id answers them (the request's ID format), for " +
+        "Relay's @deleteEdge or a client cache's eviction: those of the users it succeeded for; empty for other changes.",
+      resolve: (p, _args, ctx) => {
+        const c = p.result;
+        return c === null ? [] : (c.unblocked ?? []).map((userId) => cacheIdOf(ctx, 'BlockedMember', [c.groupId, userId]));
+      },
+    }),
   }),
 });
 

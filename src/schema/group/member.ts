@@ -42,6 +42,12 @@ const memberOf =
   (group: GroupParent) =>
   (record: R.Member): MemberParent => ({ group, record });
 
+/**
+ * Whether the service blanked the member's details for the caller (hide_member_info): join_time 0,
+ * which no real member has, with display_name '' (NOTES.md, 4.54). No read of the setting needed.
+ */
+const detailsHidden = (r: R.Member) => Number(r.join_time ?? 0) <= 0 && !r.display_name;
+
 const MemberRef = builder.objectRef<MemberParent>('Member').implement({
   description: 'A member of a group.',
   interfaces: [NodeRef],
@@ -62,10 +68,16 @@ const MemberRef = builder.objectRef<MemberParent>('Member').implement({
       },
     }),
     displayName: t.string({
-      description: "The member's display name in the group (member profile).",
-      resolve: (m) => m.record.display_name,
+      description:
+        "The member's display name in the group (member profile); null when the group hides members' details from the caller " +
+        '(Group.hideMemberInfo, for members below admin).',
+      resolve: (m) => (detailsHidden(m.record) ? null : m.record.display_name),
     }),
-    joinedAt: t.field({ type: 'DateTime', description: 'When the member joined.', resolve: (m) => msOrNull(m.record.join_time) }),
+    joinedAt: t.field({
+      type: 'DateTime',
+      description: "When the member joined; null when the group hides members' details from the caller (Group.hideMemberInfo).",
+      resolve: (m) => msOrNull(m.record.join_time),
+    }),
     bannedUntil: t.field({
       type: 'DateTime',
       description: 'When the ban on sending ends; null when never banned or unbanned. A past time: the ban is over.',
@@ -218,11 +230,14 @@ export function defineUserListMutations(
     endpoint: UserListEndpoint,
     description: string,
     usersDescription: string,
-    /** The users it succeeded for leave the group (kick, block): removedUserIds. */
-    removes?: 'removes',
+    /**
+     * What happens to the users it succeeded for: they leave the group (kick, block: removedUserIds),
+     * or their blacklist entries go (unblock: removedBlockedMemberIds).
+     */
+    effect?: 'removes' | 'unblocks',
   ])[],
 ): void {
-  for (const [name, endpoint, description, usersDescription, removes] of list) {
+  for (const [name, endpoint, description, usersDescription, effect] of list) {
     mutation(name, {
       description,
       endpoints: [endpoint],
@@ -236,8 +251,9 @@ export function defineUserListMutations(
         const userList = idList('input.userIds', input.userIds);
         const reply = await ctx.rest.call(endpoint, { group_id: input.groupId, user_list: userList });
         const results = withFields(reply.data, userList, ['input', 'userIds']);
-        const removed = removes ? results.filter((r) => r.result === 'success').map((r) => r.user_id) : [];
-        return { groupId: input.groupId, results, removed: () => removed };
+        const succeeded = results.filter((r) => r.result === 'success').map((r) => r.user_id);
+        const removed = effect === 'removes' ? succeeded : [];
+        return { groupId: input.groupId, results, removed: () => removed, unblocked: effect === 'unblocks' ? succeeded : [] };
       },
     });
   }

@@ -143,7 +143,13 @@ defineUserListMutations([
     'Users to block.',
     'removes',
   ],
-  ['unblockGroupUsers', 'DELETE /group/unblock', 'Take users off the group blacklist (admins).', 'Users to unblock.'],
+  [
+    'unblockGroupUsers',
+    'DELETE /group/unblock',
+    'Take users off the group blacklist (admins). The payload names the entries removed in removedBlockedMemberIds.',
+    'Users to unblock.',
+    'unblocks',
+  ],
 ]);
 
 mutation('unbanAllGroupMembers', {

@@ -30,6 +30,13 @@ builder.objectFields(GroupRef, (t) => ({
     extensions: SETTINGS,
     resolve: fromSettings((r) => r.read_ack),
   }),
+  hideMemberInfo: t.boolean({
+    description:
+      "Whether members' details are hidden (hide_member_info): members below admin then read the other members' displayName " +
+      'and joinedAt as null. null when the service does not say (before its 2026 version).',
+    extensions: SETTINGS,
+    resolve: fromSettings((r) => r.hide_member_info ?? null),
+  }),
   bannedForAll: t.boolean({
     description: 'Whether a group-wide ban is in force: only admins may send (permanently when banExpiresAt is null).',
     extensions: SETTINGS,

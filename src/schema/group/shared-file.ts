@@ -6,7 +6,7 @@ import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf } from '../core/connection';
 import { wholeListField } from '../core/keyset';
-import { groupObjectIdFields, idList, okOf, payloadGroupField, userUnlessBackend, GROUP_ID } from './common';
+import { groupObjectId, groupObjectIdFields, idList, okOf, payloadGroupField, userUnlessBackend, GROUP_ID } from './common';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { badUserInput, nonBlank } from '../core/inputs';
 import { GroupRef, NodeRef, SharedFileRef, UserRef } from '../core/refs';
@@ -107,6 +107,18 @@ const GroupFilesPayloadRef = payloadType<{ groupId: Int64; results: R.FileOperat
   fields: (t) => ({
     results: t.field({ type: [GroupFileResultRef], description: 'One result per file.', resolve: fromResult((c) => c.results) }),
     group: t.field(payloadGroupField()),
+    deletedFileIds: t.field({
+      type: ['ID'],
+      nullable: false,
+      description:
+        "The files deleted, as SharedFile.id answers them (the request's ID format), for Relay's @deleteEdge or a client " +
+        "cache's eviction: those the service deleted; empty when it deleted none.",
+      resolve: (p, _args, ctx) => {
+        const c = p.result;
+        if (c === null) return [];
+        return c.results.filter((r) => r.result === 'success').map((r) => groupObjectId(ctx, 'SharedFile', c.groupId, r.file_id));
+      },
+    }),
   }),
 });
 

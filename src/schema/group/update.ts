@@ -13,11 +13,15 @@ import { idInput } from '../core/id-kinds';
 
 const UpdateGroupInput = builder.inputType('UpdateGroupInput', {
   description:
-    'Settings of a group to change; absent ones keep their value. The name, avatar, description, ext and the four switches ' +
-    'need the owner or an admin (or a member when memberModify is on); msgMuteMode and msgPushMode are the acting ' +
-    "member's own.",
+    'Settings of a group to change; absent ones keep their value. hideMemberInfo, the name, avatar, description, ext and ' +
+    'the four switches need the owner or an admin (or a member when memberModify is on, for the name, avatar, description ' +
+    "and ext); msgMuteMode and msgPushMode are the acting member's own.",
   fields: (t) => ({
     groupId: t.field(idInput({ for: 'Group', required: true, description: 'Group ID.' })),
+    hideMemberInfo: t.boolean({
+      required: false,
+      description: "true: hide members' details (display name, join time) from members below admin; written first (see updateGroup).",
+    }),
     name: t.string({ required: false, description: 'Name.' }),
     avatar: t.string({ required: false, description: 'Avatar URL.' }),
     description: t.string({ required: false, description: 'Description.' }),
@@ -39,8 +43,13 @@ const UpdateGroupInput = builder.inputType('UpdateGroupInput', {
 type Input = typeof UpdateGroupInput.$inferInput;
 type Setting = Exclude<keyof Input, 'groupId'>;
 
-/** One REST call per setting, in this order (the order of the input type's fields). */
+/**
+ * One REST call per setting, in this order (the order of the input type's fields). hideMemberInfo
+ * goes first: it guards the members' details, so a failure that stops the writes further on never
+ * leaves them shown after the client asked to hide them.
+ */
 const WRITES: { [K in Setting]: (ctx: GatewayContext, groupId: Int64, value: NonNullable<Input[K]>) => Promise<unknown> } = {
+  hideMemberInfo: (ctx, group_id, value) => ctx.rest.call('PUT /group/settings/hide_member_info', { group_id, value }),
   name: (ctx, group_id, value) => ctx.rest.call('PUT /group/info/name', { group_id, value }),
   avatar: (ctx, group_id, value) => ctx.rest.call('PUT /group/info/avatar', { group_id, value }),
   description: (ctx, group_id, value) => ctx.rest.call('PUT /group/info/description', { group_id, value }),
@@ -99,8 +108,10 @@ mutation('updateGroup', {
   description:
     "Change a group's information and settings: one REST call per setting given, none for absent ones, made one after " +
     "another in the order of UpdateGroupInput's fields. A refusal of one setting (a userError naming it) does not stop the " +
-    'others; any other failure stops there with a GraphQL error naming the setting and those already applied.',
+    'others; any other failure stops there with a GraphQL error naming the setting and those already applied. ' +
+    "hideMemberInfo is written first, so that a failure further on cannot leave members' details shown.",
   endpoints: [
+    'PUT /group/settings/hide_member_info',
     'PUT /group/info/name',
     'PUT /group/info/avatar',
     'PUT /group/info/description',

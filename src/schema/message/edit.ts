@@ -10,6 +10,7 @@ import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { idInput } from '../core/id-kinds';
 import { idempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, transactionIdOf } from '../core/idempotency-key';
+import { OpaqueId } from '../core/scalars';
 import { badUserInput } from '../core/inputs';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { withRetryKey } from '../core/upstream-errors';
@@ -31,13 +32,17 @@ const EditInput = builder.inputType('MessageEditInput', {
       required: true,
       description: 'appendToMessage: the text to add at the end of the content (not empty). replaceMessageContent: the new content.',
     }),
-    transactionId: t.string({
-      required: false,
-      description:
-        `De-duplication key, as sendMessage's (1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters): a retry with it is not applied twice. ` +
-        'One key per edit: the service drops a second edit with a key it received within a short time. Omit it and the ' +
-        'gateway makes one up (returned in the payload).',
-    }),
+    // An ID, as sendMessage's key: one type for every retry key a client declares.
+    transactionId: t.field(
+      idInput({
+        key: true,
+        required: false,
+        description:
+          `De-duplication key, as sendMessage's (1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters): a retry with it is not applied twice. ` +
+          'One key per edit: the service drops a second edit with a key it received within a short time. Omit it and the ' +
+          'gateway makes one up (returned in the payload).',
+      }),
+    ),
   }),
 });
 
@@ -52,9 +57,10 @@ interface Edited {
 const MessageEditPayloadRef = payloadType<Edited>('MessageEditPayload', {
   description: 'The result of editing a message.',
   fields: (t) => ({
-    transactionId: t.string({
+    transactionId: t.field({
+      type: 'ID',
       description: 'The transactionId used, as sent (or as generated): send the same edit again with it to retry safely.',
-      resolve: fromResult((e) => e.transactionId),
+      resolve: fromResult((e) => new OpaqueId(e.transactionId)),
     }),
     message: t.field({
       type: MessageRef,
@@ -79,7 +85,8 @@ const EDIT_REFUSALS = {
 
 /** Sends the edit as the acting user, to the conversation's user or group (one group lookup per request tells them apart). */
 async function edit(contentType: typeof APPEND | typeof REPLACE, input: EditInput, ctx: GatewayContext): Promise<Edited> {
-  const key = idempotencyKey('input.transactionId', input.transactionId, newTransactionKey);
+  // An opaque key's ID input reaches resolvers as its text (global-id-inputs.ts).
+  const key = idempotencyKey('input.transactionId', input.transactionId as string | null | undefined, newTransactionKey);
   const type = (await groupOrNull(input.conversationId, ctx)) ? 2 : 1;
   const body = {
     content_type: contentType,

@@ -4,7 +4,7 @@
 // a client that retries with it cannot make the service store the message twice.
 import { randomBytes } from 'node:crypto';
 import type { GatewayContext } from '../../context';
-import { type Int64, stringifyJson } from '../../rest/json';
+import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { selects } from '../core/selection';
@@ -17,28 +17,13 @@ import { MAX_IDEMPOTENCY_KEY_LENGTH, idempotencyKey, transactionIdOf } from '../
 import { type MessageParent, messageById, MessageRef } from './message';
 import { idInput, idListInput } from '../core/id-kinds';
 import { OpaqueId } from '../core/scalars';
+import { contentFields, MessageAttachmentInput } from './content';
 
 /** Most targets one send may name. The service states no limit; this bounds one request's fan-out. */
 const MAX_SEND_TARGETS = 1000;
 
-/** Types whose attachment must carry the file's URL (IMAGE, AUDIO, VIDEO, FILE). */
-const MEDIA_TYPES: ReadonlySet<number> = new Set([1, 2, 3, 4]);
-const TEXT = 0;
-
-const MessageAttachmentInput = builder.inputType('MessageAttachmentInput', {
-  description: 'The file of an IMAGE, AUDIO, VIDEO or FILE message; sent as the JSON string the service stores.',
-  fields: (t) => ({
-    url: t.string({ required: true, description: 'URL of the file (url): the download URL of an upload target.' }),
-    displayName: t.string({ required: false, description: 'File name to display (dName).' }),
-    size: t.field({ type: 'SafeInt', required: false, description: 'File length in bytes (fLen).' }),
-    duration: t.int({ required: false, description: 'Duration of a voice message (duration).' }),
-    width: t.float({ required: false, description: 'Width of an image (width).' }),
-    height: t.float({ required: false, description: 'Height of an image (height).' }),
-  }),
-});
-
-/** The two send mutations share one input shape under two names (`<MutationName>Input`). */
-const sendInput = (name: string, what: string) =>
+/** The send mutations (and askAssistant, assistant.ts) share one input shape under their names (`<MutationName>Input`). */
+export const sendInput = (name: string, what: string) =>
   builder.inputType(name, {
     description: `A ${what} to send to users or to groups.`,
     fields: (t) => ({
@@ -91,53 +76,21 @@ const sendInput = (name: string, what: string) =>
 const SendMessageInput = sendInput('SendMessageInput', 'message');
 const SendNotificationInput = sendInput('SendNotificationInput', 'system notification');
 
-type SendInput = typeof SendMessageInput.$inferInput;
-type AttachmentInput = typeof MessageAttachmentInput.$inferInput;
-
+export type SendInput = typeof SendMessageInput.$inferInput;
 /** A random positive 63-bit key, as a decimal (far beyond 2^53; it maps to itself, so it travels as an exact bigint). */
 export function newTransactionKey(): string {
   const id = randomBytes(8).readBigUInt64BE() & (2n ** 63n - 1n);
   return String(id === 0n ? 1n : id);
 }
 
-function nonNegative(field: string, value: number | null | undefined): number | undefined {
-  if (value == null) return undefined;
-  if (value < 0) throw badUserInput(field, 'must not be negative');
-  return value;
-}
-
-/**
- * The attachment JSON string with the service's key names; none without one (the 2026 send-body
- * makes it optional, and the service's own connector sends text without it).
- */
-function attachmentJson(a: AttachmentInput | null | undefined): string | undefined {
-  if (!a) return undefined;
-  const keys = {
-    url: a.url,
-    dName: a.displayName ?? undefined,
-    fLen: nonNegative('input.attachment.size', a.size),
-    duration: nonNegative('input.attachment.duration', a.duration),
-    width: nonNegative('input.attachment.width', a.width),
-    height: nonNegative('input.attachment.height', a.height),
-  };
-  return stringifyJson(Object.fromEntries(Object.entries(keys).filter(([, v]) => v !== undefined)));
-}
-
 /** Checks the input and builds the send-body and its key as sent; throws BAD_USER_INPUT before any REST call. */
-function sendBody(input: SendInput) {
+export function sendBody(input: SendInput) {
   // An opaque key's ID input reaches resolvers as its text (global-id-inputs.ts), not as the Int64 the builder types IDs with.
   const key = idempotencyKey('input.transactionId', input.transactionId as string | null | undefined, newTransactionKey);
   if (input.targets.length === 0) throw badUserInput('input.targets', 'must name at least one target');
   if (input.targets.length > MAX_SEND_TARGETS) throw badUserInput('input.targets', `must name at most ${MAX_SEND_TARGETS} targets`);
-  const content = input.content ?? '';
-  if (input.type === TEXT && content.trim() === '') throw badUserInput('input.content', 'must not be blank for a TEXT message');
-  if (MEDIA_TYPES.has(input.type) && !input.attachment?.url) {
-    throw badUserInput('input.attachment.url', 'is required for IMAGE, AUDIO, VIDEO and FILE messages');
-  }
   const body = {
-    content_type: input.type,
-    content,
-    attachment: attachmentJson(input.attachment),
+    ...contentFields(input),
     targets: input.targets,
     type: input.targetType,
     from_user_id: input.fromUserId ?? undefined,
@@ -160,7 +113,7 @@ interface SentMessage extends Sent {
   messageIds: Int64[] | null;
 }
 
-const TRANSACTION_ID = 'The transactionId used, as sent (or as generated): send again with it to retry without a double send.';
+export const TRANSACTION_ID = 'The transactionId used, as sent (or as generated): send again with it to retry without a double send.';
 
 const SendNotificationPayloadRef = payloadType<Sent>('SendNotificationPayload', {
   description: 'The result of sending a system notification.',

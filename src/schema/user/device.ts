@@ -63,12 +63,15 @@ builder.objectFields(UserRef, (t) => ({
 const DEVICE_SN = 'Device number (Device.deviceSn).';
 
 mutation('removeDevice', {
-  description: "Remove one of the acting user's devices (it is logged out).",
+  description: "Remove one of the acting user's devices (it is logged out). The payload names it in removedDeviceIds.",
   endpoints: ['DELETE /user/device/remove'],
   payload: UserPayloadRef,
   inputDescription: 'The device to remove.',
   input: (t) => ({ deviceSn: t.int({ required: true, description: DEVICE_SN }) }),
-  resolve: (input, ctx) => byActingUser(ctx, ctx.rest.call('DELETE /user/device/remove', { device_sn: input.deviceSn })),
+  resolve: async (input, ctx) => ({
+    ...(await byActingUser(ctx, ctx.rest.call('DELETE /user/device/remove', { device_sn: input.deviceSn }))),
+    removedDevice: input.deviceSn,
+  }),
 });
 
 mutation('unbindDeviceToken', {

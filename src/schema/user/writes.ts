@@ -1,9 +1,12 @@
 // What the user mutations share: the acting user, and the UserPayload they answer.
 import type { GatewayContext } from '../../context';
 import { toInt64 } from '../../rest/json';
+import { reaches } from '../core/builder';
+import { cacheIdOf } from '../core/cache-id';
 import { fromResult, payloadType } from '../core/mutation';
 import { type UserParent, UserRef } from '../core/refs';
 import { forgetPublicFace } from './peers';
+import { userIdOf } from './profile';
 
 const DECIMAL_ID = /^\d{1,19}$/;
 
@@ -20,6 +23,8 @@ export const orUndefined = <T>(value: T | null | undefined): T | undefined => va
 export interface UserChange {
   ok: boolean;
   user: UserParent;
+  /** The device number removeDevice removed. */
+  removedDevice?: number;
 }
 
 export const UserPayloadRef = payloadType<UserChange>('UserPayload', {
@@ -30,6 +35,19 @@ export const UserPayloadRef = payloadType<UserChange>('UserPayload', {
       type: UserRef,
       description: 'The changed user, read fresh (its fields cost REST calls only when selected); null when refused.',
       resolve: fromResult((c) => c.user),
+    }),
+    removedDeviceIds: t.field({
+      type: ['ID'],
+      nullable: false,
+      description:
+        "The devices removeDevice removed, as Device.id answers them (the request's ID format), for Relay's @deleteEdge or a " +
+        "client cache's eviction; empty for other changes. The user's ID is read from its profile unless a user_id header names it.",
+      extensions: reaches('GET /user/profile'),
+      resolve: async (p, _args, ctx) => {
+        const c = p.result;
+        if (!c?.ok || c.removedDevice === undefined) return [];
+        return [cacheIdOf(ctx, 'Device', [await userIdOf(c.user, ctx), c.removedDevice])];
+      },
     }),
   }),
 });

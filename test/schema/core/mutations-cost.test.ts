@@ -279,6 +279,16 @@ const CASES: Record<string, Case> = {
       headers: admin(),
     }),
   },
+  broadcastMessage: {
+    prepare: async () => ({ call: 'broadcastMessage(input: { type: TEXT, content: "hi all" })', headers: admin() }),
+    calls: { count: 2, why: "the caller proof (GET /user/profile) tells an admin token the gateway does not hold from a user's" },
+  },
+  askAssistant: {
+    prepare: async () => ({
+      call: `askAssistant(input: { type: TEXT, content: "hi", targets: ["${(await user()).id}"], targetType: USER })`,
+      headers: token(await user()),
+    }),
+  },
   recallMessage: {
     prepare: async () => {
       const [a, b] = [await user(), await user()];
