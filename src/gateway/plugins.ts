@@ -24,6 +24,8 @@ import { useRequestParseErrors } from './http/parse-errors';
 import { useReadinessRoute } from './http/readiness-route';
 import type { RateLimiter } from './rate-limit/limiter';
 import { useRateLimit } from './rate-limit/use-rate-limit';
+import type { SignInLimiter } from './rate-limit/sign-in-limiter';
+import { useSignInLimit } from './rate-limit/use-sign-in-limit';
 import { useCostLimit } from './execution/cost';
 import type { useDocumentCache } from './execution/document-cache';
 import { useDocumentLimits } from './execution/document-limits';
@@ -54,6 +56,8 @@ export interface PluginParts {
   readonly documents: ReturnType<typeof useDocumentCache>;
   readonly persisted: { readonly plugin: AnyPlugin };
   readonly limiter: RateLimiter | undefined;
+  /** The sign-in limits (on by default). */
+  readonly signInLimiter: SignInLimiter | undefined;
   readonly slots: SubscriptionSlots;
   readonly metrics: ReturnType<typeof createGatewayMetrics> | undefined;
   readonly tracing: Tracing | undefined;
@@ -110,6 +114,8 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
       'cost-limit',
       useCostLimit({ maxCost: config.maxCost, mode: config.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
     ),
+    // onExecute, after the cost limit: a sign-in refused for its cost takes nothing from the sign-in buckets.
+    ...when(parts.signInLimiter, () => named('sign-in-limit', useSignInLimit(parts.signInLimiter!))),
     // onExecuteDone/onSubscribeResult: caps what a result holds.
     named('result-caps', useResultCaps(config)),
     // onValidate (a rule, skipped for cached documents) and onExecuteDone.

@@ -6,6 +6,7 @@ import { writeClock } from '../../src/rest/write-clock';
 import { subscriptionSlots } from '../../src/subscriptions/slots';
 import { useDocumentCache } from '../../src/gateway/execution/document-cache';
 import { createRateLimiter } from '../../src/gateway/rate-limit/limiter';
+import { createSignInLimiter } from '../../src/gateway/rate-limit/sign-in-limiter';
 import { createGatewayMetrics } from '../../src/gateway/observability/metrics';
 import { gatewayPhases, gatewayPlugins, PHASES, type PluginParts } from '../../src/gateway/plugins';
 
@@ -16,6 +17,10 @@ function partsWith(env: Record<string, string>): PluginParts {
     documents: useDocumentCache(),
     persisted: { plugin: {} },
     limiter: config.rateLimit && createRateLimiter({ ...config.rateLimit, defaultAppId: 'app' }),
+    signInLimiter:
+      config.signInLimitAddress || config.signInLimitName
+        ? createSignInLimiter({ address: config.signInLimitAddress, name: config.signInLimitName })
+        : undefined,
     slots: subscriptionSlots({ limit: 1 }),
     metrics: config.metrics
       ? createGatewayMetrics({
@@ -64,6 +69,7 @@ describe('gateway plugins', () => {
         'defer-stream',
         'document-limits',
         'cost-limit',
+        'sign-in-limit',
         'result-caps',
         'introspection-refusal',
         'document-cache',
@@ -76,7 +82,14 @@ describe('gateway plugins', () => {
   });
 
   it('leave out what is switched off, keeping the others in order', () => {
-    const parts = partsWith({ INTROSPECTION: 'true', METRICS: 'false', GRAPHQL_JIT: 'false', SHARE_QUERIES: 'false' });
+    const parts = partsWith({
+      INTROSPECTION: 'true',
+      METRICS: 'false',
+      GRAPHQL_JIT: 'false',
+      SHARE_QUERIES: 'false',
+      SIGN_IN_LIMIT_ADDRESS: 'off',
+      SIGN_IN_LIMIT_NAME: 'off',
+    });
     expect(names(parts)).toEqual([
       ...REQUEST.filter((name) => name !== 'rate-limit'),
       ...['defer-stream', 'document-limits', 'cost-limit', 'result-caps', 'document-cache', 'subscription-limits'],
