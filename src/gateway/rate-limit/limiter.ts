@@ -54,7 +54,8 @@ export interface RateLimiter {
  * group share the token's bucket), else of the address.
  */
 export function bucketKey({ caller, address }: Sender, defaultAppId: string, proven: (caller: Caller) => boolean): string {
-  const parts = caller.token !== undefined && proven(caller) ? ['token', appIdOf(caller, defaultAppId), caller.token] : ['address', address ?? ''];
+  const parts =
+    caller.token !== undefined && proven(caller) ? ['token', appIdOf(caller, defaultAppId), caller.token] : ['address', address ?? ''];
   // JSON keeps the parts apart; 128 bits of the digest are plenty to tell identities apart.
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }

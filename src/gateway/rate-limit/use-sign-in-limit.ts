@@ -23,7 +23,11 @@ import type { SignInLimiter, SignInTry } from './sign-in-limiter';
 type Context = GatewayContext & { connectionParams?: unknown };
 
 /** The root fields of a selection set, through fragments (directives aside: a skipped field still counts). */
-function rootFields(selections: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen = new Set<string>()): FieldNode[] {
+function rootFields(
+  selections: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): FieldNode[] {
   const fields: FieldNode[] = [];
   for (const selection of selections.selections) {
     if (selection.kind === Kind.FIELD) fields.push(selection);
@@ -52,7 +56,11 @@ function triesOf(args: ExecutionArgs): Omit<SignInTry, 'address' | 'appId'> | un
     return field && names ? [{ node, field, names }] : [];
   });
   if (guarded.length === 0) return undefined;
-  const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
+  const coerced = getVariableValues(
+    args.schema,
+    operation.variableDefinitions ?? [],
+    (args.variableValues ?? {}) as Record<string, unknown>,
+  );
   if (coerced.errors) return undefined;
   const caller = (args.contextValue as Context).caller;
   let fields = 0;

@@ -65,7 +65,9 @@ mutation('deleteUser', {
   refusals: wrongPassword('password'),
   // Only a password is guessed: an admin deleting a user without one is not counted.
   signIn: (input, caller) =>
-    input.password === undefined || input.password === null ? undefined : [input.userId == null ? callerName(caller) : `id:${String(input.userId)}`],
+    input.password === undefined || input.password === null
+      ? undefined
+      : [input.userId == null ? callerName(caller) : `id:${String(input.userId)}`],
   inputDescription: 'Who to delete, and the password a user token needs.',
   input: (t) => ({
     password: t.string({ required: false, description: "The user's password; required with a user token." }),
