@@ -199,7 +199,8 @@ export const rateLimit: Parser<RateLimit | undefined> = {
     if (windowMs < 1 || windowMs > MAX_RATE_WINDOW_MS) throw bad('must have a window from 1ms to 1h');
     // The bucket refills one operation every windowMs / limit: finer than a microsecond is no limit.
     if (limit > windowMs * 1_000) throw bad(`must allow at most ${MAX_RATE_LIMIT} operations a second`);
-    return { limit, windowMs };
+    // Written back as given (the configuration page's defaults are compared so); not copied by a spread.
+    return Object.defineProperty({ limit, windowMs }, 'toString', { value: () => raw, enumerable: false });
   },
   fallback: 'off',
   accepts: '`<n>/<window>` (window in ms, s, m or h, up to 1h), or `off`',
