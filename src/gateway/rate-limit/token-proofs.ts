@@ -9,8 +9,7 @@
 // shared address gets out of it, and a flood of made-up tokens costs a few reads, not one each.
 // A token the service refuses is forgotten at once. Kept per replica, in memory: another replica
 // proves a token on its first sight too.
-import type { Caller } from '../../identity';
-import { appIdOf } from '../../identity';
+import { appIdOf, type Caller } from '../../identity';
 import type { RestClient } from '../../rest/client';
 import { UpstreamError } from '../../rest/errors';
 import type { BucketRate } from './bucket';

@@ -59,7 +59,7 @@ function triesOf(args: ExecutionArgs): Omit<SignInTry, 'address' | 'appId'> | un
   const coerced = getVariableValues(
     args.schema,
     operation.variableDefinitions ?? [],
-    (args.variableValues ?? {}) as Record<string, unknown>,
+    (args.variableValues ?? {}),
   );
   if (coerced.errors) return undefined;
   const caller = (args.contextValue as Context).caller;

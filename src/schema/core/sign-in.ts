@@ -4,7 +4,7 @@
 // (gateway/rate-limit/use-sign-in-limit.ts). The declaration lives on the field, so every way of
 // sending it (aliases, batches, WebSocket, persisted documents) is counted the same.
 import type { GraphQLField } from 'graphql';
-import type { Caller } from '../../identity';
+import type { Caller } from '../../rest/caller';
 
 /**
  * The names a field's execution tries, from its coerced `input` and the caller; undefined when the
