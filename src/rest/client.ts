@@ -463,7 +463,11 @@ export function createRestClient(options: RestClientOptions): RestClient {
   async function retried<K extends CallName>(prepared: Prepared, caller: Caller, opts: CallOptions, failed: unknown): Promise<Reply<K>> {
     try {
       await retryAfter(prepared, opts.signal, failed, 1);
-      return accepted(prepared, caller, replyOf<K>(prepared, await withRetries(prepared, opts.signal, (attempt) => attemptCall(prepared, attempt, opts), 2)));
+      return accepted(
+        prepared,
+        caller,
+        replyOf<K>(prepared, await withRetries(prepared, opts.signal, (attempt) => attemptCall(prepared, attempt, opts), 2)),
+      );
     } catch (err) {
       return refused(err, caller);
     }

@@ -56,11 +56,7 @@ function triesOf(args: ExecutionArgs): Omit<SignInTry, 'address' | 'appId'> | un
     return field && names ? [{ node, field, names }] : [];
   });
   if (guarded.length === 0) return undefined;
-  const coerced = getVariableValues(
-    args.schema,
-    operation.variableDefinitions ?? [],
-    (args.variableValues ?? {}),
-  );
+  const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], args.variableValues ?? {});
   if (coerced.errors) return undefined;
   const caller = (args.contextValue as Context).caller;
   let fields = 0;
