@@ -9,6 +9,7 @@ import { type Answer, freshLoopback, proveToken, sendFrom } from '../helpers/htt
 import { startStack, type Stack } from '../helpers/stack';
 import { wsClient } from '../helpers/subscriptions/clients';
 import { identity } from '../helpers/users';
+import { until } from '../helpers/wait';
 
 const LOGIN = 'mutation ($name: String!, $password: String!) { loginByName(input: { username: $name, password: $password }) { ok } }';
 const ME = '{ me { id } }';
@@ -73,6 +74,17 @@ describe('RATE_LIMIT=5/10s (sign-in limits off, to see the rate limit alone)', (
     for (let i = 0; i < 5; i++)
       own.push(await sendFrom(stack.url, { headers: identity(stack.emu, user), body: { query: ME }, localAddress: freshLoopback() }));
     expect(passed(own)).toBe(5);
+  });
+
+  it('proves a real token refused behind a busy shared address, so that its next try has a bucket of its own', async () => {
+    const from = freshLoopback();
+    while ((await sendFrom(stack.url, { body: { query: '{ __typename }' }, localAddress: from })).status === 200);
+    const user = await stack.emu.user();
+    const mine = { headers: identity(stack.emu, user), body: { query: ME }, localAddress: from };
+    expect((await sendFrom(stack.url, mine)).status).toBe(429);
+    // Proven in the background by its own profile read; the address's bucket is still empty.
+    await until('the token has a bucket of its own', async () => (await sendFrom(stack.url, mine)).status === 200);
+    expect((await sendFrom(stack.url, { body: { query: '{ __typename }' }, localAddress: from })).status).toBe(429);
   });
 
   it("keys WebSocket operations naming other headers in extensions.headers the same way: made-up tokens share the socket's address", async () => {
