@@ -470,7 +470,7 @@ export const GATEWAY_VARIABLES = [
     field: 'rateLimit',
     group: 'limits',
     parser: rateLimit,
-    doc: 'operations per identity (app and token; the address without a token) and window, as `<n>/<window>`: `100/1s`, `600/1m` (see [Rate limits](limits.md#rate-limits)); shared through Redis with `REDIS_URL`',
+    doc: 'operations per identity (a token the service accepted, with its app; otherwise the client address) and window, as `<n>/<window>`: `100/1s`, `600/1m` (see [Rate limits](limits.md#rate-limits)); shared through Redis with `REDIS_URL`',
   }),
   variable({
     name: 'SIGN_IN_LIMIT_ADDRESS',
