@@ -2,6 +2,7 @@
 // one-line error, and says for the generated page (docs/configuration.md) what it accepts and what
 // an unset variable means.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -198,11 +199,34 @@ export const rateLimit: Parser<RateLimit | undefined> = {
     if (windowMs < 1 || windowMs > MAX_RATE_WINDOW_MS) throw bad('must have a window from 1ms to 1h');
     // The bucket refills one operation every windowMs / limit: finer than a microsecond is no limit.
     if (limit > windowMs * 1_000) throw bad(`must allow at most ${MAX_RATE_LIMIT} operations a second`);
-    return { limit, windowMs };
+    // Written back as given (the configuration page's defaults are compared so); not copied by a spread.
+    return Object.defineProperty({ limit, windowMs }, 'toString', { value: () => raw, enumerable: false });
   },
   fallback: 'off',
   accepts: '`<n>/<window>` (window in ms, s, m or h, up to 1h), or `off`',
 };
+
+/** A rate limit that is on unless turned `off`: unset or empty is `fallback` (written as RATE_LIMIT is). */
+export const rateLimitOn = (fallback: string): Parser<RateLimit | undefined> => ({
+  parse(env, name, earlier) {
+    const raw = env[name]?.trim();
+    return rateLimit.parse(raw === undefined || raw === '' ? { ...env, [name]: fallback } : env, name, earlier);
+  },
+  fallback,
+  accepts: rateLimit.accepts,
+});
+
+/** An IPv4 or IPv6 address, or a CIDR block of either (`10.0.0.0/8`, `fd00::/8`). */
+export function addressOrBlock(entry: string, name: string): { address: string; prefix: number | undefined; family: 'ipv4' | 'ipv6' } {
+  const [address = '', prefixText, extra] = entry.split('/');
+  const version = isIP(address);
+  const prefix = prefixText === undefined ? undefined : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
+  const most = version === 4 ? 32 : 128;
+  if (version === 0 || extra !== undefined || (prefix !== undefined && !(prefix >= 0 && prefix <= most))) {
+    throw new ConfigError(`${name}: ${JSON.stringify(entry)} is not an IP address or CIDR block (10.0.0.1, 10.0.0.0/8, fd00::/8)`);
+  }
+  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+}
 
 export const ratio: Parser<number> = {
   parse(env, name) {

@@ -27,8 +27,11 @@ import { createGraphiQLPage } from './http/graphiql-page';
 import { createFront, requestIdentity } from './http/front';
 import { COMPRESSION, CompressibleResponse, compressing } from './http/compression';
 import { yogaBatching } from './http/batch-limit';
-import { createRateLimiter } from './rate-limit/limiter';
+import { bucketKey, createRateLimiter } from './rate-limit/limiter';
 import { Admission } from './admission/admission';
+import { tokenProofs } from './rate-limit/token-proofs';
+import { createSignInLimiter } from './rate-limit/sign-in-limiter';
+import { clientAddress } from './http/client-address';
 import { corsFor, wsOriginAllowed } from './http/cors';
 import { createDownloadRoute } from './http/downloads';
 import { DOWNLOAD_ROUTES } from '../files/download-paths';
@@ -120,6 +123,10 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
   const readiness = createReadiness({ failedCalls: config.readyFailedCalls, windowMs: config.readyWindowMs });
   // The service credential reads peers' public profiles for user-token callers (README: trust model).
   const service = { credential: serviceCredential(config.imAppId, config.imAdminToken), defaultAppId: config.imAppId };
+  // The tokens the service accepted, per app: the rate limit's identities (rate-limit/token-proofs.ts).
+  const proofs =
+    config.rateLimit &&
+    tokenProofs({ defaultAppId: config.imAppId, rate: config.rateLimit, rest: () => rest, serviceToken: config.imAdminToken });
   const client = createRestClient({
     baseUrl: imBaseUrl,
     appId: config.imAppId,
@@ -132,7 +139,11 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     storageHosts: config.uploadHosts,
     observer: restCallObserver(tracing?.calls, [logTrouble, readiness.record, metrics?.restCall]),
     // A refused token's remembered caller proof goes at once.
-    onTokenRefused: (caller) => service.credential && forgetCaller(service.credential, caller, config.imAppId),
+    onTokenRefused: (caller) => {
+      if (service.credential) forgetCaller(service.credential, caller, config.imAppId);
+      if (proofs) proofs.refused(caller);
+    },
+    ...(proofs ? { onTokenAccepted: proofs.accepted } : {}),
   });
   // Read your writes: one clock for REST coalescing and shared executions (rest/write-clock.ts).
   const writes = writeClock();
@@ -140,6 +151,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
   const rest = config.coalesce ? coalescing(client, { defaultAppId: config.imAppId, writes }) : client;
   // Who a request is: read once per HTTP request (the front) or WebSocket connection (src/identity.ts).
   const identityDefaults = { defaultAppId: config.imAppId, idFormat: config.idFormat };
+  // The client's address: the peer's, or what a trusted proxy says it is (TRUSTED_PROXIES).
+  const addressOf = clientAddress(config.trustedProxies);
   const identify = (lookup: (name: string) => string | undefined, address: string | undefined) =>
     identityOf(lookup, address, identityDefaults);
 
@@ -170,9 +183,22 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     createRateLimiter({
       ...config.rateLimit,
       defaultAppId: config.imAppId,
+      ...(proofs ? { proofs } : {}),
       ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
       ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
       ...(metrics ? { onRefused: metrics.rateLimited, onStoreFailure: metrics.rateLimitStoreFailure } : {}),
+    });
+
+  // Guessing passwords: sign-ins per address and per login name, on unless both are turned off.
+  const signInLimiter =
+    (config.signInLimitAddress || config.signInLimitName) &&
+    createSignInLimiter({
+      address: config.signInLimitAddress,
+      name: config.signInLimitName,
+      redisUrl: config.redisUrl,
+      redisPrefix: options.redisPrefix,
+      onRefused: metrics?.rateLimited,
+      onStoreFailure: metrics?.rateLimitStoreFailure,
     });
 
   // Trusted documents and APQ (README: Persisted queries); the Redis store is connected at start.
@@ -235,6 +261,9 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       persisted,
       limiter: limiter || undefined,
       admission,
+      // With proofs (RATE_LIMIT set), the rate limit's bucket: an unproven token counts as its address.
+      ...(proofs ? { admissionKey: (identity: Identity) => bucketKey(identity, config.imAppId, proofs.isProven) } : {}),
+      signInLimiter: signInLimiter || undefined,
       slots,
       metrics,
       tracing,
@@ -254,7 +283,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         createFront({
           maxBodyBytes: config.maxBodyBytes,
           routes: [graphiql, downloads],
-          identify: (req) => identify(incomingLookup(req), req.socket.remoteAddress),
+          identify: (req) => identify(incomingLookup(req), addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'])),
           // yoga's Node listener answers or logs its own failures: its promise never rejects.
           serve: config.compression ? compressing(serveYoga, COMPRESSION) : serveYoga,
         }),
@@ -285,6 +314,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     },
     { name: 'persisted-documents', start: () => persisted.start(), close: () => persisted.close() },
     limiter && { name: 'rate-limit', start: () => limiter.start(), close: () => limiter.close() },
+    signInLimiter && { name: 'sign-in-limit', start: () => signInLimiter.start(), close: () => signInLimiter.close() },
     // Drained after the sockets and the hub below: their subscriptions give their slots back first.
     config.resumeWindowMs > 0 &&
       config.redisUrl !== undefined && {
@@ -305,6 +335,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
           shared,
           slots: wsSlots,
           identify,
+          addressOf: (req) => addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for']),
           originAllowed: wsOriginAllowed(config.corsOrigins),
           ...(limiter ? { admit: (identity: Identity) => limiter.admit(identity, 1, 'ws') } : {}),
           resolveParams: persisted.resolve,

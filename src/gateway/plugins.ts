@@ -14,7 +14,7 @@ import type { Config } from '../config';
 import type { SubscriptionSlots } from '../subscriptions/slots';
 import { useUpstreamErrors } from '../schema/core/upstream-errors';
 import type { Admission } from './admission/admission';
-import { useAdmission } from './admission/use-admission';
+import { type AdmissionKey, useAdmission } from './admission/use-admission';
 import { useAcceptCheck } from './http/accept';
 import { useBatchLimit } from './http/batch-limit';
 import { useMultipartBodyLimit } from './http/body-limits';
@@ -26,6 +26,8 @@ import { useRequestParseErrors } from './http/parse-errors';
 import { useReadinessRoute } from './http/readiness-route';
 import type { RateLimiter } from './rate-limit/limiter';
 import { useRateLimit } from './rate-limit/use-rate-limit';
+import type { SignInLimiter } from './rate-limit/sign-in-limiter';
+import { useSignInLimit } from './rate-limit/use-sign-in-limit';
 import { useCostLimit } from './execution/cost';
 import { useEarlyProof } from './execution/early-proof';
 import type { useDocumentCache } from './execution/document-cache';
@@ -59,6 +61,10 @@ export interface PluginParts {
   readonly limiter: RateLimiter | undefined;
   /** The bounds on estimated cost in flight, per identity and for the replica. */
   readonly admission: Admission;
+  /** Whose load an operation counts as (use-admission.ts); default: the identity as claimed. */
+  readonly admissionKey?: AdmissionKey;
+  /** The sign-in limits (on by default). */
+  readonly signInLimiter: SignInLimiter | undefined;
   readonly slots: SubscriptionSlots;
   readonly metrics: ReturnType<typeof createGatewayMetrics> | undefined;
   readonly tracing: Tracing | undefined;
@@ -115,6 +121,8 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
       'cost-limit',
       useCostLimit({ maxCost: config.maxCost, mode: config.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
     ),
+    // onExecute, after the cost limit: a sign-in refused for its cost takes nothing from the sign-in buckets.
+    ...when(parts.signInLimiter, () => named('sign-in-limit', useSignInLimit(parts.signInLimiter!))),
     // onExecute, after the cost limit (a refused operation starts nothing): the caller's proof beside the first reads.
     named('early-proof', useEarlyProof()),
     // onExecuteDone/onSubscribeResult: caps what a result holds.
@@ -137,7 +145,7 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
     ...when(config.jit, () => named('compiled-execution', useCompiledExecution({ afterRuns: config.jitAfterRuns }))),
     // onExecute/onSubscribe (setExecuteFn/setSubscribeFn), after compiled execution, whose choice it wraps: the operation
     // waits for admission (by the cost limit's estimate) when it is about to run, and releases it when it ends.
-    named('admission', useAdmission(parts.admission, config.admissionWaitMs)),
+    named('admission', useAdmission(parts.admission, config.admissionWaitMs, parts.admissionKey)),
     // onExecute (setExecuteFn), after compiled execution and admission: it shares whichever execution they chose, so an
     // operation sharing another's execution waits for no admission.
     ...when(config.shareQueries, () =>

@@ -52,6 +52,8 @@ interface RestClientOptions {
    * gateway remembers about that token (the peer path's caller proof) is forgotten at once.
    */
   onTokenRefused?: (caller: Caller) => void;
+  /** Called when the upstream answered a call of an endpoint that checks the caller's token: the token is good for its app. */
+  onTokenAccepted?: (caller: Caller) => void;
   /**
    * Storage hosts beside the IM service's own ('host:port' exactly, or 'host' on any port): a
    * download's redirect to one of them is followed (see `download`). Default none.
@@ -440,16 +442,32 @@ export function createRestClient(options: RestClientOptions): RestClient {
       return Promise.reject(err);
     }
     return attemptCall(prepared, 1, opts).then(
-      (envelope) => replyOf<K>(prepared, envelope),
+      (envelope) => accepted(prepared, caller, replyOf<K>(prepared, envelope)),
       (err: unknown) => retried<K>(prepared, caller, opts, err),
     );
+  }
+
+  /** Tells that the caller's token was accepted, then answers as the call did. */
+  function accepted<R>(prepared: Prepared, caller: Caller, reply: R): R {
+    if (options.onTokenAccepted && prepared.p.checksToken && caller.token !== undefined) {
+      try {
+        options.onTokenAccepted(caller);
+      } catch {
+        // A hook must never change the call's own answer.
+      }
+    }
+    return reply;
   }
 
   /** The call after its first attempt failed with `failed`: the retries that failure allows. */
   async function retried<K extends CallName>(prepared: Prepared, caller: Caller, opts: CallOptions, failed: unknown): Promise<Reply<K>> {
     try {
       await retryAfter(prepared, opts.signal, failed, 1);
-      return replyOf<K>(prepared, await withRetries(prepared, opts.signal, (attempt) => attemptCall(prepared, attempt, opts), 2));
+      return accepted(
+        prepared,
+        caller,
+        replyOf<K>(prepared, await withRetries(prepared, opts.signal, (attempt) => attemptCall(prepared, attempt, opts), 2)),
+      );
     } catch (err) {
       return refused(err, caller);
     }

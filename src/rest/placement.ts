@@ -22,6 +22,8 @@ export interface Placement {
   readonly path: string;
   readonly groupIdHeader: boolean;
   readonly binary: boolean;
+  /** Whether the service checks the access-token (an answer proves it); endpoints open to anyone answer a made-up one too. */
+  readonly checksToken: boolean;
   /** Top-level envelope fields the endpoint returns beside data. */
   readonly extras: readonly EnvelopeExtra[];
   /** `wire`: set when every key's schema has a wire form (table.ts), so that valid params skip zod. */
@@ -75,6 +77,7 @@ function placementOf(name: string, def: EndpointDef): Placement {
     path: def.path,
     groupIdHeader: def.groupIdHeader,
     binary: def.result === 'binary',
+    checksToken: def.auth !== 'none',
     extras: def.extras,
     ...(def.query ? { query: { keys: queryKeys, schema: def.query, wire: wirePlanOf(def.query) } } : {}),
     ...(body ? { body } : {}),

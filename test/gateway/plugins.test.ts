@@ -6,6 +6,7 @@ import { writeClock } from '../../src/rest/write-clock';
 import { subscriptionSlots } from '../../src/subscriptions/slots';
 import { useDocumentCache } from '../../src/gateway/execution/document-cache';
 import { createRateLimiter } from '../../src/gateway/rate-limit/limiter';
+import { createSignInLimiter } from '../../src/gateway/rate-limit/sign-in-limiter';
 import { createGatewayMetrics } from '../../src/gateway/observability/metrics';
 import { Admission } from '../../src/gateway/admission/admission';
 import { gatewayPhases, gatewayPlugins, PHASES, type PluginParts } from '../../src/gateway/plugins';
@@ -18,6 +19,10 @@ function partsWith(env: Record<string, string>): PluginParts {
     persisted: { plugin: {} },
     limiter: config.rateLimit && createRateLimiter({ ...config.rateLimit, defaultAppId: 'app' }),
     admission: new Admission({ replica: 10, perIdentity: 5, queue: 1, waitMs: 1 }),
+    signInLimiter:
+      config.signInLimitAddress || config.signInLimitName
+        ? createSignInLimiter({ address: config.signInLimitAddress, name: config.signInLimitName })
+        : undefined,
     slots: subscriptionSlots({ limit: 1 }),
     metrics: config.metrics
       ? createGatewayMetrics({
@@ -66,6 +71,7 @@ describe('gateway plugins', () => {
         'defer-stream',
         'document-limits',
         'cost-limit',
+        'sign-in-limit',
         'early-proof',
         'result-caps',
         'introspection-refusal',
@@ -79,7 +85,14 @@ describe('gateway plugins', () => {
   });
 
   it('leave out what is switched off, keeping the others in order', () => {
-    const parts = partsWith({ INTROSPECTION: 'true', METRICS: 'false', GRAPHQL_JIT: 'false', SHARE_QUERIES: 'false' });
+    const parts = partsWith({
+      INTROSPECTION: 'true',
+      METRICS: 'false',
+      GRAPHQL_JIT: 'false',
+      SHARE_QUERIES: 'false',
+      SIGN_IN_LIMIT_ADDRESS: 'off',
+      SIGN_IN_LIMIT_NAME: 'off',
+    });
     expect(names(parts)).toEqual([
       ...REQUEST.filter((name) => name !== 'rate-limit'),
       ...['defer-stream', 'document-limits', 'cost-limit', 'early-proof', 'result-caps', 'document-cache', 'subscription-limits'],

@@ -1,5 +1,5 @@
 // RATE_LIMIT shared through Redis: two gateways on one Redis hold one bucket per identity (the
-// limit holds across them), keys hold no token and expire; with Redis gone the limit fails open,
+// limit holds across them, once each replica has proven the token: proofs are per replica), keys hold no token and expire; with Redis gone the limit fails open,
 // warns once for the outage and counts what it let through; Redis back, the limit holds again.
 import { captureLog } from '../helpers/log-capture';
 import { createLogger, setLogger } from '../../src/log/logger';
@@ -13,6 +13,7 @@ import { startRedisServer, type TestRedis } from '../helpers/redis-server';
 import { suiteEnv } from '../helpers/stack';
 import { identity } from '../helpers/users';
 import { until } from '../helpers/wait';
+import { proveToken } from '../helpers/http-from';
 
 const ME = '{ me { nickName } }';
 
@@ -59,6 +60,7 @@ describe('two gateways on one Redis', () => {
   it('hold the limit across them: the 4th operation is refused on either, before any REST call', async () => {
     const user = await emu.user();
     const [a, b] = replicas.map((r) => r.url) as [string, string];
+    for (const url of [a, b]) await proveToken(url, identity(emu, user));
     emu.mark();
     expect((await post(a, user)).status).toBe(200);
     expect((await post(b, user)).status).toBe(200);
@@ -68,6 +70,7 @@ describe('two gateways on one Redis', () => {
     expect(emu.calls()).toHaveLength(3);
     // Another identity is untouched on both.
     const other = await emu.user();
+    await proveToken(b, identity(emu, other));
     expect((await post(b, other)).status).toBe(200);
   });
 
@@ -104,6 +107,7 @@ describe('Redis gone', () => {
 
   it('lets operations through, warns once and counts them; once Redis is back the limit holds again', async () => {
     const user = await emu.user();
+    await proveToken(gw.url, identity(emu, user));
     expect((await post(gw.url, user)).status).toBe(200);
     expect((await post(gw.url, user)).status).toBe(429);
 
@@ -116,6 +120,7 @@ describe('Redis gone', () => {
     // Back, and empty: the bucket starts full, and the limit holds again.
     await redis.restart();
     const fresh = await emu.user();
+    await proveToken(gw.url, identity(emu, fresh));
     await until('the limiter uses Redis again', async () => (await post(gw.url, fresh)).status === 429);
     expect(rateLimitWarnings().at(-1)).toMatch(/^rate limit: Redis answers again/);
     expect(rateLimitWarnings().filter((l) => l.includes('does not answer'))).toHaveLength(1);

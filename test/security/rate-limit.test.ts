@@ -1,8 +1,7 @@
 // RATE_LIMIT in memory, over real HTTP and graphql-ws: an identity's operations past the limit
-// are refused with 429, RATE_LIMITED and Retry-After before any REST call; identities (tokens;
-// addresses without a token) have buckets of their own; GET, SSE and WebSocket operations count
+// are refused with 429, RATE_LIMITED and Retry-After before any REST call; identities (proven
+// tokens, proven first from an address of their own; addresses otherwise) have buckets of their own; GET, SSE and WebSocket operations count
 // against the same bucket; the bucket refills.
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/emulator';
 import { startStack, type Stack } from '../helpers/stack';
@@ -10,51 +9,10 @@ import { sseFeed, wsClient } from '../helpers/subscriptions/clients';
 import { UNREAD } from '../helpers/subscriptions/operations';
 import { identity } from '../helpers/users';
 import { sleep } from '../helpers/wait';
-
-interface Answer {
-  status: number;
-  retryAfter: string | undefined;
-  body: { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-}
+import { type Answer, proveToken, sendFrom } from '../helpers/http-from';
 
 /** A GraphQL request over node:http (so that the test picks the client's address). */
-function send(
-  stack: Stack,
-  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown; query?: string; localAddress?: string },
-): Promise<Answer> {
-  const method = init.method ?? 'POST';
-  const url = new URL('/graphql', stack.url);
-  if (init.query) url.searchParams.set('query', init.query);
-  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method,
-        headers: {
-          accept: 'application/graphql-response+json',
-          ...(body === undefined ? { 'x-graphql-yoga-csrf': '1' } : { 'content-type': 'application/json' }),
-          ...init.headers,
-        },
-        ...(init.localAddress ? { localAddress: init.localAddress } : {}),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const header = res.headers['retry-after'];
-          resolve({
-            status: res.statusCode!,
-            retryAfter: header,
-            body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answer['body'],
-          });
-        });
-      },
-    );
-    req.once('error', reject);
-    req.end(body);
-  });
-}
+const send = (stack: Stack, init: Parameters<typeof sendFrom>[1]) => sendFrom(stack.url, init);
 
 const ME = '{ me { nickName } }';
 
@@ -81,6 +39,7 @@ describe('RATE_LIMIT=3/1m in memory', () => {
 
   it('refuses the 4th operation of a token with 429, RATE_LIMITED and Retry-After, before any REST call', async () => {
     const [alice] = users;
+    await proveToken(stack.url, asUser(alice!));
     stack.emu.mark();
     for (let i = 0; i < 3; i++) {
       const answer = await send(stack, { headers: asUser(alice!), body: { query: ME } });
@@ -98,10 +57,12 @@ describe('RATE_LIMIT=3/1m in memory', () => {
 
   it('gives every token a bucket of its own', async () => {
     const bob = users[1]!;
+    await proveToken(stack.url, asUser(bob));
     for (let i = 0; i < 3; i++) expect((await send(stack, { headers: asUser(bob), body: { query: ME } })).status).toBe(200);
     expectRefused(await send(stack, { headers: asUser(bob), body: { query: ME } }));
     // The same user logged in again: another token, another bucket.
     const again = await stack.emu.ok<{ token: string }>('POST', '/token/user', { body: { name: bob.name, password: bob.password } });
+    await proveToken(stack.url, identity(stack.emu, again));
     expect((await send(stack, { headers: identity(stack.emu, again), body: { query: ME } })).status).toBe(200);
   });
 
@@ -116,6 +77,7 @@ describe('RATE_LIMIT=3/1m in memory', () => {
 
   it('counts GET and SSE requests in the same bucket as POSTs', async () => {
     const carol = users[2]!;
+    await proveToken(stack.url, asUser(carol));
     expect((await send(stack, { method: 'GET', headers: asUser(carol), query: ME })).status).toBe(200);
     const feed = sseFeed(stack.url, asUser(carol), UNREAD);
     try {
@@ -137,6 +99,8 @@ describe('RATE_LIMIT=3/1m in memory', () => {
   it('counts each WebSocket operation, refuses the one over the limit alone, and the socket lives on', async () => {
     const dave = users[3]!;
     const erin = users[4]!;
+    await proveToken(stack.url, asUser(dave));
+    await proveToken(stack.url, asUser(erin));
     expect((await send(stack, { headers: asUser(dave), body: { query: ME } })).status).toBe(200);
     const client = wsClient(stack.url, identity(stack.emu, dave));
     try {

@@ -16,8 +16,13 @@ import { estimatedCalls } from '../execution/cost';
 import { releasing } from '../execution/subscription-limits';
 import type { Admission, Refusal, Verdict } from './admission';
 
-/** The key admission counts an identity's load under (in-process only: never logged). */
-export const admissionKey = (identity: Identity): string => identity.text;
+/**
+ * The key admission counts an identity's load under (in-process only: never logged): the rate
+ * limit's bucket where tokens are proven (a made-up token per request counts as its address, not
+ * as a fresh identity), else the identity as it names itself.
+ */
+export type AdmissionKey = (identity: Identity) => string;
+export const claimedIdentity: AdmissionKey = (identity) => identity.text;
 
 const STATUS = { identity: 429, replica: 503 } as const;
 
@@ -65,7 +70,7 @@ function releasingAfter(run: () => unknown, release: () => void, untilDone: bool
 /** A function that runs an operation (execute or subscribe), as envelop hands it on. */
 type Run = (args: ExecutionArgs) => unknown;
 
-export function useAdmission(admission: Admission, waitMs: number): Plugin<GatewayContext> {
+export function useAdmission(admission: Admission, waitMs: number, keyOf: AdmissionKey = claimedIdentity): Plugin<GatewayContext> {
   /**
    * `run` admitted first: it starts once the operation is admitted (the HTTP request's abort
    * signal takes it out of the queue), and what it holds is released when it has ended
@@ -75,7 +80,7 @@ export function useAdmission(admission: Admission, waitMs: number): Plugin<Gatew
     (run: Run, untilDone: boolean): Run =>
     (args) => {
       const context = args.contextValue as GatewayContext & { request?: Request };
-      const verdict = admission.enter(admissionKey(context.identity), estimatedCalls(context) ?? 1, context.request?.signal);
+      const verdict = admission.enter(keyOf(context.identity), estimatedCalls(context) ?? 1, context.request?.signal);
       const decide = (v: Verdict) =>
         v.admitted
           ? releasingAfter(() => run(args), v.release, untilDone)

@@ -1,17 +1,18 @@
 // Per-identity rate limits (RATE_LIMIT=<n>/<window>): every GraphQL operation an identity sends
 // (an HTTP request, each operation of a batch, each WebSocket `subscribe`) takes one from its
 // bucket (bucket.ts) before anything parses it; an empty bucket refuses it with RATE_LIMITED and
-// when to retry. The identity is the app and token; without a token, the client's address (the
-// app_id a tokenless client names does not give it a bucket of its own). Keys are digests, never
-// tokens. Buckets are shared through Redis when REDIS_URL is set, else kept in memory. If Redis
-// cannot answer, the operation is let through (and counted): a rate limit never fails a request.
+// when to retry. The identity is the caller as proven, never as claimed: a token the service has
+// accepted for its app (token-proofs.ts) has a bucket of its own; any other caller (no token, a
+// token not proven yet or refused, a real token with another app_id) shares its client address's
+// bucket, so made-up tokens buy nothing. Keys are digests, never tokens. Buckets are shared
+// through Redis when REDIS_URL is set, else kept in memory. If Redis cannot answer, the operation
+// is let through (and counted): a rate limit never fails a request.
 import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { RateLimit } from '../../config';
 import { appIdOf, type Caller } from '../../identity';
-import { log as logger } from '../../log/logger';
-import { memoryStore, type BucketStore } from './store';
-import { redisStore } from './redis-store';
+import { buckets } from './buckets';
+import type { TokenProofs } from './token-proofs';
 
 /** Who sends an operation: the caller it names and the address it comes from (an Identity is one). */
 export interface Sender {
@@ -24,6 +25,8 @@ export type Transport = 'http' | 'ws';
 interface RateLimiterOptions extends RateLimit {
   /** The app of callers that name none. */
   defaultAppId: string;
+  /** The tokens proven so far; without it every caller is known by its address. */
+  proofs?: TokenProofs;
   /** Set: buckets shared by every replica on this Redis. */
   redisUrl?: string;
   /** Prefix of the Redis keys. */
@@ -46,16 +49,19 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-/** The sender's bucket: a digest of app and token, or of the address for a caller without a token. */
-export function bucketKey({ caller, address }: Sender, defaultAppId: string): string {
-  // Per token (and app), as the identity resolves its app; the acting user and group share the token's bucket.
-  const parts = caller.token ? ['token', appIdOf(caller, defaultAppId), caller.token] : ['address', address ?? ''];
+/**
+ * The sender's bucket: a digest of app and token once the token is proven (the acting user and
+ * group share the token's bucket), else of the address.
+ */
+export function bucketKey({ caller, address }: Sender, defaultAppId: string, proven: (caller: Caller) => boolean): string {
+  const parts =
+    caller.token !== undefined && proven(caller) ? ['token', appIdOf(caller, defaultAppId), caller.token] : ['address', address ?? ''];
   // JSON keeps the parts apart; 128 bits of the digest are plenty to tell identities apart.
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }
 
 /** `1s`, `500ms`, `10m`: the window as RATE_LIMIT would write it. */
-const windowText = (ms: number) =>
+export const windowText = (ms: number) =>
   ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : ms % 1_000 === 0 ? `${ms / 1_000}s` : `${ms}ms`;
 
 /** The refusal: HTTP 429 with Retry-After (whole seconds, at least 1), and the same in extensions. */
@@ -74,27 +80,19 @@ export function rateLimited(message: string, retryAfterMs: number, rate: RateLim
 
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const rate = { limit: options.limit, windowMs: options.windowMs };
-  const now = options.now ?? Date.now;
-  const log = options.log ?? ((line: string) => logger().warn(line));
   const per = `${rate.limit} operations per ${windowText(rate.windowMs)}`;
-  let store: BucketStore = memoryStore(rate);
-  // One warning per outage: set at the first failure, cleared by the first answer after it.
-  let outage = false;
-  const failed = (err: Error) => {
-    if (outage) return;
-    outage = true;
-    log(`rate limit: Redis does not answer (${err.message}): operations are let through until it does`);
-  };
-  const answered = () => {
-    if (!outage) return;
-    outage = false;
-    log('rate limit: Redis answers again: the limit holds');
-  };
+  const store = buckets(rate, {
+    redisUrl: options.redisUrl,
+    redisPrefix: `${options.redisPrefix ?? 'im-gateway:'}ratelimit:`,
+    onStoreFailure: options.onStoreFailure,
+    now: options.now,
+    log: options.log,
+  });
+  const proofs = options.proofs;
+  const proven = proofs ? proofs.isProven : () => false;
 
   return {
-    async start() {
-      if (options.redisUrl) store = await redisStore(options.redisUrl, options.redisPrefix ?? 'im-gateway:', rate, failed);
-    },
+    start: () => store.start(),
     async admit(sender, cost, transport) {
       if (cost > rate.limit) {
         // No wait lets it through: the whole window is the honest answer, and the message says why.
@@ -105,16 +103,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
           rate,
         );
       }
-      let waitMs: number;
-      try {
-        waitMs = await store.take(bucketKey(sender, options.defaultAppId), cost, now());
-        answered();
-      } catch (err) {
-        failed(err as Error);
-        options.onStoreFailure?.();
-        return undefined;
-      }
+      const waitMs = await store.take(bucketKey(sender, options.defaultAppId, proven), cost);
       if (waitMs === 0) return undefined;
+      // A real token behind a busy shared address would wait for it for ever: its proof lets it out.
+      if (sender.caller.token !== undefined) proofs?.prove(sender.caller, sender.address);
       options.onRefused?.(transport, cost);
       return rateLimited(`Too many operations: the rate limit is ${per} for each identity`, waitMs, rate);
     },

@@ -31,6 +31,7 @@ const TAKE = `
 /** A slow Redis may add this much to a request, at most, before it is let through. */
 const COMMAND_TIMEOUT_MS = 500;
 
+/** `prefix`: the keys' whole prefix (the kind of bucket's namespace included). */
 export async function redisStore(url: string, prefix: string, rate: BucketRate, onError: (err: Error) => void): Promise<BucketStore> {
   // Loaded only in this mode: without REDIS_URL the gateway never needs the package.
   const { Redis } = await import('ioredis');
@@ -49,7 +50,7 @@ export async function redisStore(url: string, prefix: string, rate: BucketRate, 
   await redis.connect().catch(onError);
   const intervalMs = rate.windowMs / rate.limit;
   return {
-    take: (key, cost, now) => redis.rateLimitTake(`${prefix}ratelimit:${key}`, now, intervalMs, rate.windowMs, cost),
+    take: (key, cost, now) => redis.rateLimitTake(`${prefix}${key}`, now, intervalMs, rate.windowMs, cost),
     async close() {
       await redis.quit().catch(() => redis.disconnect());
     },

@@ -38,6 +38,8 @@ interface WebSocketOptions {
   maxInitBytes: number;
   /** Who a connection (or an operation naming its own headers) is, from its params and address. */
   identify: (lookup: (name: string) => string | undefined, address: string | undefined) => Identity;
+  /** The client's address from the upgrade request (a trusted proxy's X-Forwarded-For); default: the peer's. */
+  addressOf?: (req: IncomingMessage) => string | undefined;
   /** Subscribers of the same operation for the same identity share one execution. */
   shared?: SharedSubscriptions;
   /** The subscription limits: per socket, and the identity's slots. */
@@ -148,7 +150,11 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
         return (options.shared ? options.shared.subscribe(args, run) : run(args)) as never;
       },
       onConnect: async (ctx) => {
-        const identity = options.identify(paramsLookup(ctx.connectionParams), ctx.extra.request.socket.remoteAddress);
+        const request = ctx.extra.request;
+        const identity = options.identify(
+          paramsLookup(ctx.connectionParams),
+          options.addressOf ? options.addressOf(request) : request.socket.remoteAddress,
+        );
         identities.set(ctx.extra.socket, identity);
         // graphql-ws keeps the upgrade request as long as the socket lives; nothing else here reads it.
         (ctx.extra as { request?: unknown }).request = undefined;

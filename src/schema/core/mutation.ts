@@ -18,6 +18,7 @@ import type { Int64 } from '../../rest/json';
 import { builder, reaches, type SchemaTypes } from './builder';
 import { type Refusals, refusalOf, UserErrorRef, type UserErrorShape } from './user-errors';
 import { idInput, type IdKinds } from './id-kinds';
+import { type SignInNames, signInField } from './sign-in';
 
 type Types = SchemaTypes;
 
@@ -84,6 +85,8 @@ interface Common<T> {
   payload: PayloadRef<T>;
   /** This mutation's reading of upstream codes, beyond the common refusals (user-errors.ts). */
   refusals?: Refusals;
+  /** A sign-in, registration or password mutation: the login names it tries (sign-in.ts). */
+  signIn?: SignInNames;
 }
 
 /** The single ID argument of a mutation, with the kinds of ID it takes. */
@@ -137,7 +140,7 @@ export function mutation(
     t.field({
       type: spec.payload,
       description: spec.description,
-      extensions: reaches(...spec.endpoints),
+      extensions: spec.signIn ? { ...reaches(...spec.endpoints), ...signInField(spec.signIn) } : reaches(...spec.endpoints),
       args: input
         ? { input: t.arg({ type: input, required: true, description: 'What to change.' }) }
         : spec.id

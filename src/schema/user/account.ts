@@ -5,6 +5,7 @@ import { badUserInput, nonBlank } from '../core/inputs';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { actingUser, byActingUser, changed, orUndefined, UserPayloadRef } from './writes';
 import { idInput } from '../core/id-kinds';
+import { callerName } from '../core/sign-in';
 
 // A wrong password answers 10002 naming the password parameter (the upstream codes have nothing
 // closer); our own checks run first, so after them 10002 can only mean the password was wrong.
@@ -15,6 +16,7 @@ mutation('changePassword', {
   endpoints: ['POST /user/change_password'],
   payload: UserPayloadRef,
   refusals: wrongPassword('oldPassword'),
+  signIn: (_input, caller) => [callerName(caller)],
   inputDescription: 'The old password and the new one.',
   input: (t) => ({
     oldPassword: t.string({ required: true, description: 'The current password.' }),
@@ -61,6 +63,11 @@ mutation('deleteUser', {
   endpoints: ['DELETE /user/delete'],
   payload: DeleteUserPayloadRef,
   refusals: wrongPassword('password'),
+  // Only a password is guessed: an admin deleting a user without one is not counted.
+  signIn: (input, caller) =>
+    input.password === undefined || input.password === null
+      ? undefined
+      : [input.userId == null ? callerName(caller) : `id:${String(input.userId)}`],
   inputDescription: 'Who to delete, and the password a user token needs.',
   input: (t) => ({
     password: t.string({ required: false, description: "The user's password; required with a user token." }),

@@ -11,6 +11,7 @@ import { type UserParent, UserRef } from '../core/refs';
 import { UserBatchPayloadRef } from './admin';
 import { orUndefined } from './writes';
 import { UserSettingsRef } from './settings';
+import { loginName } from '../core/sign-in';
 
 const RegisterUserInput = builder.inputType('RegisterUserInput', {
   description: 'The credentials of a new user.',
@@ -75,6 +76,7 @@ mutation('registerUser', {
   endpoints: ['POST /user/register/v2'],
   payload: RegisterUserPayloadRef,
   refusals: nameTaken,
+  signIn: (input) => [loginName(input.username)],
   input: RegisterUserInput,
   resolve: async (input, ctx) => {
     const given = credentials(input, 'input');
@@ -87,6 +89,7 @@ mutation('registerUserWithPush', {
   endpoints: ['POST /user/register/push'],
   payload: RegisterUserPayloadRef,
   refusals: nameTaken,
+  signIn: (input) => [loginName(input.username)],
   input: RegisterUserWithPushInput,
   resolve: async (input, ctx) => {
     const given = credentials(input, 'input');
@@ -105,6 +108,7 @@ mutation('registerUsers', {
   description: 'Register several users; one result per entry, in order (a taken name fails that entry alone).',
   endpoints: ['POST /user/register/batch'],
   payload: UserBatchPayloadRef,
+  signIn: (input) => (Array.isArray(input.users) ? input.users.map((u: { username: unknown }) => loginName(u.username)) : []),
   inputDescription: 'The users to register.',
   input: (t) => ({
     users: t.field({ type: [RegisterUserInput], required: true, description: 'User names and passwords (at least one).' }),

@@ -7,6 +7,7 @@ import { fromResult, mutation, payloadType } from '../core/mutation';
 import { UserRef } from '../core/refs';
 import { orUndefined } from './writes';
 import { idInput } from '../core/id-kinds';
+import { loginName } from '../core/sign-in';
 
 const TokenRef = builder.objectRef<TokenRecord>('Token').implement({
   description: 'A user access token, with the file and push credentials issued beside it.',
@@ -63,6 +64,7 @@ mutation('loginById', {
   endpoints: ['POST /token/id'],
   payload: LoginPayloadRef,
   refusals: wrongCredentials,
+  signIn: (input) => [`id:${String(input.userId)}`],
   inputDescription: 'User ID and password.',
   input: (t) => ({ userId: t.field(idInput({ for: 'User', required: true, description: 'User ID.' })), ...credentials(t) }),
   resolve: async (input, ctx) =>
@@ -81,6 +83,7 @@ mutation('loginByName', {
   endpoints: ['POST /token/user'],
   payload: LoginPayloadRef,
   refusals: wrongCredentials,
+  signIn: (input) => [loginName(input.username)],
   inputDescription: 'User name and password.',
   input: (t) => ({ username: t.string({ required: true, description: 'User name.' }), ...credentials(t) }),
   resolve: async (input, ctx) =>
@@ -99,6 +102,7 @@ mutation('loginByLoginName', {
   endpoints: ['POST /token/login'],
   payload: LoginPayloadRef,
   refusals: wrongCredentials,
+  signIn: (input) => [loginName(input.loginName)],
   inputDescription: 'Login name and password.',
   input: (t) => ({ loginName: t.string({ required: true, description: 'User name, mobile number or e-mail.' }), ...credentials(t) }),
   resolve: async (input, ctx) =>

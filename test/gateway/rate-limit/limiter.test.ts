@@ -12,6 +12,10 @@ const REDIS_URL = inject('redisUrl');
 const PREFIX = `rate-limit-unit:${randomBytes(4).toString('hex')}:`;
 const alice = { caller: { appId: 'app', token: 'token-a' }, address: '127.0.0.1' };
 const bob = { caller: { appId: 'app', token: 'token-b' }, address: '127.0.0.1' };
+/** Every token taken as proven (the proofs are token-proofs.test.ts's), or none. */
+const proven = () => true;
+const unproven = () => false;
+const allProven = { isProven: proven, accepted() {}, refused() {}, prove() {} };
 
 /** A limiter of 3 per 3 s (one refilled a second) on a clock the test sets. */
 function clocked(redisUrl?: string) {
@@ -21,6 +25,7 @@ function clocked(redisUrl?: string) {
     limit: 3,
     windowMs: 3_000,
     defaultAppId: 'app',
+    proofs: allProven,
     now: () => clock.now,
     ...(redisUrl ? { redisUrl, redisPrefix: prefix } : {}),
   });
@@ -147,19 +152,25 @@ describe('a Redis nobody answers at', () => {
 });
 
 describe('the bucket an operation takes from', () => {
-  it('is the app and token, never the token in clear', () => {
-    const key = bucketKey(alice, 'default');
+  it('is the app and token of a proven token, never the token in clear', () => {
+    const key = bucketKey(alice, 'default', proven);
     expect(key).toMatch(/^[\w-]{22}$/);
-    expect(bucketKey({ ...alice, address: '10.0.0.9' }, 'default')).toBe(key);
-    expect(bucketKey({ ...alice, caller: { appId: 'other', token: 'token-a' } }, 'default')).not.toBe(key);
+    expect(bucketKey({ ...alice, address: '10.0.0.9' }, 'default', proven)).toBe(key);
+    expect(bucketKey({ ...alice, caller: { appId: 'other', token: 'token-a' } }, 'default', proven)).not.toBe(key);
     // An app named by default is the same app.
-    expect(bucketKey({ caller: { token: 't' }, address: undefined }, 'app')).toBe(
-      bucketKey({ caller: { appId: 'app', token: 't' }, address: undefined }, 'x'),
+    expect(bucketKey({ caller: { token: 't' }, address: undefined }, 'app', proven)).toBe(
+      bucketKey({ caller: { appId: 'app', token: 't' }, address: undefined }, 'x', proven),
     );
   });
 
+  it('is the address for a token not proven, whatever token and app_id it names', () => {
+    const claimed = (token: string, appId: string) => bucketKey({ caller: { appId, token }, address: '10.0.0.1' }, 'default', unproven);
+    expect(claimed('t1', 'a')).toBe(claimed('t2', 'b'));
+    expect(claimed('t1', 'a')).toBe(bucketKey({ caller: {}, address: '10.0.0.1' }, 'default', proven));
+  });
+
   it('is the address without a token, whatever app_id the caller names', () => {
-    const anonymous = (appId: string, address: string) => bucketKey({ caller: { appId }, address }, 'default');
+    const anonymous = (appId: string, address: string) => bucketKey({ caller: { appId }, address }, 'default', proven);
     expect(anonymous('a', '10.0.0.1')).toBe(anonymous('b', '10.0.0.1'));
     expect(anonymous('a', '10.0.0.1')).not.toBe(anonymous('a', '10.0.0.2'));
   });
