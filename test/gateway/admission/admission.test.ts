@@ -241,3 +241,25 @@ describe('the replica bound (1 in flight, 1 waiting for at most 300 ms)', () => 
     expect((await running).body.errors).toBeUndefined();
   });
 });
+
+describe('with tokens proven (RATE_LIMIT set): whose load an operation counts as', () => {
+  const w = world({ RATE_LIMIT: '10000/1s', MAX_COST_IN_FLIGHT_PER_IDENTITY: '2', ADMISSION_QUEUE: '1', ADMISSION_WAIT_MS: '60000' }, 1);
+  const madeUp = (n: number) => ({ ...identity(w.emu, w.users[0]!), 'access-token': `made-up-token-${n}` });
+
+  it("counts made-up tokens from one address as that address, not as a fresh identity each, and a proven user's apart", async () => {
+    const proven = identity(w.emu, w.users[0]!);
+    // An accepted call proves the user's token (rate-limit/token-proofs.ts).
+    expect((await post(w.url, proven, { query: CHEAP })).body.errors).toBeUndefined();
+    const running = [post(w.url, madeUp(1), { query: slow() }), post(w.url, madeUp(2), { query: slow() })];
+    await until('two in flight', () => w.gateway.admission.inFlight === 2);
+    const queued = post(w.url, madeUp(3), { query: slow() });
+    await until('one waiting', () => w.gateway.admission.waiting === 1);
+    const refused = await post(w.url, madeUp(4), { query: slow() });
+    expect(refused.status).toBe(429);
+    expect(overloaded(refused.body)).toMatchObject({ code: 'OVERLOADED', scope: 'identity' });
+    const own = await post(w.url, proven, { query: CHEAP });
+    expect(own.body.data).toEqual({ me: { id: String(w.users[0]!.id) } });
+    w.gate.open();
+    await Promise.all([...running, queued]);
+  });
+});
