@@ -9,6 +9,7 @@ import { DEFAULT_MAX_BATCH, loadConfig } from '../../../src/config';
 import type { TestUser } from '../../helpers/emulator';
 import { startStack, type Stack } from '../../helpers/stack';
 import { identity } from '../../helpers/users';
+import { proveToken } from '../../helpers/http-from';
 
 interface Result {
   data?: Record<string, unknown> | null;
@@ -24,6 +25,13 @@ async function postBatch(stack: Stack, user: TestUser, body: unknown): Promise<{
   return { status: res.status, body: (await res.json()) as Result | Result[] };
 }
 
+/** A new user whose token the gateway has proven: the rate limit counts it apart from its address (docs/limits.md). */
+async function provenUser(stack: Stack): Promise<TestUser> {
+  const user = await stack.emu.user();
+  await proveToken(stack.url, identity(stack.emu, user));
+  return user;
+}
+
 const NICK = { query: 'query Nick { me { nickName } }' };
 const codeOf = (result: Result | Result[]) => (Array.isArray(result) ? undefined : result.errors?.[0]?.extensions?.code);
 
@@ -35,7 +43,7 @@ describe('MAX_BATCH=3, MAX_COST=20, RATE_LIMIT=5/1m', () => {
   afterAll(() => stack.stop());
 
   it('answers a batch as an array, in order, each operation with its own variables and name', async () => {
-    const user = await stack.emu.user();
+    const user = await provenUser(stack);
     const reply = await postBatch(stack, user, [
       NICK,
       { query: 'query Me($n: Int) { me { id joinedGroups(first: $n) { totalCount } } }', variables: { n: 2 } },
@@ -50,7 +58,7 @@ describe('MAX_BATCH=3, MAX_COST=20, RATE_LIMIT=5/1m', () => {
   });
 
   it('refuses a batch over MAX_BATCH with 400 BATCH_LIMIT_EXCEEDED, before any REST call and without taking from the rate limit', async () => {
-    const user = await stack.emu.user();
+    const user = await provenUser(stack);
     stack.emu.mark();
     const reply = await postBatch(stack, user, [NICK, NICK, NICK, NICK]);
     expect(reply.status).toBe(400);
@@ -69,7 +77,7 @@ describe('MAX_BATCH=3, MAX_COST=20, RATE_LIMIT=5/1m', () => {
   });
 
   it('answers a malformed operation of a batch with its own coded error while its siblings run', async () => {
-    const user = await stack.emu.user();
+    const user = await provenUser(stack);
     const reply = await postBatch(stack, user, [{ query: '{ me { nickName' }, NICK, 7]);
     expect(reply.status).toBe(200);
     const [syntax, fine, notAnOperation] = reply.body as Result[];
@@ -79,13 +87,13 @@ describe('MAX_BATCH=3, MAX_COST=20, RATE_LIMIT=5/1m', () => {
   });
 
   it('refuses an empty batch with 400 BAD_REQUEST', async () => {
-    const reply = await postBatch(stack, await stack.emu.user(), []);
+    const reply = await postBatch(stack, await provenUser(stack), []);
     expect(reply.status).toBe(400);
     expect(codeOf(reply.body)).toBe('BAD_REQUEST');
   });
 
   it('runs each operation through the cost limit: the one over it is refused, its siblings run', async () => {
-    const user = await stack.emu.user();
+    const user = await provenUser(stack);
     stack.emu.mark();
     const reply = await postBatch(stack, user, [NICK, { query: '{ me { joinedGroups(first: 50) { nodes { description } } } }' }]);
     expect(reply.status).toBe(200);
@@ -99,7 +107,7 @@ describe('MAX_BATCH=3, MAX_COST=20, RATE_LIMIT=5/1m', () => {
   });
 
   it('takes one from the rate limit per operation: a batch that does not fit is refused whole, before any REST call', async () => {
-    const user = await stack.emu.user();
+    const user = await provenUser(stack);
     expect((await postBatch(stack, user, [NICK, NICK, NICK])).status).toBe(200);
     stack.emu.mark();
     // 2 left of 5: a batch of 3 is refused whole, and took none of them.
@@ -112,7 +120,7 @@ describe('MAX_BATCH=3, MAX_COST=20, RATE_LIMIT=5/1m', () => {
   });
 
   it("serves Apollo Client's BatchHttpLink: concurrent queries go as one request", async () => {
-    const user = await stack.emu.user();
+    const user = await provenUser(stack);
     const sent: unknown[] = [];
     const counting: typeof fetch = (input, init) => {
       sent.push(JSON.parse(String(init?.body)));
@@ -152,7 +160,7 @@ describe('MAX_BATCH=1', () => {
   afterAll(() => stack.stop());
 
   it('turns batching off: an array body is refused with BATCH_LIMIT_EXCEEDED, a single operation runs', async () => {
-    const user = await stack.emu.user();
+    const user = await provenUser(stack);
     stack.emu.mark();
     const refused = await postBatch(stack, user, [NICK]);
     expect(refused.status).toBe(400);

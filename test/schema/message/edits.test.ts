@@ -24,7 +24,7 @@ type EditReply = {
   transactionId: string | null;
   message: { id: string; content: string; type: string } | null;
 };
-const EDIT = (name: 'appendToMessage' | 'replaceMessageContent') => `mutation($c: ID!, $m: ID!, $text: String!, $key: String) {
+const EDIT = (name: 'appendToMessage' | 'replaceMessageContent') => `mutation($c: ID!, $m: ID!, $text: String!, $key: ID) {
   ${name}(input: { conversationId: $c, messageId: $m, content: $text, transactionId: $key }) {
     ok userErrors { code field } transactionId message { id content type } } }`;
 
