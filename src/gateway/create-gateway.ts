@@ -4,7 +4,7 @@
 // subsystems are one list of resources (lifecycle/resources.ts): stop() drains, then closes.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind, type OperationDefinitionNode } from 'graphql';
 import { createYoga, maskError } from 'graphql-yoga';
 import { createContext, type GatewayContext } from '../context';
 import type { Config } from '../config';
@@ -46,6 +46,8 @@ import { socketSlots } from './ws/socket-slots';
 import { mountWebSocket } from './ws/websocket';
 import { createPersisted } from './persisted/persisted';
 import { gatewayPlugins } from './plugins';
+import { WARM_CONNECTIONS, warmUp } from './lifecycle/warm-up';
+import type { CompiledExecution } from './execution/jit';
 
 /** What a gateway needs besides its Config. */
 export interface GatewayOptions {
@@ -70,6 +72,11 @@ export interface Gateway {
   readonly rest: RestClient;
   /** Where metrics are served when they have a listener of their own (after start). */
   readonly metricsUrl: string | undefined;
+  /**
+   * Whether a document's text is parsed, validated and (with compiled execution) its queries and
+   * mutations compiled: the persisted documents are, once /ready answers 200.
+   */
+  prepared(text: string): boolean;
 }
 
 /** graphql-js wraps a scalar's refusal once or twice (type, then variable) before reporting it. */
@@ -170,6 +177,18 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     idFormat: config.idFormat,
   };
   const documents = useDocumentCache();
+  const plugins = gatewayPlugins({
+    config,
+    documents,
+    persisted,
+    limiter: limiter || undefined,
+    slots,
+    metrics,
+    tracing,
+    notReady: () => (drain.draining ? 'the gateway is shutting down' : (warming.pending() ?? readiness.problem())),
+    writes,
+  });
+  const compiled = plugins.find((p) => p.name === 'compiled-execution')?.plugin as CompiledExecution | undefined;
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -208,17 +227,15 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         return graphqlErrorOf(error) ?? maskError(error, message, isDev);
       },
     },
-    plugins: gatewayPlugins({
-      config,
-      documents,
-      persisted,
-      limiter: limiter || undefined,
-      slots,
-      metrics,
-      tracing,
-      notReady: () => (drain.draining ? 'the gateway is shutting down' : readiness.problem()),
-      writes,
-    }).map(({ plugin }) => plugin),
+    plugins: plugins.map(({ plugin }) => plugin),
+  });
+  // Warm start: the persisted documents compiled and connections opened before /ready answers 200.
+  const warming = warmUp({
+    pipeline: () => yoga.getEnveloped({}),
+    documents: persisted.documents,
+    compile: compiled && ((schema, document) => compiled.precompile(schema, document)),
+    preconnect: () => client.preconnect(WARM_CONNECTIONS),
+    warn: (message) => log().warn(message),
   });
 
   const downloads = createDownloadRoute(rest, traceOf);
@@ -298,6 +315,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         if (listening) drain.begin(server);
       },
     },
+    // Once listening (/health answers, /ready says it is warming up); start() resolves when warm.
+    { name: 'warm-up', start: () => warming.run() },
     metrics &&
       config.metricsPort !== undefined && {
         name: 'metrics-listener',
@@ -312,6 +331,15 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     rest,
     get metricsUrl() {
       return metricsListener?.url;
+    },
+    prepared(text) {
+      const document = documents.validated(text);
+      if (!document) return false;
+      // Subscriptions run on graphql-js.
+      const compilable = document.definitions.filter(
+        (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && d.operation !== 'subscription',
+      );
+      return !compiled || compilable.every((d) => compiled.isCompiled(document, d.name?.value));
     },
     async start() {
       await subsystems.start();
