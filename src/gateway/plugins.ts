@@ -25,6 +25,7 @@ import { useReadinessRoute } from './http/readiness-route';
 import type { RateLimiter } from './rate-limit/limiter';
 import { useRateLimit } from './rate-limit/use-rate-limit';
 import { useCostLimit } from './execution/cost';
+import { useEarlyProof } from './execution/early-proof';
 import type { useDocumentCache } from './execution/document-cache';
 import { useDocumentLimits } from './execution/document-limits';
 import { useIntrospectionRefusal } from './execution/introspection';
@@ -110,6 +111,8 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
       'cost-limit',
       useCostLimit({ maxCost: config.maxCost, mode: config.costMode, ...(metrics ? { onOverLimit: metrics.overCost } : {}) }),
     ),
+    // onExecute, after the cost limit (a refused operation starts nothing): the caller's proof beside the first reads.
+    named('early-proof', useEarlyProof()),
     // onExecuteDone/onSubscribeResult: caps what a result holds.
     named('result-caps', useResultCaps(config)),
     // onValidate (a rule, skipped for cached documents) and onExecuteDone.

@@ -64,6 +64,7 @@ describe('gateway plugins', () => {
         'defer-stream',
         'document-limits',
         'cost-limit',
+        'early-proof',
         'result-caps',
         'introspection-refusal',
         'document-cache',
@@ -79,7 +80,7 @@ describe('gateway plugins', () => {
     const parts = partsWith({ INTROSPECTION: 'true', METRICS: 'false', GRAPHQL_JIT: 'false', SHARE_QUERIES: 'false' });
     expect(names(parts)).toEqual([
       ...REQUEST.filter((name) => name !== 'rate-limit'),
-      ...['defer-stream', 'document-limits', 'cost-limit', 'result-caps', 'document-cache', 'subscription-limits'],
+      ...['defer-stream', 'document-limits', 'cost-limit', 'early-proof', 'result-caps', 'document-cache', 'subscription-limits'],
       'upstream-errors',
     ]);
   });

@@ -15,18 +15,19 @@ export async function listen(handler: Parameters<typeof createServer>[1]): Promi
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-/** Forwards one request to `target`; with `rewriteTo`, upload targets point at that origin instead. */
-export async function forward(target: string, req: IncomingMessage, res: ServerResponse, rewriteTo?: string): Promise<void> {
+/** Sends one received request on to `target` as it came (its method, path, headers and body); answers the target's response. */
+export async function sendOn(target: string, req: IncomingMessage): Promise<Response> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers = Object.fromEntries(
     Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection' && k !== 'content-length') as [string, string][],
   );
-  const upstream = await fetch(`${target}${req.url}`, {
-    method: req.method,
-    headers,
-    ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-  });
+  return fetch(`${target}${req.url}`, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
+}
+
+/** Forwards one request to `target`; with `rewriteTo`, upload targets point at that origin instead. */
+export async function forward(target: string, req: IncomingMessage, res: ServerResponse, rewriteTo?: string): Promise<void> {
+  const upstream = await sendOn(target, req);
   let text = await upstream.text();
   if (rewriteTo && req.url?.startsWith('/file/upload/')) text = text.split(target).join(rewriteTo);
   res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });

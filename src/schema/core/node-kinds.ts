@@ -1,5 +1,6 @@
 // What `node(id:)` can fetch by a global ID: each domain file registers how to fetch its kind
 // (the Message by its conversation and ID, the Member by its group and user, ...), beside its type.
+import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../../context';
 import { classifyUpstreamError, type ErrorCode } from '../../rest/errors';
 import type { Int64 } from '../../rest/json';
@@ -9,8 +10,9 @@ import { upstreamCause } from './upstream-errors';
 /**
  * The object a global ID's parts name, as its type's fields read it; null when there is none. A
  * read the service refuses as missing or not the caller's is null too (fetchNode), so a fetch just reads.
+ * `info` (node's) tells what the object's fields will read, for a fetch that starts those reads beside its own.
  */
-export type NodeFetcher = (parts: readonly Int64[], ctx: GatewayContext) => Promise<object | null>;
+export type NodeFetcher = (parts: readonly Int64[], ctx: GatewayContext, info: GraphQLResolveInfo) => Promise<object | null>;
 
 const fetchers = new Map<GlobalKind, NodeFetcher>();
 // The type of each object node(id:) answered, for Node's resolveType: parents are REST records
@@ -22,10 +24,10 @@ export function fetchableNode(kind: GlobalKind, fetch: NodeFetcher): void {
   fetchers.set(kind, fetch);
 }
 
-export async function fetchNode(id: GlobalId, ctx: GatewayContext): Promise<object | null> {
+export async function fetchNode(id: GlobalId, ctx: GatewayContext, info: GraphQLResolveInfo): Promise<object | null> {
   const fetch = fetchers.get(id.kind);
   if (!fetch) return null;
-  const parent = await unlessRefused(fetch(id.parts, ctx));
+  const parent = await unlessRefused(fetch(id.parts, ctx, info));
   if (parent) fetchedKinds.set(parent, id.kind);
   return parent;
 }

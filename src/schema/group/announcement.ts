@@ -2,7 +2,7 @@
 // deleting them (admins).
 import { upstreamCodeOf } from '../core/upstream-errors';
 import type { GatewayContext } from '../../context';
-import type { Int64 } from '../../rest/json';
+import { idText, type Int64 } from '../../rest/json';
 import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { connectionOf } from '../core/connection';
@@ -13,6 +13,7 @@ import { GROUP_ID, GroupPayloadRef, groupObjectIdFields, okOf, userUnlessBackend
 import { GroupRef, NodeRef, UserRef } from '../core/refs';
 import { fetchableNode } from '../core/node-kinds';
 import { idInput } from '../core/id-kinds';
+import { sharedRead, startsWith } from './prefetch';
 
 /** Upstream code: the announcement does not exist. */
 const ANNOUNCEMENT_NOT_FOUND = 20020;
@@ -46,6 +47,11 @@ fetchableNode('Announcement', ([groupId, id], ctx) => announcementOf(ctx, groupI
 const AnnouncementConnectionRef = connectionOf('Announcement', AnnouncementRef, 'announcement');
 const PAGE = 50;
 
+/** The latest announcement's read, shared by the request (group(id:) starts it beside the group's existence check). */
+const latestOf = (id: Int64, ctx: GatewayContext) =>
+  sharedRead(ctx, `announcement/last ${idText(id)}`, () => ctx.rest.call('GET /group/announcement/last', { group_id: id }));
+startsWith('latestAnnouncement', latestOf);
+
 builder.objectFields(GroupRef, (t) => ({
   announcements: wholeListField(t, {
     type: AnnouncementConnectionRef,
@@ -62,7 +68,7 @@ builder.objectFields(GroupRef, (t) => ({
     extensions: reaches('GET /group/announcement/last'),
     resolve: async (g, _args, ctx) => {
       try {
-        return (await ctx.rest.call('GET /group/announcement/last', { group_id: g.id })).data;
+        return (await latestOf(g.id, ctx)).data;
       } catch (err) {
         // "No such announcement" is the service's answer for a group without any.
         if (upstreamCodeOf(err) === ANNOUNCEMENT_NOT_FOUND) return null;

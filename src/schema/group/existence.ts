@@ -12,6 +12,7 @@ import { upstreamCodeOf } from '../core/upstream-errors';
 import type { PageArgs } from '../core/connection';
 import { existingGroup } from './loaders';
 import { readMemberPage } from './member';
+import { startSelectedReads } from './prefetch';
 
 /** The service's code for a group that does not exist. */
 const GROUP_NOT_FOUND = 20001;
@@ -79,5 +80,7 @@ export async function groupById(id: Int64, ctx: GatewayContext, info: GraphQLRes
       // Bad arguments, a refusal: the batch says whether the group exists, and the field fails at its own path.
     }
   }
+  // The selected fields' reads go out beside the batch that says whether the group exists.
+  startSelectedReads(id, ctx, info);
   return existingGroup(id, ctx);
 }

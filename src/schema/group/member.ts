@@ -22,12 +22,14 @@ import {
 } from './common';
 import type { EndpointName } from '../../rest/endpoints';
 import { fromResult, mutation, payloadType } from '../core/mutation';
-import { groupMembersById, primeMembers, summaryOf } from './loaders';
+import { groupMembersById, groupSummary, primeMembers, summaryOf } from './loaders';
+import { selectsDeep, startsWith } from './prefetch';
 import { MemberRole } from './enums';
 import { GroupRef, type GroupParent, NodeRef, UserRef } from '../core/refs';
 import { userIdOf } from '../user/profile';
 import { cacheIdField } from '../core/cache-id';
 import { fetchableNode } from '../core/node-kinds';
+import { selects } from '../core/selection';
 import { idInput, idListInput } from '../core/id-kinds';
 
 /** A member record with the group it was read through: the record itself does not name its group. */
@@ -53,9 +55,10 @@ const MemberRef = builder.objectRef<MemberParent>('Member').implement({
       extensions: reaches('POST /group/info/batch', 'GET /group/admin_list'),
       resolve: async ({ group, record }, _a, ctx) => {
         const userId = idText(record.user_id);
+        // Beside the summary, not after it: needless only for the owner, and read once per request.
+        const admins = startedAdmins(group.id, ctx);
         if (idText((await summaryOf(group, ctx)).owner) === userId) return 'OWNER' as const;
-        const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: group.id })).data;
-        return admins.some((a) => idText(a.user_id) === userId) ? ('ADMIN' as const) : ('MEMBER' as const);
+        return (await admins).data.some((a) => idText(a.user_id) === userId) ? ('ADMIN' as const) : ('MEMBER' as const);
       },
     }),
     displayName: t.string({
@@ -71,6 +74,13 @@ const MemberRef = builder.objectRef<MemberParent>('Member').implement({
   }),
 });
 
+/** The group's admin list (the request's memo shares it), started now; unobserved failures stay quiet. */
+function startedAdmins(id: Int64, ctx: GatewayContext) {
+  const admins = ctx.rest.call('GET /group/admin_list', { group_id: id });
+  admins.catch(() => undefined);
+  return admins;
+}
+
 /** The member of the group with this user ID; null when the user is not a member. */
 async function memberByUserId(ctx: GatewayContext, group: GroupParent, userId: Int64): Promise<MemberParent | null> {
   const record = await groupMembersById(ctx).load({ groupId: group.id, userId });
@@ -78,7 +88,15 @@ async function memberByUserId(ctx: GatewayContext, group: GroupParent, userId: I
 }
 
 // node(id:): as Group.member(userId:) reads it; null for a user who is not a member, or a missing group.
-fetchableNode('Member', ([groupId, userId], ctx) => memberByUserId(ctx, { id: groupId! }, userId!));
+// The reads of the member's role, when asked (summary, admin list), start beside the member's
+// record: needless only for a user who is not a member.
+fetchableNode('Member', ([groupId, userId], ctx, info) => {
+  if (selects(info, 'role')) {
+    groupSummary(groupId!, ctx).catch(() => undefined);
+    void startedAdmins(groupId!, ctx);
+  }
+  return memberByUserId(ctx, { id: groupId! }, userId!);
+});
 
 export const MemberConnectionRef = connectionOf('Member', MemberRef, 'member');
 
@@ -106,6 +124,12 @@ export async function memberPage(
   primeMembers(ctx, group.id, reply.data);
   return toConnection(reply, args, { defaultFirst: PAGE, id: (m) => idText(m.user_id), map: memberOf(group) });
 }
+
+// group(id:) starts the page beside the group's existence check, and the admin list when the page shows roles.
+startsWith('members', (id, ctx, { args, node, info }) => {
+  if (selectsDeep(info, node, 'role')) void startedAdmins(id, ctx);
+  return readMemberPage(ctx, 'GET /group/member_list', id, args);
+});
 
 builder.objectFields(GroupRef, (t) => ({
   members: t.field({

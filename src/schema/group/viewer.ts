@@ -9,6 +9,7 @@ import { builder, reaches } from '../core/builder';
 import { type GroupParent, GroupRef } from '../core/refs';
 import { provenCaller } from '../user/peers';
 import { recordOf, summaryOf } from './loaders';
+import { startsWith } from './prefetch';
 
 const Rank = { NONE: 0, MEMBER: 1, ADMIN: 2, OWNER: 3 } as const;
 type Rank = (typeof Rank)[keyof typeof Rank];
@@ -22,28 +23,60 @@ const DISSOLVED = 1;
  * what the owner may unless the group_id header names another group.
  */
 async function viewerRank(g: GroupParent, ctx: GatewayContext): Promise<Rank> {
+  const reads = startRankReads(g.id, ctx);
   const summary = await summaryOf(g, ctx);
   if (summary.status === DISSOLVED) return Rank.NONE;
   const viaHeader = ctx.caller.groupId !== undefined && sameId(ctx.caller.groupId, g.id);
-  const viewer = await provenCaller(ctx);
+  const viewer = await reads.viewer;
   if (viewer === null) return viaHeader ? Rank.ADMIN : ctx.caller.groupId === undefined ? Rank.OWNER : Rank.NONE;
-  const own = await ownRank(g, summary.owner, viewer, ctx);
+  const own = await ownRank(g, summary.owner, viewer, reads);
   // A user_id header is honoured only with an admin token, and so is the group_id header beside it.
   return ctx.caller.userId !== undefined && viaHeader ? (Math.max(own, Rank.ADMIN) as Rank) : own;
 }
 
-async function ownRank(g: GroupParent, owner: Int64, viewer: Int64, ctx: GatewayContext): Promise<Rank> {
+/**
+ * The reads a rank may need, all started at once beside the summary: each needs only the group ID
+ * and the caller. Needless for the owner and a backend token (the joined groups, the admin list):
+ * speculative calls the cost estimate counts already (RANK), made once per request and group.
+ */
+function startRankReads(id: Int64, ctx: GatewayContext) {
+  const reads = {
+    viewer: provenCaller(ctx),
+    joined: ctx.rest.call('GET /group/user_joined', {}),
+    admins: ctx.rest.call('GET /group/admin_list', { group_id: id }),
+  };
+  for (const read of Object.values(reads)) read.catch(() => undefined); // reported where awaited
+  return reads;
+}
+
+async function ownRank(g: GroupParent, owner: Int64, viewer: Int64, reads: ReturnType<typeof startRankReads>): Promise<Rank> {
   if (sameId(owner, viewer)) return Rank.OWNER;
-  const joined = (await ctx.rest.call('GET /group/user_joined', {})).data;
-  if (!joined.some((id) => sameId(id, g.id))) return Rank.NONE;
-  const admins = (await ctx.rest.call('GET /group/admin_list', { group_id: g.id })).data;
-  return admins.some((a) => sameId(a.user_id, viewer)) ? Rank.ADMIN : Rank.MEMBER;
+  if (!(await reads.joined).data.some((id) => sameId(id, g.id))) return Rank.NONE;
+  return (await reads.admins).data.some((a) => sameId(a.user_id, viewer)) ? Rank.ADMIN : Rank.MEMBER;
+}
+
+/** The group's settings record, started beside the rank (needless for an admin or a non-member). */
+function startSettings(g: GroupParent, ctx: GatewayContext) {
+  const settings = recordOf(g, ctx, 'GET /group/settings');
+  settings.catch(() => undefined);
+  return settings;
 }
 
 /** A member's right that a switch of the group (GET /group/settings) may give plain members. */
-async function memberMay(g: GroupParent, ctx: GatewayContext, rank: Rank, switched: 'member_invite' | 'member_modify') {
+async function memberMay(g: GroupParent, ctx: GatewayContext, switched: 'member_invite' | 'member_modify') {
+  const settings = startSettings(g, ctx);
+  const rank = await viewerRank(g, ctx);
   if (rank >= Rank.ADMIN) return true;
-  return rank === Rank.MEMBER && (await recordOf(g, ctx, 'GET /group/settings'))[switched];
+  return rank === Rank.MEMBER && (await settings)[switched];
+}
+
+// group(id:) starts them beside the group's existence check.
+for (const flag of ['viewerCanAdminister', 'viewerCanKick']) startsWith(flag, (id, ctx) => startRankReads(id, ctx).viewer);
+for (const flag of ['viewerCanUpdate', 'viewerCanInvite']) {
+  startsWith(flag, (id, ctx) => {
+    startRankReads(id, ctx);
+    return startSettings({ id }, ctx);
+  });
 }
 
 const RANK = reaches('POST /group/info/batch', 'GET /user/profile', 'GET /group/user_joined', 'GET /group/admin_list');
@@ -79,12 +112,12 @@ builder.objectFields(GroupRef, (t) => ({
       "Whether the caller may change the group's name, avatar, description and ext (updateGroup): the owner and admins, or a " +
       `member when memberModify is on (the other settings need viewerCanAdminister). ${COST} A member's flag also reads GET /group/settings.`,
     extensions: RANK_AND_SETTINGS,
-    resolve: async (g, _a, ctx) => memberMay(g, ctx, await viewerRank(g, ctx), 'member_modify'),
+    resolve: (g, _a, ctx) => memberMay(g, ctx, 'member_modify'),
   }),
   viewerCanInvite: t.boolean({
     nullable: false,
     description: `Whether the caller may invite users (inviteToGroup): the owner and admins, or a member when memberInvite is on. ${COST} A member's flag also reads GET /group/settings.`,
     extensions: RANK_AND_SETTINGS,
-    resolve: async (g, _a, ctx) => memberMay(g, ctx, await viewerRank(g, ctx), 'member_invite'),
+    resolve: (g, _a, ctx) => memberMay(g, ctx, 'member_invite'),
   }),
 }));

@@ -17,6 +17,8 @@ import { ConversationPayloadRef, historyArgs, HistoryRef, readHistory } from './
 import { groupOrNull, isSystem, MessageRef } from './message';
 import { fromResult } from '../core/mutation';
 import { restFor } from '../user/profile';
+import { startsWith } from '../group/prefetch';
+import { selects } from '../core/selection';
 
 interface ConversationParent {
   /** The conversation ID: the peer's user or group ID (0: system notifications). */
@@ -31,6 +33,9 @@ interface ConversationParent {
 
 /** A peer's parent says its kind: a group's parent and a user's hold the same bare ID. */
 type PeerParent = (UserParent & { kind: 'user' }) | (GroupParent & { kind: 'group' });
+
+/** The page lastMessage reads. */
+const LAST_ONE = { last: 1 } as const;
 
 const PeerRef = builder.unionType('ConversationPeer', {
   description: 'The other side of a conversation: a user (one-to-one) or a group.',
@@ -76,7 +81,7 @@ export const ConversationRef = builder.objectRef<ConversationParent>('Conversati
         'DELIVERED (its sender sees DELIVERED). Nothing else is marked, unreadCount does not change, and a conversation ' +
         'with unreadCount 0 has nothing left to mark.',
       extensions: reaches('GET /message/conversation'),
-      resolve: async (c, _a, ctx) => (await readHistory(restFor(c.owner, ctx), c.id, { last: 1 })).messages[0] ?? null,
+      resolve: async (c, _a, ctx) => (await readHistory(restFor(c.owner, ctx), c.id, LAST_ONE)).messages[0] ?? null,
     }),
     messages: t.field({
       type: HistoryRef,
@@ -127,7 +132,13 @@ const listedConversation = async (owner: UserParent, id: Int64, ctx: GatewayCont
 
 // node(id:) answers a conversation as the acting user's home list shows it; null when the list
 // does not hold it (never had, or deleted it, or left the group).
-fetchableNode('Conversation', ([id], ctx) => listedConversation({}, id!, ctx));
+// Its last message, when asked, is read beside the list rather than after it: the same read the
+// field makes (the request shares it); needless (and marking as lastMessage does) only for a
+// conversation the list turns out not to hold.
+fetchableNode('Conversation', ([id], ctx, info) => {
+  if (selects(info, 'lastMessage')) readHistory(restFor({}, ctx), id!, LAST_ONE).catch(() => undefined);
+  return listedConversation({}, id!, ctx);
+});
 
 const kindOf = async (id: Int64, ctx: GatewayContext): Promise<ConversationParent['kind']> =>
   isSystem(id) ? 'system' : (await groupOrNull(id, ctx)) ? 'group' : 'user';
@@ -189,13 +200,17 @@ builder.objectField(UserRef, 'conversations', (t) =>
   }),
 );
 
+/** The caller's unread list (one read for all groups of the request; group(id:) starts it early). */
+const unreadOf = (_id: Int64, ctx: GatewayContext) => ctx.rest.call('GET /message/unread', {});
+startsWith('unreadCount', unreadOf);
+
 builder.objectField(GroupRef, 'unreadCount', (t) =>
   t.int({
     description:
       'Messages of this group the acting user has not read yet (GET /message/unread, read once per request for all groups); 0 when none.',
     extensions: reaches('GET /message/unread'),
     resolve: async (g, _a, ctx) => {
-      const { data } = await ctx.rest.call('GET /message/unread', {});
+      const { data } = await unreadOf(g.id, ctx);
       return data.find((e) => String(e.conversation_id.uid) === String(g.id))?.num ?? 0;
     },
   }),

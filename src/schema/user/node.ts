@@ -1,6 +1,6 @@
 // Fetching by ID alone: `node(id:)`. A user or group ID (the service's int64) is told apart by
-// the request's one POST /group/info/batch (shared with Group's summary fields), then the user's
-// public profile (peers.ts), so a caller that may not read another user's profile gets the object,
+// the request's one POST /group/info/batch (shared with Group's summary fields) and, beside it, the
+// user's public profile (peers.ts), so a caller that may not read another user's profile gets the object,
 // not null. A global ID is fetched by the fetch its kind registered (node-kinds.ts).
 import { builder, reaches } from '../core/builder';
 import { globalIdOf } from '../core/global-id';
@@ -38,12 +38,15 @@ builder.queryField('node', (t) =>
       maxCalls: SCAN_PAGES,
     },
     args: { id: t.arg(idInput({ for: ALL_ID_KINDS, required: true, description: 'A user or group ID, or a global ID.' })) },
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args, ctx, info) => {
       // This field is left out of global-id-inputs.ts: its argument may still be a global ID.
       const global = globalIdOf(args.id);
-      if (global) return fetchNode(global, ctx);
+      if (global) return fetchNode(global, ctx, info);
       const { id } = args;
-      return (await groupOrNull(id, ctx)) ?? ((await userExists(id, ctx)) ? { id } : null);
+      // Both kinds tried at once (one round trip, not two): the user's read is needless for a group's ID.
+      const user = userExists(id, ctx);
+      user.catch(() => undefined);
+      return (await groupOrNull(id, ctx)) ?? ((await user) ? { id } : null);
     },
   }),
 );
