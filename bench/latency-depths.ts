@@ -1,17 +1,28 @@
 // The fewest REST round trips one after another each operation of bench:latency can take, warm
 // (the gateway's 5 s caches hold the peers' profiles and the caller's proof) and cold: what its
-// data needs, whatever the gateway does, with the reason. Read off the calls each one makes
-// (BENCH_TRACE=1 prints them). Issue 34 keeps the table of record in test/helpers/screen-depths.ts
-// (the `depth` helper's); this is the bench's own until that one is there.
+// data needs, whatever the gateway does. The table of record is test/helpers/screen-depths.ts
+// (with each reason; test/schema/depth.test.ts holds the gateway to it); the entries below serve
+// the operations it does not list, and were the bench's own before it came.
+import { SCREEN_DEPTHS } from '../test/helpers/screen-depths';
+
 export interface MinimalDepth {
   warm: number;
   cold: number;
   why: string;
 }
 
+/** The minimal depth of a bench operation ('Refetch user' is Refetch's User variant; ' (admin)' is dropped). */
+export function minimalDepthOf(name: string): MinimalDepth | undefined {
+  const [operation, variant] = name.replace(/ \(admin\)$/, '').split(' ');
+  const recorded = SCREEN_DEPTHS.find(
+    (d) => d.operation === operation && (variant === undefined || d.variant?.toLowerCase() === variant.toLowerCase()),
+  );
+  return recorded ? { warm: recorded.warm, cold: recorded.cold, why: recorded.reason } : minimalDepths[name];
+}
+
 // The caller's proof (its own profile, read with its token) needs the token alone: at depth 1
 // beside the first reads wherever a screen reads other users, never after them.
-export const minimalDepths: Record<string, MinimalDepth> = {
+const minimalDepths: Record<string, MinimalDepth> = {
   Me: { warm: 1, cold: 1, why: 'profile, settings and devices need the token alone' },
   ChatHome: {
     warm: 2,

@@ -2,7 +2,7 @@
 // main mutations through the gateway, with our delay proxy (bench/latency-proxy.ts) between the
 // gateway and the emulator. Per operation: the REST calls it makes, its depth (the longest chain
 // of calls one after another, read off the proxy's log at concurrency 1) beside the minimal depth
-// its data allows (bench/latency-depths.ts, with the reason for each), and p50/p95 at each RTT,
+// its data allows (test/helpers/screen-depths.ts, with the reason for each; bench/latency-depths.ts for the rest), and p50/p95 at each RTT,
 // warm and cold, for 1 and 8 concurrent clients (distinct users). "Cold": the gateway's 5 s
 // caches expired, by moving its wall clock on (bench/latency-gateway.ts) rather than waiting.
 // Each RTT gets a fresh gateway process: its first request after /ready answered 200 is timed
@@ -17,7 +17,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createEmulator } from '../src/emulator';
 import { freePort } from '../test/helpers/free-port';
-import { minimalDepths } from './latency-depths';
+import { minimalDepthOf } from './latency-depths';
 import { depthOf, type ProxiedCall, startLatencyProxy } from './latency-proxy';
 import { CLIENTS, type Operation, operations, type Request, seedWorld, type World } from './latency-screens';
 import { printTable } from './print-table';
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
           const warm8 = await measure(gateway, world, proxy.calls, op, false, CLIENTS);
           const cold8 = await measure(gateway, world, proxy.calls, op, true, CLIENTS);
           if (op === home) homeWarm = median(warm1.ms);
-          const min = minimalDepths[op.name];
+          const min = minimalDepthOf(op.name);
           table.push([
             op.name,
             `${modal(warm1.calls)}/${modal(cold1.calls)}`,
