@@ -46,7 +46,7 @@ import { socketSlots } from './ws/socket-slots';
 import { mountWebSocket } from './ws/websocket';
 import { createPersisted } from './persisted/persisted';
 import { gatewayPlugins } from './plugins';
-import { WARM_CONNECTIONS, warmUp } from './lifecycle/warm-up';
+import { warmUp } from './lifecycle/warm-up';
 import type { CompiledExecution } from './execution/jit';
 
 /** What a gateway needs besides its Config. */
@@ -229,12 +229,13 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     },
     plugins: plugins.map(({ plugin }) => plugin),
   });
-  // Warm start: the persisted documents compiled and connections opened before /ready answers 200.
+  // Warm start: the persisted documents compiled and the pool's connections (IM_CONNECTIONS) opened
+  // before /ready answers 200: a cold home list reads 30-odd calls at once, each new connection 1-2 RTT.
   const warming = warmUp({
     pipeline: () => yoga.getEnveloped({}),
     documents: persisted.documents,
     compile: compiled && ((schema, document) => compiled.precompile(schema, document)),
-    preconnect: () => client.preconnect(WARM_CONNECTIONS),
+    preconnect: () => client.preconnect(config.connections),
     warn: (message) => log().warn(message),
   });
 

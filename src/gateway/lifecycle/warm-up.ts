@@ -6,9 +6,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 
-/** Connections opened at start: the widest level of an example screen (the home list reads each row's newest message at once). */
-export const WARM_CONNECTIONS = 8;
-
 interface Pipeline {
   parse(source: string): DocumentNode;
   validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[];

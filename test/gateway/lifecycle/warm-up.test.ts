@@ -4,14 +4,16 @@
 // gateway holds when it says it is ready, and at the connections the emulator accepted.
 import { describe, expect, it } from 'vitest';
 import generated from '../../../src/generated/persisted-documents.json' with { type: 'json' };
-import { WARM_CONNECTIONS, warmUp } from '../../../src/gateway/lifecycle/warm-up';
+import { warmUp } from '../../../src/gateway/lifecycle/warm-up';
+
+const CONNECTIONS = 6;
 import { startEmulator } from '../../helpers/emulator';
 import { gatewayVia } from '../../helpers/stack';
 
 describe('warm start', () => {
   it('says it is warming up until the connections are open, every document prepared first', async () => {
     let open!: () => void;
-    const opened = new Promise<number>((resolve) => (open = () => resolve(WARM_CONNECTIONS)));
+    const opened = new Promise<number>((resolve) => (open = () => resolve(CONNECTIONS)));
     const prepared: string[] = [];
     const warned: string[] = [];
     const warming = warmUp({
@@ -43,15 +45,15 @@ describe('warm start', () => {
     expect(warned).toEqual([expect.stringContaining('Syntax Error')]);
   });
 
-  it('answers /ready 200 with every persisted document compiled and connections to the service open, before any request', async () => {
+  it('answers /ready 200 with every persisted document compiled and every connection of the pool open, before any request', async () => {
     const emu = await startEmulator();
-    const { gateway, url } = await gatewayVia(emu.url);
+    const { gateway, url } = await gatewayVia(emu.url, { IM_CONNECTIONS: String(CONNECTIONS) });
     try {
       expect((await fetch(`${url}/ready`)).status).toBe(200);
       for (const text of Object.values(generated)) expect(gateway.prepared(text), text.slice(0, 40)).toBe(true);
       expect(gateway.prepared('{ me { id } }')).toBe(false);
       // Opened without a request: the emulator was sent nothing.
-      expect(emu.server.connectionsOpened()).toBe(WARM_CONNECTIONS);
+      expect(emu.server.connectionsOpened()).toBe(CONNECTIONS);
       expect(emu.calls()).toEqual([]);
 
       // The first request uses them: no connection is opened for it.

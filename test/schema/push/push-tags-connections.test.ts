@@ -4,12 +4,13 @@
 // the emulator's side, by the connections it accepted, over rounds of the mutations through the
 // gateway.
 import { describe, expect, it } from 'vitest';
-import { WARM_CONNECTIONS } from '../../../src/gateway/lifecycle/warm-up';
 import { useStack } from '../../helpers/stack';
 
-// More rounds than the connections warm start opens, which would otherwise stand in for closed ones.
-const ROUNDS = WARM_CONNECTIONS + 4;
-const stack = useStack();
+// A small pool, opened whole at start (warm start), and more rounds than its connections: spare
+// connections would otherwise stand in for closed ones.
+const CONNECTIONS = 4;
+const ROUNDS = CONNECTIONS + 4;
+const stack = useStack({ IM_CONNECTIONS: String(CONNECTIONS) });
 
 describe('push tag mutations over kept connections', () => {
   it(`open no connection to the service after the first of ${ROUNDS} rounds of addPushTags and removePushTags`, async () => {
