@@ -1,6 +1,7 @@
 // bench:latency's stand-in for the distance to the IM service: an HTTP proxy on 127.0.0.1 that
 // holds every request RTT/2 before forwarding it and every answer RTT/2 before sending it back,
-// and holds the first request of each new connection `connectMs` longer (TCP and TLS set-up). It
+// and holds the first request of a new connection until `connectMs` after the connection opened
+// (TCP and TLS set-up; a connection opened ahead of its first request has paid it by then). It
 // sees each REST call whole, so it also logs when each one arrived and was answered: the depth of
 // a screen (its longest chain of calls one after another) is read off that log.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -50,15 +51,19 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer | undefined> {
 
 export async function startLatencyProxy(target: string, settings: { rtt: number; connectMs: number }): Promise<LatencyProxy> {
   const upstream = new Pool(target, { connections: 256 });
-  const fresh = new WeakSet<Socket>();
+  /** When each connection not yet used was opened: its set-up ends `connectMs` after that. */
+  const fresh = new WeakMap<Socket, number>();
   let opened = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const start = performance.now();
+    const openedAt = fresh.get(req.socket);
     const newConnection = fresh.delete(req.socket);
     const body = await bodyOf(req);
     const half = proxy.rtt / 2;
-    await sleep(half + (newConnection ? proxy.connectMs : 0));
+    // A connection opened ahead (warm start) has finished its set-up by the time it is used.
+    const setUp = openedAt === undefined ? 0 : Math.max(0, openedAt + proxy.connectMs - start);
+    await sleep(half + setUp);
     const answer = await upstream.request({
       method: req.method as 'GET',
       path: req.url ?? '/',
@@ -82,7 +87,7 @@ export async function startLatencyProxy(target: string, settings: { rtt: number;
   server.keepAliveTimeout = 30_000;
   server.on('connection', (socket: Socket) => {
     opened++;
-    fresh.add(socket);
+    fresh.set(socket, performance.now());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const proxy: LatencyProxy = {
