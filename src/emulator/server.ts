@@ -39,6 +39,8 @@ export interface EmulatorServer {
   /** Recorded table calls, oldest first. */
   readonly calls: RecordedCall[];
   resetCalls(): void;
+  /** Connections accepted since start (a client's pool and its reuse of them show here). */
+  connectionsOpened(): number;
   start(): Promise<string>;
   stop(): Promise<void>;
   readonly url: string;
@@ -65,6 +67,7 @@ export function createEmulatorServer(config: EmulatorServerOptions): EmulatorSer
   const keep = config.recordCalls ?? 0;
   let baseUrl = '';
   let server: Server | undefined;
+  let connections = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://emulator');
@@ -143,6 +146,7 @@ export function createEmulatorServer(config: EmulatorServerOptions): EmulatorSer
     resetCalls: () => {
       calls.length = 0;
     },
+    connectionsOpened: () => connections,
     get url() {
       return baseUrl;
     },
@@ -151,6 +155,7 @@ export function createEmulatorServer(config: EmulatorServerOptions): EmulatorSer
         handle(req, res).catch((err: unknown) => answerError(res, err));
       });
       server.keepAliveTimeout = 30_000;
+      server.on('connection', () => connections++);
       const host = config.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);

@@ -14,6 +14,8 @@ export interface DocumentCache {
    * onValidate just changes the rules (@defer's, which filters the rules by name on every call).
    */
   rulesOnly<P extends Plugin>(plugin: P): P;
+  /** The text's parsed document once it has been validated without errors (what warm start left here). */
+  validated(text: string): DocumentNode | undefined;
 }
 
 export function useDocumentCache(maxDocuments = 1024): DocumentCache {
@@ -45,6 +47,10 @@ export function useDocumentCache(maxDocuments = 1024): DocumentCache {
   };
   return {
     plugin,
+    validated(text) {
+      const document = parsed.get(text);
+      return document && !(document instanceof Error) && verdicts.get(document)?.length === 0 ? document : undefined;
+    },
     rulesOnly(plugin) {
       const { onValidate } = plugin;
       if (!onValidate) return plugin;

@@ -16,6 +16,8 @@ import {
   getOperationAST,
   getVariableValues,
   GraphQLError,
+  type GraphQLSchema,
+  Kind,
   type OperationDefinitionNode,
   type SourceLocation,
   visit,
@@ -76,22 +78,41 @@ interface CompiledExecutionOptions {
   afterRuns: number;
 }
 
-export function useCompiledExecution({ afterRuns }: CompiledExecutionOptions): Plugin {
+/** The compiled-execution plugin, which can also compile documents ahead of their first run. */
+export interface CompiledExecution extends Plugin {
+  /**
+   * Compiles every operation of a parsed document now, as its `afterRuns`th run would (warm start:
+   * the persisted documents, before /ready answers 200); answers how many it compiled.
+   */
+  precompile(schema: GraphQLSchema, document: DocumentNode): number;
+  /** Whether the named operation of the document runs compiled. */
+  isCompiled(document: DocumentNode, operationName?: string): boolean;
+}
+
+export function useCompiledExecution({ afterRuns }: CompiledExecutionOptions): CompiledExecution {
   // Per parsed document (yoga's parse cache hands out the same one for the same text) and
   // operation name: a document of several operations runs the one each request names.
   const known = new WeakMap<DocumentNode, Map<string, Compiled>>();
-  const compiledFor = (args: ExecutionArgs): Compiled => {
-    let byName = known.get(args.document);
-    if (!byName) known.set(args.document, (byName = new Map()));
-    const name = args.operationName ?? '';
+  const entryOf = (document: DocumentNode, operationName: string | null | undefined): Compiled => {
+    let byName = known.get(document);
+    if (!byName) known.set(document, (byName = new Map()));
+    const name = operationName ?? '';
     let entry = byName.get(name);
-    if (!entry) byName.set(name, (entry = { operation: getOperationAST(args.document, args.operationName), runs: 0, query: undefined }));
+    if (!entry) byName.set(name, (entry = { operation: getOperationAST(document, operationName), runs: 0, query: undefined }));
+    return entry;
+  };
+  const compile = (entry: Compiled, schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined) => {
+    entry.runs = afterRuns;
     // Subscriptions and deferred or streamed answers (several payloads) run on graphql-js.
-    const compilable = entry.operation && entry.operation.operation !== 'subscription' && !usesIncrementalDelivery(args.document);
-    if (entry.runs < afterRuns && ++entry.runs === afterRuns && compilable) {
-      const compiled = compileQuery(args.schema, args.document, args.operationName ?? undefined);
-      if (isCompiledQuery(compiled)) entry.query = compiled;
-    }
+    const compilable = entry.operation && entry.operation.operation !== 'subscription' && !usesIncrementalDelivery(document);
+    if (!compilable) return;
+    const compiled = compileQuery(schema, document, operationName ?? undefined);
+    if (isCompiledQuery(compiled)) entry.query = compiled;
+  };
+  const compiledFor = (args: ExecutionArgs): Compiled => {
+    const entry = entryOf(args.document, args.operationName);
+    if (entry.runs < afterRuns && entry.runs + 1 === afterRuns) compile(entry, args.schema, args.document, args.operationName);
+    else if (entry.runs < afterRuns) entry.runs++;
     return entry;
   };
   const execute = makeExecute((args) => {
@@ -117,6 +138,22 @@ export function useCompiledExecution({ afterRuns }: CompiledExecutionOptions): P
     },
   };
   return {
+    precompile(schema, document) {
+      const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+      let count = 0;
+      for (const operation of operations) {
+        const name = operation.name?.value;
+        const entry = entryOf(document, name);
+        if (entry.runs < afterRuns) compile(entry, schema, document, name);
+        if (!entry.query) continue;
+        count++;
+        // A document's only operation also runs when the request names none: the same compiled query.
+        const unnamed = operations.length === 1 && name !== undefined ? entryOf(document, undefined) : undefined;
+        if (unnamed && unnamed.runs < afterRuns) Object.assign(unnamed, { runs: afterRuns, query: entry.query });
+      }
+      return count;
+    },
+    isCompiled: (document, operationName) => known.get(document)?.get(operationName ?? '')?.query !== undefined,
     onExecute({ args, setExecuteFn }) {
       const entry = compiledFor(args);
       if (!entry.query) return undefined;

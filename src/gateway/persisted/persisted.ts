@@ -77,6 +77,8 @@ export function createPersisted(
   return {
     plugin,
     resolve,
+    /** The trusted documents' texts (warm start compiles them before /ready answers 200). */
+    documents: () => options.documents.values(),
     async start() {
       if (!config.redisUrl) return;
       apq = await redisApqStore({ url: config.redisUrl, prefix: redisPrefix, ttlSeconds: config.apqTtlSeconds, warn });

@@ -9,8 +9,14 @@ import { schema } from '../../../src/schema';
 type OnExecute = (payload: { args: Record<string, unknown>; setExecuteFn: (fn: unknown) => void }) => unknown;
 
 /** Which of `runs` executions of the operation were handed the compiled executor. */
-function compiledRuns(afterRuns: number, runs: { document: ReturnType<typeof parse>; operationName?: string }[]): boolean[] {
-  const onExecute = (useCompiledExecution({ afterRuns }) as { onExecute: OnExecute }).onExecute;
+function compiledRuns(
+  afterRuns: number,
+  runs: { document: ReturnType<typeof parse>; operationName?: string }[],
+  precompiled?: ReturnType<typeof parse>,
+): boolean[] {
+  const plugin = useCompiledExecution({ afterRuns });
+  if (precompiled) plugin.precompile(schema, precompiled);
+  const onExecute = (plugin as unknown as { onExecute: OnExecute }).onExecute;
   return runs.map(({ document, operationName }) => {
     let compiled = false;
     onExecute({ args: { schema, document, operationName, variableValues: {} }, setExecuteFn: () => (compiled = true) });
@@ -39,6 +45,11 @@ describe('compiled execution', () => {
   it('never compiles a subscription', () => {
     const document = parse('subscription { unreadCounts { unreadCount } }');
     expect(compiledRuns(1, [{ document }, { document }])).toEqual([false, false]);
+  });
+
+  it('runs a precompiled document (warm start) compiled from its first run, named or not', () => {
+    const document = parse('query Me { me { id } }');
+    expect(compiledRuns(2, [{ document }, { document, operationName: 'Me' }], document)).toEqual([true, true]);
   });
 
   it('compiles on the second run by default', () => {

@@ -1,0 +1,74 @@
+// Warm start (issue 34, item 2): /ready answers 200 only once the persisted documents are parsed,
+// validated and compiled and connections to the IM service are open, so that the first request
+// after start costs what the hundredth does. Nothing here is timed: the test looks at what the
+// gateway holds when it says it is ready, and at the connections the emulator accepted.
+import { describe, expect, it } from 'vitest';
+import generated from '../../../src/generated/persisted-documents.json' with { type: 'json' };
+import { warmUp } from '../../../src/gateway/lifecycle/warm-up';
+
+const CONNECTIONS = 6;
+import { startEmulator } from '../../helpers/emulator';
+import { gatewayVia } from '../../helpers/stack';
+
+describe('warm start', () => {
+  it('says it is warming up until the connections are open, every document prepared first', async () => {
+    let open!: () => void;
+    const opened = new Promise<number>((resolve) => (open = () => resolve(CONNECTIONS)));
+    const prepared: string[] = [];
+    const warned: string[] = [];
+    const warming = warmUp({
+      pipeline: () => ({
+        parse: (text) => {
+          if (text === 'broken') throw new Error('Syntax Error');
+          prepared.push(text);
+          return { kind: 'Document', definitions: [] } as never;
+        },
+        validate: () => [],
+        schema: {} as never,
+      }),
+      documents: () => ['a', 'broken', 'b'],
+      compile: undefined,
+      preconnect: () => opened,
+      warn: (message) => warned.push(message),
+    });
+    const running = warming.run();
+    expect(warming.pending()).toMatch(/warming up/);
+    // The documents are prepared while the connections open; ready only once both are done.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warming.pending()).toMatch(/warming up/);
+    open();
+    await running;
+    expect(warming.pending()).toBeUndefined();
+    expect(prepared).toEqual(['a', 'b']);
+    // A document that fails is left to its first request, and said so.
+    expect(warned).toEqual([expect.stringContaining('Syntax Error')]);
+  });
+
+  it('answers /ready 200 with every persisted document compiled and every connection of the pool open, before any request', async () => {
+    const emu = await startEmulator();
+    const { gateway, url } = await gatewayVia(emu.url, { IM_CONNECTIONS: String(CONNECTIONS) });
+    try {
+      expect((await fetch(`${url}/ready`)).status).toBe(200);
+      for (const text of Object.values(generated)) expect(gateway.prepared(text), text.slice(0, 40)).toBe(true);
+      expect(gateway.prepared('{ me { id } }')).toBe(false);
+      // Opened without a request: the emulator was sent nothing.
+      expect(emu.server.connectionsOpened()).toBe(CONNECTIONS);
+      expect(emu.calls()).toEqual([]);
+
+      // The first request uses them: no connection is opened for it.
+      const user = await emu.user();
+      const before = emu.server.connectionsOpened();
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', app_id: emu.appId, 'access-token': user.token },
+        body: JSON.stringify({ query: '{ me { id nickName settings { noPush } } }' }),
+      });
+      expect(((await res.json()) as { data?: { me?: { id: string } } }).data?.me?.id).toBe(String(user.id));
+      expect(emu.server.connectionsOpened()).toBe(before);
+    } finally {
+      await gateway.stop();
+      await emu.stop();
+    }
+  });
+});
