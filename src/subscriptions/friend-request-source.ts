@@ -33,7 +33,8 @@ const CURSOR = /^(\d{1,19}):((?:\d{1,19})(?:,\d{1,19})*)?$/;
 
 function parse(text: string): Position {
   const m = CURSOR.exec(text);
-  if (!m) throw new GatewayError('after: not a friend request cursor (the `cursor` of a FriendRequestReceived).', 'BAD_USER_INPUT', 'after');
+  if (!m)
+    throw new GatewayError('after: not a friend request cursor (the `cursor` of a FriendRequestReceived).', 'BAD_USER_INPUT', 'after');
   return { at: BigInt(m[1]!), ids: m[2] ? m[2].split(',') : [] };
 }
 
@@ -95,7 +96,12 @@ export async function readArrivals(rest: Rest, caller: Caller, from: string | un
   const news: FriendApplication[] = [];
   let cursor: string | undefined;
   for (let pages = 1; ; pages++) {
-    const reply = await rest.call('GET /roster/apply/list', { limit: PAGE, ...(cursor ? { cursor } : {}) }, caller, signal ? { signal } : {});
+    const reply = await rest.call(
+      'GET /roster/apply/list',
+      { limit: PAGE, ...(cursor ? { cursor } : {}) },
+      caller,
+      signal ? { signal } : {},
+    );
     if (known === undefined) return { news: [], newest: [...reply.data].reverse(), incomplete: false };
     const fresh = reply.data.filter((a) => isNew(a, known));
     news.push(...fresh);

@@ -87,7 +87,11 @@ describe('friendRequestReceived on two replicas sharing Redis', () => {
     const feed = new Feed<RequestData>();
     client.subscribe<RequestData>(
       { query: REQUESTS, variables: {} },
-      { next: (r) => feed.push(r as GqlReply<RequestData>), error: (error) => feed.end({ error }), complete: () => feed.end({ complete: true }) },
+      {
+        next: (r) => feed.push(r as GqlReply<RequestData>),
+        error: (error) => feed.end({ error }),
+        complete: () => feed.end({ complete: true }),
+      },
     );
     // Another device of the same user on B keeps B's topic going: the retry joins a poll already past b.
     const other = wsClient(replicas[1]!.url, identity(emu, me));

@@ -202,8 +202,7 @@ export function sharedSubscriptions(): SharedSubscriptions {
  */
 export function shareOf(args: ExecutionArgs): { key: string | undefined; replay: boolean } {
   const context = args.contextValue as
-    | { identity?: Identity; resumeAfter?: unknown; resume?: { key: string }; idFormat?: string }
-    | undefined;
+    { identity?: Identity; resumeAfter?: unknown; resume?: { key: string }; idFormat?: string } | undefined;
   const identity = context?.identity;
   const text = args.document.loc?.source.body;
   const operation = getOperationAST(args.document, args.operationName);

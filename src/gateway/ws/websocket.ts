@@ -54,7 +54,11 @@ interface WebSocketOptions {
    */
   resolveParams?: (payload: SubscribePayload) => Promise<{ params: SubscribePayload }>;
   /** A subscription's place in the resume store, when its connection names a client key (resume-on-retry.ts). */
-  resume?: (identity: Identity, connectionParams: Record<string, unknown> | undefined, payload: SubscribePayload) => Promise<ResumeSlot | undefined>;
+  resume?: (
+    identity: Identity,
+    connectionParams: Record<string, unknown> | undefined,
+    payload: SubscribePayload,
+  ) => Promise<ResumeSlot | undefined>;
 }
 
 /**

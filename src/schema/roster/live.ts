@@ -45,7 +45,8 @@ const FriendEventRef = builder.interfaceRef<FriendEvent>('FriendEvent').implemen
   fields: (t) => ({
     id: t.string({
       nullable: false,
-      description: 'Identity of the event for client caches: its type and the user, joined by ":" ("FriendAdded:<user ID>"). Not an ID of the service.',
+      description:
+        'Identity of the event for client caches: its type and the user, joined by ":" ("FriendAdded:<user ID>"). Not an ID of the service.',
       resolve: (e) => `${TYPE_OF[e.kind]}:${String(e.userId)}`,
     }),
     user: t.field({ type: UserRef, nullable: false, description: 'The other user.', resolve: (e) => ({ id: e.userId }) }),

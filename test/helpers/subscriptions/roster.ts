@@ -25,7 +25,10 @@ export const REQUESTS = `subscription($after: String) {
   friendRequestReceived(after: $after) { cursor request { id message status expiresAt from { id } } } }`;
 
 export interface RequestData {
-  friendRequestReceived: { cursor: string; request: { id: string; message: string; status: string; expiresAt: string; from: { id: string } } };
+  friendRequestReceived: {
+    cursor: string;
+    request: { id: string; message: string; status: string; expiresAt: string; from: { id: string } };
+  };
 }
 
 export const FRIEND_EVENTS = 'subscription { friendEvents { __typename id user { id } } }';
