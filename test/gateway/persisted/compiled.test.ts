@@ -30,7 +30,10 @@ describe.skipIf(process.env.GRAPHQL_JIT === 'false')('persisted documents and co
   });
   afterAll(() => stack.stop());
 
-  it('compiles Me once for its text and its documentId together', async () => {
+  it('compiles Me once, before /ready, for its text and its documentId together', async () => {
+    // Warm start compiled every persisted document once (lifecycle/warm-up.ts); requests compile nothing more.
+    expect(compiled.names.filter((name) => name === 'Me')).toEqual(['Me']);
+    const before = compiled.names.length;
     const headers = { 'access-token': user.token, app_id: stack.emu.appId };
     const answers = [
       await post(stack.url, { query: document }, headers),
@@ -38,7 +41,6 @@ describe.skipIf(process.env.GRAPHQL_JIT === 'false')('persisted documents and co
       await post(stack.url, { documentId: id.slice('sha256:'.length) }, headers),
     ];
     for (const answer of answers) expect(answer.body?.data?.me).toMatchObject({ id: String(user.id) });
-    // Compiled on its first run (the suite's GRAPHQL_JIT_AFTER=1), for the request that names no operation.
-    expect(compiled.names).toEqual([undefined]);
+    expect(compiled.names.slice(before)).toEqual([]);
   });
 });

@@ -193,10 +193,11 @@ describe('streaming a 20 MB file', () => {
     );
     // Buffering the file would grow arrayBuffers by at least its 20 MB (yoga's own parser: ~42 MB),
     // and RSS with them. RSS also moves with the allocator and V8's spaces (0.9 to 12.1 MB across
-    // runs of this same code while arrayBuffers stayed under 2 MB): below the file's size is the point.
+    // runs of this same code while arrayBuffers stayed under 2 MB; 16.6 and 18.9 MB once each in a
+    // whole-suite run): below the file's size is the point, and arrayBuffers is the precise check.
     for (const growth of [up, down]) {
       expect(growth.arrayBuffersMB).toBeLessThan(6);
-      expect(growth.rssMB).toBeLessThan(16);
+      expect(growth.rssMB).toBeLessThan(20);
     }
   });
 });
