@@ -4,8 +4,9 @@
 // `update`, no `evict`, no refetch. And Apollo warns about nothing on the way.
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AcceptFriendRequestDocument, ContactsScreenDocument, FriendRequestsScreenDocument } from '../../src/generated/graphql';
+import { expectNoConsoleWarnings } from '../helpers/apollo-warnings';
 import type { TestUser } from '../helpers/emulator';
 import { pendingRequest } from '../helpers/roster';
 import { useStack } from '../helpers/stack';
@@ -22,16 +23,7 @@ function apolloFor(user: TestUser) {
   });
 }
 
-let warnings: unknown[][];
-beforeEach(() => {
-  warnings = [];
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args));
-  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void warnings.push(args));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  expect(warnings).toEqual([]);
-});
+expectNoConsoleWarnings();
 
 describe('Apollo Client 4 and the contacts screens', () => {
   it('shows the accepted friend in the cached contacts list and the request ACCEPTED, with no cache code', async () => {

@@ -5,14 +5,13 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/config';
-import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { wsClient } from '../helpers/subscriptions/clients';
 import { EVENTS, type EventData, sendText, take } from '../helpers/subscriptions/operations';
 import { maxPolls, pollsObserved } from '../helpers/subscriptions/polls';
 import { sleep, until } from '../helpers/wait';
 import { identity } from '../helpers/users';
+import { type Replica, startReplicas } from '../helpers/redis-replicas';
 
 const REDIS_URL = inject('redisUrl');
 const INTERVAL = 100;
@@ -20,16 +19,12 @@ const PREFIX = `im-gateway-test:${randomBytes(6).toString('hex')}:`;
 
 let emu: TestEmulator;
 let redis: Redis;
-const replicas: { gateway: Gateway; url: string }[] = [];
+let replicas: Replica[] = [];
 
 beforeAll(async () => {
   redis = new Redis(REDIS_URL);
   emu = await startEmulator();
-  for (let i = 0; i < 2; i++) {
-    const env = { PORT: '1', IM_APP_ID: emu.appId, REDIS_URL, POLL_INTERVAL_MS: String(INTERVAL) };
-    const gateway = createGateway({ ...loadConfig(env), port: 0 }, { imBaseUrl: emu.url, redisPrefix: PREFIX });
-    replicas.push({ gateway, url: await gateway.start() });
-  }
+  replicas = await startReplicas(emu, { redisUrl: REDIS_URL, prefix: PREFIX, intervalMs: INTERVAL, count: 2 });
 });
 
 afterAll(async () => {

@@ -7,8 +7,6 @@ import { createClient } from 'graphql-ws';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import { loadConfig } from '../../src/config';
-import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import type { GqlReply } from '../helpers/stack';
 import { Feed, wsClient, wsUrl } from '../helpers/subscriptions/clients';
@@ -16,6 +14,7 @@ import { maxPolls, pollsObserved } from '../helpers/subscriptions/polls';
 import { consentingUser, polledTwice, REQUESTS, type RequestData, requestFriend } from '../helpers/subscriptions/roster';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 import { identity } from '../helpers/users';
+import { type Replica, startReplicas } from '../helpers/redis-replicas';
 
 const REDIS_URL = inject('redisUrl');
 const INTERVAL = 100;
@@ -24,16 +23,12 @@ const PREFIX = `im-gateway-test:${randomBytes(6).toString('hex')}:`;
 let emu: TestEmulator;
 let redis: Redis;
 let proxy: TcpProxy;
-const replicas: { gateway: Gateway; url: string }[] = [];
+let replicas: Replica[] = [];
 
 beforeAll(async () => {
   redis = new Redis(REDIS_URL);
   emu = await startEmulator();
-  for (let i = 0; i < 2; i++) {
-    const env = { PORT: '1', IM_APP_ID: emu.appId, REDIS_URL, POLL_INTERVAL_MS: String(INTERVAL) };
-    const gateway = createGateway({ ...loadConfig(env), port: 0 }, { imBaseUrl: emu.url, redisPrefix: PREFIX });
-    replicas.push({ gateway, url: await gateway.start() });
-  }
+  replicas = await startReplicas(emu, { redisUrl: REDIS_URL, prefix: PREFIX, intervalMs: INTERVAL, count: 2 });
   proxy = await startTcpProxy(replicas[0]!.url);
 });
 
