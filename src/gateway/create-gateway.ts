@@ -19,7 +19,8 @@ import { writeClock } from '../rest/write-clock';
 import { schema } from '../schema';
 import { createSubscriptionHub } from '../subscriptions/hub';
 import type { ResumeSlot } from '../subscriptions/resume';
-import { memoryLedger, redisLedger, type ResumeLedger } from '../subscriptions/resume-ledger';
+import { memoryLedger, redisLedger } from '../subscriptions/resume-ledger';
+import { sharedRedis } from '../redis/shared-redis';
 import { resumeSlot } from './ws/resume-on-retry';
 import { subscriptionSlots } from '../subscriptions/slots';
 import { graphiqlOptions } from './http/graphiql';
@@ -109,11 +110,12 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
   };
   // Polls take at most pollConnections of the upstream sockets (rest/background.ts).
   const pollGate = backgroundGate(config.pollConnections);
+  // State shared by the replicas (REDIS_URL): one resource, two connections (src/redis/).
+  const redis = config.redisUrl ? sharedRedis({ url: config.redisUrl, prefix: options.redisPrefix }) : undefined;
   // At most so many subscriptions per identity, over every transport and replica.
   const slots = subscriptionSlots({
     limit: config.maxSubscriptionsPerIdentity,
-    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
-    ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
+    redis,
     ...(options.subscriptionLeaseMs ? { leaseMs: options.subscriptionLeaseMs } : {}),
   });
   const wsSlots = socketSlots(config.maxSubscriptionsPerSocket, slots);
@@ -168,8 +170,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     pollRest: inBackground(rest, pollGate),
     intervalMs: config.pollIntervalMs,
     defaultAppId: config.imAppId,
-    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
-    ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
+    redis,
     ...(tracing ? { traceRound: tracing.traceRound } : {}),
   });
 
@@ -181,9 +182,9 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     waitMs: config.admissionWaitMs,
   });
 
-  // Where retried WebSocket subscriptions resume (ws/resume-on-retry.ts); Redis is connected at start.
+  // Where retried WebSocket subscriptions resume (ws/resume-on-retry.ts).
   const ledgerOptions = { windowMs: config.resumeWindowMs, maxEntries: config.resumeMaxEntries };
-  let ledger: ResumeLedger | undefined = config.resumeWindowMs > 0 && !config.redisUrl ? memoryLedger(ledgerOptions) : undefined;
+  const ledger = config.resumeWindowMs > 0 ? (redis ? redisLedger(redis, ledgerOptions) : memoryLedger(ledgerOptions)) : undefined;
 
   const limiter =
     config.rateLimit &&
@@ -191,8 +192,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       ...config.rateLimit,
       defaultAppId: config.imAppId,
       ...(proofs ? { proofs } : {}),
-      ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
-      ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
+      redis,
       ...(metrics ? { onRefused: metrics.rateLimited, onStoreFailure: metrics.rateLimitStoreFailure } : {}),
     });
 
@@ -202,15 +202,14 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     createSignInLimiter({
       address: config.signInLimitAddress,
       name: config.signInLimitName,
-      redisUrl: config.redisUrl,
-      redisPrefix: options.redisPrefix,
+      redis,
       onRefused: metrics?.rateLimited,
       onStoreFailure: metrics?.rateLimitStoreFailure,
     });
 
   // Trusted documents and APQ (README: Persisted queries); the Redis store is connected at start.
   const persisted = createPersisted(config, {
-    redisPrefix: options.redisPrefix ?? 'im-gateway:',
+    redis,
     warn: (message) => log().warn(`persisted queries: ${message}`),
   });
   const settings = {
@@ -330,18 +329,12 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         else closing.catch(() => {});
       },
     },
+    // Before every store that keeps its state there; closed after them.
+    redis && { name: 'redis', start: () => redis.start(), close: () => redis.close() },
     { name: 'persisted-documents', start: () => persisted.start(), close: () => persisted.close() },
     limiter && { name: 'rate-limit', start: () => limiter.start(), close: () => limiter.close() },
     signInLimiter && { name: 'sign-in-limit', start: () => signInLimiter.start(), close: () => signInLimiter.close() },
     // Drained after the sockets and the hub below: their subscriptions give their slots back first.
-    config.resumeWindowMs > 0 &&
-      config.redisUrl !== undefined && {
-        name: 'resume-ledger',
-        start: async () => {
-          ledger = await redisLedger(config.redisUrl!, options.redisPrefix ?? 'im-gateway:', ledgerOptions);
-        },
-        close: () => ledger?.close(),
-      },
     { name: 'subscription-slots', start: () => slots.start(), drain: () => slots.close() },
     {
       name: 'websocket',

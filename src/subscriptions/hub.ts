@@ -3,6 +3,7 @@
 // values and errors as events; the schema turns those into GraphQL results.
 import { FixedBuffer, Repeater, type RepeaterBuffer, SlidingBuffer } from '@repeaterjs/repeater';
 import { type Caller, type Identity, identityHash } from '../identity';
+import type { SharedRedis } from '../redis/shared-redis';
 import type { RestClient } from '../rest/client';
 import { classifyUpstreamError, GatewayError, UpstreamError } from '../rest/errors';
 import type { Int64 } from '../rest/json';
@@ -29,10 +30,8 @@ interface SubscriptionHubOptions {
   intervalMs: number;
   /** The app_id the REST client sends for callers that name none (part of their identity). */
   defaultAppId?: string;
-  /** Set: replicas share pollers through this Redis. */
-  redisUrl?: string;
-  /** Prefix of the Redis keys and channels. Default 'im-gateway:'. */
-  redisPrefix?: string;
+  /** Set: replicas share pollers through this Redis (started before the hub). */
+  redis?: SharedRedis | undefined;
   /** Each poll round a trace of its own (the gateway's tracing). */
   traceRound?: RoundTracer;
 }
@@ -57,7 +56,7 @@ export type Mark = (position: string) => void;
 export type Verdict = 'ok' | 'unauthenticated' | 'forbidden';
 
 export interface SubscriptionHub {
-  /** Connects to Redis in multi-replica mode; nothing to do otherwise. */
+  /** Joins the fleet in Redis in multi-replica mode; nothing to do otherwise. */
   start(): Promise<void>;
   unreadCounts(caller: Caller): AsyncIterableIterator<SubscriptionEvent<UnreadEntry[]>>;
   conversationMessages(caller: Caller, peer: Int64): AsyncIterableIterator<SubscriptionEvent<MessageRecord>>;
@@ -90,7 +89,7 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     intervalMs: options.intervalMs,
     ...(options.traceRound ? { traceRound: options.traceRound } : {}),
   };
-  let fleet: Fleet | undefined = options.redisUrl ? undefined : memoryFleet(settings);
+  let fleet: Fleet | undefined = options.redis ? undefined : memoryFleet(settings);
   let closed = false;
   const topics = new Map<string, Topic<unknown>>();
   const leaving = new Set<Promise<void>>();
@@ -199,7 +198,7 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     async start() {
       if (fleet || closed) return;
       const { redisFleet } = await import('./fleet-redis');
-      fleet = await redisFleet({ ...settings, url: options.redisUrl!, prefix: options.redisPrefix ?? 'im-gateway:' });
+      fleet = redisFleet({ ...settings, redis: options.redis! });
     },
     unreadCounts: (caller) => subscribe(unreadSource, caller, (entries) => [entries], stateBuffer()),
     conversationMessages: (caller, peer) => subscribe(conversationSource(peer), caller, (messages) => messages, streamBuffer()),
