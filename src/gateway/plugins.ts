@@ -33,12 +33,12 @@ import { useEarlyProof } from './execution/early-proof';
 import type { useDocumentCache } from './execution/document-cache';
 import { useDocumentLimits } from './execution/document-limits';
 import { useIntrospectionRefusal } from './execution/introspection';
-import { useCompiledExecution } from './execution/jit';
+import { type CompiledExecution, useCompiledExecution } from './execution/jit';
 import { useResultCaps } from './execution/result-caps';
 import { useSharedExecution } from './execution/shared-execution';
 import { useSubscriptionLimits } from './execution/subscription-limits';
 import type { WriteClock } from '../rest/write-clock';
-import type { createGatewayMetrics } from './observability/metrics';
+import type { GatewayMetrics } from './observability/metrics';
 import { useOperationTracing } from './observability/tracing/operation-plugin';
 import type { Tracing } from './observability/tracing/tracing';
 
@@ -66,12 +66,17 @@ export interface PluginParts {
   /** The sign-in limits (on by default). */
   readonly signInLimiter: SignInLimiter | undefined;
   readonly slots: SubscriptionSlots;
-  readonly metrics: ReturnType<typeof createGatewayMetrics> | undefined;
+  readonly metrics: GatewayMetrics | undefined;
   readonly tracing: Tracing | undefined;
   /** Why /ready answers 503, or undefined when ready. */
   readonly notReady: () => string | undefined;
   /** The write clock that shared executions start a new epoch on (shared with REST coalescing). */
   readonly writes: WriteClock;
+  /**
+   * Compiled execution (GRAPHQL_JIT), made by whoever asks it what is compiled (the persisted
+   * family); default: made here when config.jit is on.
+   */
+  readonly compiled?: CompiledExecution | undefined;
 }
 
 /** Largest `operations` or `map` field of a multipart request. */
@@ -84,6 +89,7 @@ const when = (on: unknown, entry: () => NamedPlugin): NamedPlugin[] => (on ? [en
 /** The plugins of each phase, in their order. */
 export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> {
   const { config, documents, limiter, metrics, tracing } = parts;
+  const compiled = parts.compiled ?? (config.jit ? useCompiledExecution({ afterRuns: config.jitAfterRuns }) : undefined);
   const request = [
     // onRequestParse, first: the front's refusal is raised before any other check.
     named('front-refusals', useFrontRefusals()),
@@ -142,7 +148,7 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
   ];
   const execution = [
     // onExecute (setExecuteFn): compiled execution once a document has run `afterRuns` times.
-    ...when(config.jit, () => named('compiled-execution', useCompiledExecution({ afterRuns: config.jitAfterRuns }))),
+    ...when(compiled, () => named('compiled-execution', compiled!)),
     // onExecute/onSubscribe (setExecuteFn/setSubscribeFn), after compiled execution, whose choice it wraps: the operation
     // waits for admission (by the cost limit's estimate) when it is about to run, and releases it when it ends.
     named('admission', useAdmission(parts.admission, config.admissionWaitMs, parts.admissionKey)),

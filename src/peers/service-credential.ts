@@ -3,6 +3,7 @@
 // of the same app, and users' ban status from the admin user list. Answers are remembered briefly
 // per app, shared by all requests.
 import type { Caller } from '../rest/caller';
+import type { Acting, ProvenTokens } from '../rest/proven-tokens';
 import { TtlCache } from './ttl-cache';
 
 /** How long a peer's public profile is remembered: a chat list re-read within it costs nothing. */
@@ -16,6 +17,8 @@ export interface ServiceCredential {
   readonly token: string;
   /** Answers of the credential's app by what they are (its space) and whose (key), as promises so concurrent requests share a call. */
   readonly cache: TtlCache<Promise<unknown>>;
+  /** The gateway's record of proven tokens: the credential serves proven callers only. */
+  readonly tokens: ProvenTokens;
 }
 
 /** The credential's remembered answer for `key` of `space`, or `read()` remembered; a failure is not remembered. */
@@ -30,37 +33,19 @@ export function remembered<T>(credential: ServiceCredential, space: string, key:
   return answer;
 }
 
-/** Where the proofs of callers' tokens are kept, by token. */
-const CALLERS = 'caller';
-
 /**
- * The remembered proof of a caller's token: a user token alone (no user_id or group_id header,
- * which would change who it acts as). Undefined for other callers: they prove themselves each time.
+ * Whom the caller acts as, by `prove()` (its own profile read with its own token), remembered in
+ * the gateway's record of proven tokens (rest/proven-tokens.ts) for its lifetime: a revoked token
+ * may keep reading peers' public fields that long, unless a call with it is refused first (the
+ * record then forgets it for every use). A token with a user_id or group_id header proves itself
+ * each time.
  */
-function proofKey(caller: Caller): string | undefined {
-  if (caller.token === undefined || caller.userId !== undefined || caller.groupId !== undefined) return undefined;
-  return caller.token;
+export function provenBy(credential: ServiceCredential, caller: Caller, prove: () => Promise<Acting>): Promise<Acting> {
+  return credential.tokens.prove(caller, prove);
 }
 
-/**
- * Who the caller is, by `prove()` (its own profile read with its own token), remembered for
- * PEER_TTL_MS per app and token: a revoked token may keep reading peers' public fields that long,
- * unless a call with it is refused first (forgetCaller).
- */
-export function provenBy<T>(credential: ServiceCredential, caller: Caller, prove: () => Promise<T>): Promise<T> {
-  const key = proofKey(caller);
-  return key === undefined ? prove() : remembered(credential, CALLERS, key, prove);
-}
-
-/** Forgets a caller's proof: the upstream refused its token (10003/10008, HTTP 401/402). */
-export function forgetCaller(credential: ServiceCredential, caller: Caller, defaultAppId: string): void {
-  if ((caller.appId ?? defaultAppId) !== credential.appId) return;
-  const key = proofKey({ ...(caller.token !== undefined ? { token: caller.token } : {}) });
-  if (key !== undefined) credential.cache.delete(CALLERS, key);
-}
-
-export function serviceCredential(appId: string, token: string | undefined): ServiceCredential | undefined {
-  return token === undefined ? undefined : { appId, token, cache: new TtlCache(PEER_TTL_MS, PEER_CACHE_ENTRIES) };
+export function serviceCredential(appId: string, token: string | undefined, tokens: ProvenTokens): ServiceCredential | undefined {
+  return token === undefined ? undefined : { appId, token, tokens, cache: new TtlCache(PEER_TTL_MS, PEER_CACHE_ENTRIES) };
 }
 
 /** What the credential offers one request's caller; undefined when it may not be used for them. */

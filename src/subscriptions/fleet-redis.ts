@@ -13,16 +13,16 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { decodeEvent, decodeSnapshot, encode } from './events';
 import type { Fleet, PollSettings } from './fleet';
-import { defineLeaseScripts, type LeaseTimings, leaseTimings, type TopicKeys, topicKeys } from './lease';
+import type { SharedRedis } from '../redis/shared-redis';
+import { withScripts } from '../redis/scripts';
+import { LEASE_SCRIPTS, type LeaseTimings, leaseTimings, type TopicKeys, topicKeys } from './lease';
 import { Poller } from './poller';
-import { connectRedis } from './redis-connection';
 import type { Topic } from './topic';
 import { warner } from './warn';
 
 interface RedisFleetOptions extends PollSettings {
-  url: string;
-  /** Prepended to every key and channel (several deployments, or tests, may share one Redis). */
-  prefix: string;
+  /** The gateway's Redis, connected (src/redis/): its two connections, and the topics' keys. */
+  redis: SharedRedis;
 }
 
 interface Entry {
@@ -44,13 +44,12 @@ interface Entry {
 
 const warn = warner('subscriptions (Redis)');
 
-/** Connects (failing with a clear message when Redis cannot be reached) and answers the fleet. */
-export async function redisFleet(options: RedisFleetOptions): Promise<Fleet> {
-  // A timeout also catches a silent partition: the fleet then polls in process.
-  const commandTimeoutMs = Math.max(1_000, leaseTimings(options.intervalMs).leaseMs);
-  const [cmd, sub] = await connectRedis(options.url, ['im-gateway', 'im-gateway-sub'], { commandTimeoutMs, warn });
-  defineLeaseScripts(cmd!);
-  return new RedisFleet(cmd!, sub!, options);
+/**
+ * The fleet on the gateway's Redis, once it is connected. The connections' command timeout
+ * (src/redis/policy.ts) also catches a silent partition: the fleet then polls in process.
+ */
+export function redisFleet(options: RedisFleetOptions): Fleet {
+  return new RedisFleet(withScripts(options.redis, LEASE_SCRIPTS)(), options.redis.subscriber, options);
 }
 
 class RedisFleet implements Fleet {
@@ -72,14 +71,17 @@ class RedisFleet implements Fleet {
     private readonly options: RedisFleetOptions,
   ) {
     this.timings = leaseTimings(options.intervalMs);
+    // The subscriber connection is shared (src/redis/shared-redis.ts): other channels are not ours.
     sub.on('message', (channel: string, text: string) => {
+      const entry = this.entries.get(channel);
+      if (!entry) return;
       let event: ReturnType<typeof decodeEvent>;
       try {
         event = decodeEvent(text);
       } catch (err) {
         return warn(`an event could not be read: ${(err as Error).message}`); // not ours: a foreign publisher
       }
-      this.entries.get(channel)?.topic.receive(event);
+      entry.topic.receive(event);
     });
     for (const client of [cmd, sub]) {
       client.on('close', () => this.goOffline());
@@ -90,7 +92,7 @@ class RedisFleet implements Fleet {
   }
 
   join(topic: Topic<unknown>): void {
-    const keys = topicKeys(this.options.prefix, topic.key);
+    const keys = topicKeys(this.options.redis.key, topic.key);
     const entry: Entry = { topic, keys, ready: Promise.resolve(), settingUp: false, joined: false, left: false };
     this.entries.set(keys.channel, entry);
     // Offline: polled here from its first round, so a new subscriber gets fresh values.
@@ -279,7 +281,7 @@ class RedisFleet implements Fleet {
   }
 
   async leave(topic: Topic<unknown>): Promise<void> {
-    const keys = topicKeys(this.options.prefix, topic.key);
+    const keys = topicKeys(this.options.redis.key, topic.key);
     const entry = this.entries.get(keys.channel);
     if (!entry || entry.topic !== topic) return;
     entry.left = true;
@@ -309,9 +311,6 @@ class RedisFleet implements Fleet {
     clearInterval(this.timer);
     await Promise.all([...this.entries.values()].map((e) => this.leave(e.topic)));
     await Promise.all(this.leaving.values());
-    await Promise.all([this.cmd.quit(), this.sub.quit()]).catch(() => {
-      this.cmd.disconnect();
-      this.sub.disconnect();
-    });
+    // The connections are the gateway's: closed with it.
   }
 }

@@ -3,7 +3,9 @@
 // values and errors as events; the schema turns those into GraphQL results.
 import { FixedBuffer, Repeater, type RepeaterBuffer, SlidingBuffer } from '@repeaterjs/repeater';
 import { type Caller, type Identity, identityHash } from '../identity';
+import type { SharedRedis } from '../redis/shared-redis';
 import type { RestClient } from '../rest/client';
+import type { ProvenTokens } from '../rest/proven-tokens';
 import { classifyUpstreamError, GatewayError, UpstreamError } from '../rest/errors';
 import type { Int64 } from '../rest/json';
 import type { MessageRecord, UnreadEntry } from '../rest/records';
@@ -29,10 +31,10 @@ interface SubscriptionHubOptions {
   intervalMs: number;
   /** The app_id the REST client sends for callers that name none (part of their identity). */
   defaultAppId?: string;
-  /** Set: replicas share pollers through this Redis. */
-  redisUrl?: string;
-  /** Prefix of the Redis keys and channels. Default 'im-gateway:'. */
-  redisPrefix?: string;
+  /** The gateway's record of proven tokens: a connection with a proven token is not checked again. */
+  tokens?: ProvenTokens | undefined;
+  /** Set: replicas share pollers through this Redis (started before the hub). */
+  redis?: SharedRedis | undefined;
   /** Each poll round a trace of its own (the gateway's tracing). */
   traceRound?: RoundTracer;
 }
@@ -57,7 +59,7 @@ export type Mark = (position: string) => void;
 export type Verdict = 'ok' | 'unauthenticated' | 'forbidden';
 
 export interface SubscriptionHub {
-  /** Connects to Redis in multi-replica mode; nothing to do otherwise. */
+  /** Joins the fleet in Redis in multi-replica mode; nothing to do otherwise. */
   start(): Promise<void>;
   unreadCounts(caller: Caller): AsyncIterableIterator<SubscriptionEvent<UnreadEntry[]>>;
   conversationMessages(caller: Caller, peer: Int64): AsyncIterableIterator<SubscriptionEvent<MessageRecord>>;
@@ -67,8 +69,8 @@ export interface SubscriptionHub {
   friendRequestReceived(caller: Caller, after?: string, mark?: Mark): AsyncIterableIterator<SubscriptionEvent<ReceivedRequest>>;
   /** The caller's friends coming and going. */
   friendEvents(caller: Caller): AsyncIterableIterator<SubscriptionEvent<FriendEvent>>;
-  /** Checks a connection's identity with the service (a success is remembered a while, by the identity's key). */
-  verify(identity: Pick<Identity, 'caller' | 'key'>): Promise<Verdict>;
+  /** Checks a connection's identity with the service (a proven token is not checked again: rest/proven-tokens.ts). */
+  verify(identity: Pick<Identity, 'caller'>): Promise<Verdict>;
   /** Counts for the metrics (read-only). */
   stats(): SubscriptionStats;
   /** Completes every subscription and stops every poller. */
@@ -79,9 +81,6 @@ export interface SubscriptionHub {
 // messages keeps a long backlog for a slow client, then ends it rather than grow without bound.
 const stateBuffer = () => new SlidingBuffer(4);
 const streamBuffer = () => new FixedBuffer(256);
-// A verified identity is not checked again for a minute (reconnect storms cost one call each).
-const VERIFIED_MS = 60_000;
-const MAX_VERIFIED = 10_000;
 
 export function createSubscriptionHub(options: SubscriptionHubOptions): SubscriptionHub {
   const pollRest = options.pollRest ?? options.rest;
@@ -90,11 +89,10 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     intervalMs: options.intervalMs,
     ...(options.traceRound ? { traceRound: options.traceRound } : {}),
   };
-  let fleet: Fleet | undefined = options.redisUrl ? undefined : memoryFleet(settings);
+  let fleet: Fleet | undefined = options.redis ? undefined : memoryFleet(settings);
   let closed = false;
   const topics = new Map<string, Topic<unknown>>();
   const leaving = new Set<Promise<void>>();
-  const verified = new Map<string, { until: number; verdict: Promise<Verdict> }>();
   const counts = { subscribers: 0, polls: 0, pollErrors: 0 };
 
   /** The source as it was, counting its rounds (a round cut short by a stop is no failure). */
@@ -199,7 +197,7 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
     async start() {
       if (fleet || closed) return;
       const { redisFleet } = await import('./fleet-redis');
-      fleet = await redisFleet({ ...settings, url: options.redisUrl!, prefix: options.redisPrefix ?? 'im-gateway:' });
+      fleet = redisFleet({ ...settings, redis: options.redis! });
     },
     unreadCounts: (caller) => subscribe(unreadSource, caller, (entries) => [entries], stateBuffer()),
     conversationMessages: (caller, peer) => subscribe(conversationSource(peer), caller, (messages) => messages, streamBuffer()),
@@ -224,19 +222,15 @@ export function createSubscriptionHub(options: SubscriptionHubOptions): Subscrip
       );
     },
     friendEvents: (caller) => subscribe(friendsSource, caller, (events) => events, streamBuffer()),
-    verify({ caller, key }) {
+    verify({ caller }) {
       // Without a token there is nothing to check: such a connection can log in, and its
       // subscriptions are refused with UNAUTHENTICATED by the service.
       if (caller.token === undefined) return Promise.resolve('ok');
-      const now = Date.now();
-      const known = verified.get(key);
-      if (known && known.until > now) return known.verdict;
-      if (verified.size >= MAX_VERIFIED) verified.clear();
-      const verdict = check(caller);
-      verified.set(key, { until: now + VERIFIED_MS, verdict });
-      // Only a success is remembered: a refused token may be a typo fixed on the next try.
-      void verdict.then((v) => v !== 'ok' && verified.get(key)?.verdict === verdict && verified.delete(key));
-      return verdict;
+      // A token proven lately (any call made with it: a reconnect storm costs one check) is not
+      // checked again; one with a user_id or group_id header is, for whom it acts as.
+      const alone = caller.userId === undefined && caller.groupId === undefined;
+      if (alone && options.tokens?.isProven(caller)) return Promise.resolve('ok');
+      return check(caller);
     },
     stats: () => ({ ...counts, topics: topics.size }),
     async close() {

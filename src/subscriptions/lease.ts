@@ -1,8 +1,9 @@
 // The Redis side of shared polling: per topic a lease (who polls), a snapshot (where the poll
 // stands) and a channel (what it publishes). Every write by a holder is fenced by its lease token
 // in one script, so a replica that lost its lease (paused, partitioned) can never publish again.
-import type { Redis, Result } from 'ioredis';
-import { defineScripts } from './redis-connection';
+import type { Result } from 'ioredis';
+import type { KeyOf } from '../redis/keys';
+import type { Script } from '../redis/scripts';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -22,7 +23,7 @@ declare module 'ioredis' {
   }
 }
 
-const SCRIPTS = {
+const LUA = {
   leasePublish: `
     if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
     if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[5]) end
@@ -38,14 +39,12 @@ const SCRIPTS = {
     return 0`,
 } as const;
 
-const KEYS_OF: Record<keyof typeof SCRIPTS, number> = { leasePublish: 2, leaseRenew: 2, leaseRelease: 1 };
-
-export function defineLeaseScripts(redis: Redis): void {
-  defineScripts(
-    redis,
-    Object.fromEntries(Object.entries(SCRIPTS).map(([name, lua]) => [name, { keys: KEYS_OF[name as keyof typeof SCRIPTS], lua }])),
-  );
-}
+/** The lease scripts, for `withScripts` (src/redis/scripts.ts). */
+export const LEASE_SCRIPTS: Readonly<Record<keyof typeof LUA, Script>> = {
+  leasePublish: { keys: 2, lua: LUA.leasePublish },
+  leaseRenew: { keys: 2, lua: LUA.leaseRenew },
+  leaseRelease: { keys: 1, lua: LUA.leaseRelease },
+};
 
 export interface TopicKeys {
   lease: string;
@@ -54,8 +53,8 @@ export interface TopicKeys {
 }
 
 /** The Redis names of a topic; `key` holds no secret (identity.ts). */
-export function topicKeys(prefix: string, key: string): TopicKeys {
-  return { lease: `${prefix}lease:${key}`, snapshot: `${prefix}snapshot:${key}`, channel: `${prefix}events:${key}` };
+export function topicKeys(keyOf: KeyOf, key: string): TopicKeys {
+  return { lease: keyOf('lease', key), snapshot: keyOf('snapshot', key), channel: keyOf('events', key) };
 }
 
 export interface LeaseTimings {

@@ -3,7 +3,7 @@
 // of the last event delivered, kept for the resume window after it was last written. In bounded
 // memory (the oldest written goes first), or in Redis when replicas share it (a retry may land on
 // another replica): there, Redis trouble degrades to "nothing to resume", never to a failure.
-import { connectRedis } from './redis-connection';
+import type { SharedRedis } from '../redis/shared-redis';
 import { warner } from './warn';
 
 export interface ResumeLedger {
@@ -41,26 +41,28 @@ export function memoryLedger({ windowMs, maxEntries }: LedgerOptions): ResumeLed
 
 const warn = warner('resume');
 
-/** Reads and writes of the ledger wait no longer than this: a resume is not worth a stalled subscribe. */
-const COMMAND_TIMEOUT_MS = 1_000;
-
-export async function redisLedger(url: string, prefix: string, { windowMs }: Pick<LedgerOptions, 'windowMs'>): Promise<ResumeLedger> {
-  const [redis] = await connectRedis(url, ['im-gateway-resume'], { commandTimeoutMs: COMMAND_TIMEOUT_MS, warn });
-  const keyOf = (key: string) => `${prefix}resume:${key}`;
+/**
+ * Positions under `resume:<key>`. Reads and writes wait no longer than the connection's command
+ * timeout (src/redis/policy.ts): a resume is not worth a stalled subscribe.
+ */
+export function redisLedger(redis: SharedRedis, { windowMs }: Pick<LedgerOptions, 'windowMs'>): ResumeLedger {
+  const keyOf = (key: string) => redis.key('resume', key);
   return {
     async get(key) {
       try {
-        return (await redis!.get(keyOf(key))) ?? undefined;
+        return (await redis.command.get(keyOf(key))) ?? undefined;
       } catch (err) {
         warn(`reading a resume position failed: ${(err as Error).message}`);
         return undefined;
       }
     },
     set(key, position) {
-      redis!.set(keyOf(key), position, 'PX', windowMs).catch((err: Error) => warn(`keeping a resume position failed: ${err.message}`));
+      // `redis.command` throws while Redis is not connected: the same warning.
+      Promise.resolve()
+        .then(() => redis.command.set(keyOf(key), position, 'PX', windowMs))
+        .catch((err: Error) => warn(`keeping a resume position failed: ${err.message}`));
     },
-    async close() {
-      await redis!.quit().catch(() => redis!.disconnect());
-    },
+    // The connection is the gateway's: closed with it.
+    close: () => Promise.resolve(),
   };
 }

@@ -7,7 +7,8 @@
 // when its fields expire. Nothing is ever held longer than a lease without a live owner.
 import { randomBytes } from 'node:crypto';
 import type { Redis, Result } from 'ioredis';
-import { connectRedis, defineScripts } from './redis-connection';
+import { withScripts } from '../redis/scripts';
+import type { SharedRedis } from '../redis/shared-redis';
 import type { SlotStore } from './slot-store';
 import { warner } from './warn';
 
@@ -56,8 +57,8 @@ const SCRIPTS = {
 } as const;
 
 interface RedisSlotStoreOptions {
-  url: string;
-  prefix: string;
+  /** The gateway's Redis (src/redis/): keys `slots:<identity key>`. */
+  redis: SharedRedis;
   limit: number;
   leaseMs: number;
   /** This replica's slots per identity, as they stand (renewed from it). */
@@ -66,11 +67,10 @@ interface RedisSlotStoreOptions {
 
 const warn = warner('subscription limits (Redis)');
 
-export async function redisSlotStore(options: RedisSlotStoreOptions): Promise<SlotStore> {
-  // A slow Redis delays a subscription's start by at most this, then it is admitted (fail open).
-  const [redis] = await connectRedis(options.url, ['im-gateway-slots'], { commandTimeoutMs: 1_000, warn });
-  defineScripts(redis!, SCRIPTS);
-  return new RedisSlotStore(redis!, options);
+// A slow Redis delays a subscription's start by at most its command timeout (src/redis/policy.ts),
+// then it is admitted (fail open).
+export function redisSlotStore(options: RedisSlotStoreOptions): SlotStore {
+  return new RedisSlotStore(withScripts(options.redis, SCRIPTS), options);
 }
 
 class RedisSlotStore implements SlotStore {
@@ -81,7 +81,7 @@ class RedisSlotStore implements SlotStore {
   private renewing = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: () => Redis,
     private readonly options: RedisSlotStoreOptions,
   ) {
     this.timer = setInterval(() => void this.renew(), Math.max(10, Math.floor(options.leaseMs / 3)));
@@ -89,13 +89,13 @@ class RedisSlotStore implements SlotStore {
   }
 
   private keyOf(identity: string): string {
-    return `${this.options.prefix}slots:${identity}`;
+    return this.options.redis.key('slots', identity);
   }
 
   async claim(identity: string, mine: number): Promise<boolean> {
     const { limit, leaseMs } = this.options;
     try {
-      return (await this.redis.slotClaim(this.keyOf(identity), this.replica, mine, limit, leaseMs)) === 1;
+      return (await this.redis().slotClaim(this.keyOf(identity), this.replica, mine, limit, leaseMs)) === 1;
     } catch (err) {
       this.dirty.add(identity);
       throw err;
@@ -103,10 +103,13 @@ class RedisSlotStore implements SlotStore {
   }
 
   report(identity: string, mine: number): void {
-    this.redis.slotReport(this.keyOf(identity), this.replica, mine, this.options.leaseMs).catch((err: unknown) => {
-      this.dirty.add(identity);
-      warn(`a count could not be written (the next renewal writes it): ${(err as Error).message}`);
-    });
+    // A Redis not connected throws here rather than reject: the same mending.
+    Promise.resolve()
+      .then(() => this.redis().slotReport(this.keyOf(identity), this.replica, mine, this.options.leaseMs))
+      .catch((err: unknown) => {
+        this.dirty.add(identity);
+        warn(`a count could not be written (the next renewal writes it): ${(err as Error).message}`);
+      });
   }
 
   /** Writes every count this replica holds (and those not written), one round trip for all. */
@@ -118,7 +121,7 @@ class RedisSlotStore implements SlotStore {
     this.dirty.clear();
     try {
       if (identities.length === 0) return;
-      const pipeline = this.redis.pipeline();
+      const pipeline = this.redis().pipeline();
       for (const identity of identities)
         pipeline.slotReport(this.keyOf(identity), this.replica, held.get(identity) ?? 0, this.options.leaseMs);
       const results = (await pipeline.exec()) ?? [];
@@ -136,6 +139,6 @@ class RedisSlotStore implements SlotStore {
   async close(): Promise<void> {
     clearInterval(this.timer);
     // This replica's slots are all released by now (its subscriptions ended); what is left expires.
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    // The connection is the gateway's: closed with it.
   }
 }

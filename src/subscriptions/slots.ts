@@ -5,6 +5,7 @@
 // (slots-redis.ts), so the limit holds across replicas. Redis trouble fails open: the subscription
 // is admitted on this replica's own count, with a warning and a count for the metrics.
 import type { Identity } from '../identity';
+import type { SharedRedis } from '../redis/shared-redis';
 import type { SlotStore } from './slot-store';
 import { warner } from './warn';
 
@@ -23,7 +24,7 @@ export interface SlotStats {
 export type { SlotStore } from './slot-store';
 
 export interface SubscriptionSlots {
-  /** Connects to Redis in multi-replica mode; nothing to do otherwise. */
+  /** Counts in Redis in multi-replica mode (started after it); nothing to do otherwise. */
   start(): Promise<void>;
   acquire(identity: Pick<Identity, 'key'>): Promise<Admission>;
   readonly limit: number;
@@ -35,9 +36,7 @@ interface SubscriptionSlotsOptions {
   /** Most subscriptions open at once per identity. */
   limit: number;
   /** Set: the fleet's count lives in this Redis. */
-  redisUrl?: string;
-  /** Prefix of the Redis keys. Default 'im-gateway:'. */
-  redisPrefix?: string;
+  redis?: SharedRedis | undefined;
   /** How long a replica's count outlives it in Redis without renewal (a dead replica's slots free then). */
   leaseMs?: number;
 }
@@ -70,11 +69,10 @@ export function subscriptionSlots(options: SubscriptionSlotsOptions): Subscripti
   return {
     limit: options.limit,
     async start() {
-      if (store || !options.redisUrl) return;
+      if (store || !options.redis) return;
       const { redisSlotStore } = await import('./slots-redis');
-      store = await redisSlotStore({
-        url: options.redisUrl,
-        prefix: options.redisPrefix ?? 'im-gateway:',
+      store = redisSlotStore({
+        redis: options.redis,
         limit: options.limit,
         leaseMs: options.leaseMs ?? SLOT_LEASE_MS,
         held: () => held,

@@ -1,4 +1,4 @@
-// The layering rule (identity ← rest ← emulator, subscriptions ← context ← schema ← gateway ← main;
+// The layering rule (identity ← rest ← emulator, redis ← subscriptions ← context ← schema ← gateway ← main;
 // the logger beside them, below all but config): every
 // relative import of src/ stays in its own area or reaches an area below it, never one above; and
 // nothing below src/schema knows GraphQL (its failures are plain values, worded at the edge).
@@ -20,16 +20,31 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   files: ['rest'],
   peers: ['rest'],
   emulator: ['rest', 'config', 'log'],
-  subscriptions: ['identity', 'rest', 'log'],
+  redis: ['log'],
+  subscriptions: ['identity', 'rest', 'log', 'redis'],
   context: ['identity', 'rest', 'subscriptions', 'peers'],
   schema: ['rest', 'files', 'peers', 'subscriptions', 'context'],
   // The gateway serves the trusted documents' manifest that codegen writes (data, no code).
-  gateway: ['identity', 'rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'config', 'generated', 'log'],
-  main: ['identity', 'rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'gateway', 'config', 'emulator', 'generated', 'log'],
+  gateway: ['identity', 'rest', 'files', 'peers', 'subscriptions', 'context', 'schema', 'config', 'generated', 'log', 'redis'],
+  main: [
+    'identity',
+    'rest',
+    'files',
+    'peers',
+    'subscriptions',
+    'context',
+    'schema',
+    'gateway',
+    'config',
+    'emulator',
+    'generated',
+    'log',
+    'redis',
+  ],
 };
 
 /** The areas below src/schema: no GraphQL package, not even for a type. */
-const BELOW_SCHEMA = ['identity', 'rest', 'files', 'peers', 'subscriptions', 'context', 'config', 'emulator', 'generated', 'log'];
+const BELOW_SCHEMA = ['identity', 'rest', 'files', 'peers', 'subscriptions', 'context', 'config', 'emulator', 'generated', 'log', 'redis'];
 
 /** graphql, graphql-yoga, graphql-jit, @graphql-*, @pothos/*, ...: any package that speaks GraphQL. */
 const isGraphqlPackage = (specifier: string) =>

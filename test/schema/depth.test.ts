@@ -1,6 +1,7 @@
 // Every example operation at no more REST round trips one after another (its depth) than
 // test/helpers/screen-depths.ts allows, warm (the same request again, the gateway's caches filled)
-// and cold (a gateway started afresh: nothing remembered, as once the 5 s caches expired). The
+// cold (a gateway started afresh: nothing remembered) and proven (the caller's token proven by a
+// request of its own, nothing of the screen remembered: as once the 5 s caches expired). The
 // depth is counted, not timed: a proxy answers the gateway's calls in rounds (test/helpers/depth.ts).
 import { type DocumentNode, print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { encodeGlobalId } from '../../src/schema/core/global-id';
 import { startDepthProbe, type DepthProbe } from '../helpers/depth';
 import { startEmulator, type TestEmulator, type TestUser } from '../helpers/emulator';
 import { createGroup } from '../helpers/groups';
-import { SCREEN_DEPTHS, screenLabel, type ScreenDepth } from '../helpers/screen-depths';
+import { type Depths, SCREEN_DEPTHS, screenLabel, type ScreenDepth } from '../helpers/screen-depths';
 import { gatewayVia } from '../helpers/stack';
 
 let emu: TestEmulator;
@@ -71,17 +72,27 @@ const CASES: Record<string, Case> = {
 /** Runs the row's case on the gateway at `url`; fails the test on any GraphQL error. */
 async function runCase(url: string, row: ScreenDepth): Promise<void> {
   const c = CASES[screenLabel(row)]!;
-  const document = (documents as unknown as Record<string, DocumentNode>)[`${row.operation}Document`]!;
-  const caller = c.caller();
+  await runOperation(url, row.operation, c.variables(), c.caller(), c.globalIds);
+}
+
+/** Runs an example operation (by name) as the caller; fails the test on any GraphQL error. */
+async function runOperation(
+  url: string,
+  operation: string,
+  variables: Record<string, unknown>,
+  caller: TestUser | 'admin',
+  globalIds = false,
+) {
+  const document = (documents as unknown as Record<string, DocumentNode>)[`${operation}Document`]!;
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       app_id: emu.appId,
       'access-token': caller === 'admin' ? emu.adminToken : caller.token,
-      ...(c.globalIds ? { 'x-id-format': 'global' } : {}),
+      ...(globalIds ? { 'x-id-format': 'global' } : {}),
     },
-    body: JSON.stringify({ query: print(document), variables: c.variables() }),
+    body: JSON.stringify({ query: print(document), variables }),
   });
   const reply = (await res.json()) as { errors?: unknown[]; data?: unknown };
   expect(reply.errors, JSON.stringify(reply.errors)).toBeUndefined();
@@ -117,10 +128,10 @@ afterAll(async () => {
 });
 
 /** The depth the test holds a row to: the minimal, or today's where issue 34 has not reached it yet. */
-const allowed = (row: ScreenDepth, when: 'warm' | 'cold') => row.today?.[when] ?? row[when];
+const allowed = (row: ScreenDepth, when: Depths) => row.today?.[when] ?? row[when];
 
 /** DEPTH_PRINT=1 prints each measured depth with its rounds. */
-function report(when: 'warm' | 'cold', row: ScreenDepth, depth: number, rounds: string[][]): void {
+function report(when: Depths, row: ScreenDepth, depth: number, rounds: string[][]): void {
   if (process.env.DEPTH_PRINT) console.log(`depth ${when} ${screenLabel(row)}: ${depth} ${JSON.stringify(rounds)}`);
 }
 
@@ -130,6 +141,22 @@ describe('round trips one after another per example operation', () => {
     const { depth, rounds } = await measure(warm.url, row);
     report('warm', row, depth, rounds);
     expect(depth, JSON.stringify(rounds)).toBeLessThanOrEqual(allowed(row, 'warm'));
+  });
+
+  // The caller's token proven by a request of its own (its profile read: rest/proven-tokens.ts)
+  // on a gateway whose caches hold nothing of the screen: as after the 5 s caches expired.
+  it.each(SCREEN_DEPTHS.map((row) => [screenLabel(row), row] as const))('%s: proven, caches expired', async (_label, row) => {
+    const fresh = await gatewayVia(probe.url, {}, service());
+    try {
+      const caller = CASES[screenLabel(row)]!.caller();
+      // The service token is proven from the start.
+      if (caller !== 'admin') await runOperation(fresh.url, 'Me', {}, caller);
+      const { depth, rounds } = await measure(fresh.url, row);
+      report('proven', row, depth, rounds);
+      expect(depth, JSON.stringify(rounds)).toBeLessThanOrEqual(allowed(row, 'proven'));
+    } finally {
+      await fresh.gateway.stop();
+    }
   });
 
   it.each(SCREEN_DEPTHS.map((row) => [screenLabel(row), row] as const))('%s: cold', async (_label, row) => {

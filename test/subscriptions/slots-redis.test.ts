@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway';
 import { identityHash } from '../../src/identity';
+import { sharedRedis } from '../../src/redis/shared-redis';
 import { redisSlotStore } from '../../src/subscriptions/slots-redis';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startRedisServer } from '../helpers/redis-server';
@@ -82,7 +83,9 @@ describe('MAX_SUBSCRIPTIONS_PER_IDENTITY with Redis', () => {
     // The other replica, as far as Redis sees one: its store, holding the identity's every slot.
     const key = identityHash({ appId: emu.appId, token: me.token }, emu.appId);
     const held = new Map([[key, LIMIT]]);
-    const other = await redisSlotStore({ url: REDIS_URL, prefix: PREFIX, limit: LIMIT, leaseMs: LEASE_MS, held: () => held });
+    const otherRedis = sharedRedis({ url: REDIS_URL, prefix: PREFIX });
+    await otherRedis.start();
+    const other = redisSlotStore({ redis: otherRedis, limit: LIMIT, leaseMs: LEASE_MS, held: () => held });
     const onMain = wsClient(main, identity(emu, me));
     try {
       expect(await other.claim(key, LIMIT)).toBe(true);
@@ -94,6 +97,7 @@ describe('MAX_SUBSCRIPTIONS_PER_IDENTITY with Redis', () => {
       const feed = await admittedEventually(() => onMain.feed<UnreadData>(UNREAD));
       expect(feed.results[0]?.data?.unreadCounts).toEqual([]);
     } finally {
+      await otherRedis.close();
       await onMain.dispose();
     }
   });

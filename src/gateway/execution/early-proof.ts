@@ -3,8 +3,8 @@
 // user resolves: every read through the service credential waits for the proof, so a proof begun
 // late puts a whole round trip on the path. Started for queries whose fields may read a profile
 // (they declare GET /user/profile) when the credential serves the caller; a query that reads no
-// other user pays one profile call it did not need (the proof is remembered per token for
-// PEER_TTL_MS, and a query reading the caller's own profile shares the call). Refused operations
+// other user pays one profile call it did not need (a query reading the caller's own profile shares
+// it; a token proven within PROOF_TTL_MS, rest/proven-tokens.ts, costs none). Refused operations
 // (cost limit) stop before this hook and start nothing.
 import { type DocumentNode, getOperationAST, type GraphQLSchema, TypeInfo, visit, visitWithTypeInfo } from 'graphql';
 import type { Plugin } from 'graphql-yoga';

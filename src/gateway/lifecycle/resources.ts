@@ -6,7 +6,7 @@
 import type { DrainOutcome } from './drain';
 
 export interface Resource {
-  /** Named for errors and the order test. */
+  /** Named in the list (`names`), for errors and for whoever reads the order. */
   readonly name: string;
   start?(): Promise<void> | void;
   /** Winds down while requests in flight are still answered. */

@@ -13,8 +13,6 @@ interface Pipeline {
 }
 
 interface WarmUpParts {
-  /** yoga's pipeline, with every plugin's parse and validate hooks. */
-  pipeline(): Pipeline;
   /** The persisted documents' texts. */
   documents(): Iterable<string>;
   /** Compiles a validated document's operations (compiled execution), when it is on. */
@@ -25,8 +23,12 @@ interface WarmUpParts {
 }
 
 export interface WarmUp {
-  /** Warms the gateway up; resolves when it is done (never rejects: what fails is warned about and left to the first request). */
-  run(): Promise<void>;
+  /**
+   * Warms the gateway up through `pipeline` (yoga's, with every plugin's parse and validate hooks:
+   * made after the plugins, which ask pending()); resolves when it is done (never rejects: what
+   * fails is warned about and left to the first request).
+   */
+  run(pipeline: () => Pipeline): Promise<void>;
   /** Why /ready must wait, or undefined once warm. */
   pending(): string | undefined;
 }
@@ -46,9 +48,9 @@ export function warmUp(parts: WarmUpParts): WarmUp {
   }
 
   return {
-    async run() {
+    async run(pipelineOf) {
       const connecting = parts.preconnect().catch((err: unknown) => parts.warn(`warm start: no connection opened (${String(err)})`));
-      const pipeline = parts.pipeline();
+      const pipeline = pipelineOf();
       for (const text of parts.documents()) {
         prepare(pipeline, text);
         // A turn between documents: /health and /ready answer while the gateway compiles.

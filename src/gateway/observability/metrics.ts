@@ -14,7 +14,7 @@ import { useOperationMetrics } from './operation-metrics';
 /** The REST calls an execution made, from its context's budget (src/context.ts). */
 const actualCalls = (context: unknown): number | undefined => (context as Partial<GatewayContext> | undefined)?.restCalls?.used;
 
-interface GatewayMetrics {
+export interface GatewayMetrics {
   /** The yoga plugin: operation metrics, and the /metrics route when the public port serves it. */
   readonly plugin: Plugin;
   /** The registry's text and content type, for a listener of its own. */
@@ -29,6 +29,17 @@ interface GatewayMetrics {
   rateLimitStoreFailure(): void;
   /** A query answered by an identical one's execution (SHARE_QUERIES). */
   sharedExecution(): void;
+  /**
+   * Reads the subscriptions' and limits' counts at each scrape, from now on: they are made after
+   * the metrics, whose REST observer the REST client under them reports to.
+   */
+  watch(sources: WatchedStats): void;
+}
+
+/** The counts read at each scrape. */
+export interface WatchedStats {
+  subscriptions: () => SubscriptionStats;
+  limits?: (() => LimitStats) | undefined;
 }
 
 /** What the subscription limits and the poll gate amount to (counts since the start, and now). */
@@ -40,10 +51,7 @@ export interface LimitStats {
   pollsQueued: number;
 }
 
-interface GatewayMetricsOptions {
-  /** Read at each scrape. */
-  subscriptions: () => SubscriptionStats;
-  limits?: () => LimitStats;
+interface GatewayMetricsOptions extends Partial<WatchedStats> {
   /** Serve GET /metrics on the public port (false: a listener of its own serves scrape()). */
   public: boolean;
 }
@@ -115,6 +123,39 @@ function limitMetrics(registry: Registry, limits: () => LimitStats): void {
   });
 }
 
+function subscriptionMetrics(registry: Registry, sources: WatchedStats): void {
+  new Gauge({
+    name: 'im_gateway_subscribers',
+    help: 'Open GraphQL subscriptions on this gateway',
+    registers: [registry],
+    collect() {
+      this.set(sources.subscriptions().subscribers);
+    },
+  });
+  new Gauge({
+    name: 'im_gateway_subscription_topics',
+    help: 'Polls (one source for one identity) with subscribers on this gateway; without Redis, each is polled here',
+    registers: [registry],
+    collect() {
+      this.set(sources.subscriptions().topics);
+    },
+  });
+  mirroredCounter(
+    registry,
+    'im_gateway_subscription_polls_total',
+    'Subscription poll rounds run by this gateway',
+    () => sources.subscriptions().polls,
+  );
+  mirroredCounter(
+    registry,
+    'im_gateway_subscription_poll_errors_total',
+    'Subscription poll rounds that failed',
+    () => sources.subscriptions().pollErrors,
+  );
+
+  if (sources.limits) limitMetrics(registry, sources.limits);
+}
+
 export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMetrics {
   // A new registry holding the shared process metrics; this gateway's own are added to it below.
   const registry = Registry.merge([processMetrics()]);
@@ -156,36 +197,7 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     registry,
   );
 
-  new Gauge({
-    name: 'im_gateway_subscribers',
-    help: 'Open GraphQL subscriptions on this gateway',
-    registers: [registry],
-    collect() {
-      this.set(options.subscriptions().subscribers);
-    },
-  });
-  new Gauge({
-    name: 'im_gateway_subscription_topics',
-    help: 'Polls (one source for one identity) with subscribers on this gateway; without Redis, each is polled here',
-    registers: [registry],
-    collect() {
-      this.set(options.subscriptions().topics);
-    },
-  });
-  mirroredCounter(
-    registry,
-    'im_gateway_subscription_polls_total',
-    'Subscription poll rounds run by this gateway',
-    () => options.subscriptions().polls,
-  );
-  mirroredCounter(
-    registry,
-    'im_gateway_subscription_poll_errors_total',
-    'Subscription poll rounds that failed',
-    () => options.subscriptions().pollErrors,
-  );
-
-  if (options.limits) limitMetrics(registry, options.limits);
+  if (options.subscriptions) subscriptionMetrics(registry, { ...options, subscriptions: options.subscriptions });
 
   return {
     plugin,
@@ -202,6 +214,7 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     sharedExecution() {
       shared.value++;
     },
+    watch: (sources) => subscriptionMetrics(registry, sources),
     restCall(info) {
       // The endpoint is the table key ('GET /group/info'): one of 113, never a path with values.
       const outcome = outcomeOf(info);

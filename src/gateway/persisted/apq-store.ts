@@ -2,7 +2,7 @@
 // in Redis, so that a hash registered through one replica serves on all; otherwise in a bounded
 // map in process (least recently used first out). Redis trouble never fails a request: a lookup
 // that fails is a miss (Apollo clients then send the text again) and a store that fails is skipped.
-import type { Redis } from 'ioredis';
+import type { SharedRedis } from '../../redis/shared-redis';
 
 export interface ApqStore {
   get(hash: string): Promise<string | undefined>;
@@ -44,34 +44,20 @@ export function memoryApqStore(maxEntries: number): ApqStore {
 }
 
 interface RedisApqOptions {
-  url: string;
-  /** Prepended to every key (several deployments, or tests, may share one Redis). */
-  prefix: string;
+  /** The gateway's Redis (src/redis/): its command connection, and the key `apq:<hash>`. */
+  redis: SharedRedis;
   ttlSeconds: number;
   warn: (message: string) => void;
 }
 
 /** Documents under `<prefix>apq:<hash>`, each expiring `ttlSeconds` after its last registration. */
-export async function redisApqStore({ url, prefix, ttlSeconds, warn }: RedisApqOptions): Promise<ApqStore> {
-  // Loaded only in this mode: without REDIS_URL the gateway never needs the package.
-  const { Redis: RedisClient } = await import('ioredis');
-  // No offline queue and a short command timeout: while Redis is away a lookup misses at once.
-  const redis: Redis = new RedisClient(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 5_000,
-    commandTimeout: 1_000,
-    enableOfflineQueue: false,
-    connectionName: 'im-gateway-apq',
-  });
-  redis.on('error', (err: Error) => warn(`APQ store: ${err.message}`));
-  // A Redis that is down at start is no reason to stop: lookups miss until it is back.
-  await redis.connect().catch((err: Error) => warn(`APQ store: Redis unreachable at start (${err.message})`));
-  const key = (hash: string) => `${prefix}apq:${hash}`;
+export function redisApqStore({ redis, ttlSeconds, warn }: RedisApqOptions): ApqStore {
+  // The connection fails commands at once while Redis is away (src/redis/policy.ts): a lookup misses.
+  const key = (hash: string) => redis.key('apq', hash);
   return {
     async get(hash) {
       try {
-        return (await redis.get(key(hash))) ?? undefined;
+        return (await redis.command.get(key(hash))) ?? undefined;
       } catch (err) {
         warn(`APQ store: a lookup failed (${(err as Error).message}); the client is asked for the text`);
         return undefined;
@@ -80,13 +66,12 @@ export async function redisApqStore({ url, prefix, ttlSeconds, warn }: RedisApqO
     async set(hash, document) {
       if (!storable(document)) return;
       try {
-        await redis.set(key(hash), document, 'EX', ttlSeconds);
+        await redis.command.set(key(hash), document, 'EX', ttlSeconds);
       } catch (err) {
         warn(`APQ store: a document could not be stored (${(err as Error).message})`);
       }
     },
-    async close() {
-      redis.disconnect();
-    },
+    // The connection is the gateway's: closed with it.
+    async close() {},
   };
 }

@@ -10,18 +10,19 @@ import { type ApqStore, memoryApqStore, redisApqStore } from './apq-store';
 import { cacheable } from './etag';
 import { namesPersisted, type PersistedParams, resolvePersisted, type ResolveOptions } from './resolve';
 import { trustedDocuments } from './manifest';
+import type { SharedRedis } from '../../redis/shared-redis';
 
 interface PersistedOptions {
-  /** Prefix of the Redis keys when config.redisUrl is set. */
-  redisPrefix: string;
+  /** Set (REDIS_URL): APQ documents are kept there, shared by every replica. */
+  redis?: SharedRedis | undefined;
   warn: (message: string) => void;
 }
 
 const JSON_ANSWER = /^application\/(graphql-response\+)?json\b/;
 
 export function createPersisted(
-  config: Pick<Config, 'persistedDocuments' | 'persistedOnly' | 'apqMaxEntries' | 'apqTtlSeconds' | 'redisUrl'>,
-  { redisPrefix, warn }: PersistedOptions,
+  config: Pick<Config, 'persistedDocuments' | 'persistedOnly' | 'apqMaxEntries' | 'apqTtlSeconds'>,
+  { redis, warn }: PersistedOptions,
 ) {
   let apq: ApqStore = memoryApqStore(config.apqMaxEntries);
   const options: ResolveOptions = {
@@ -80,8 +81,7 @@ export function createPersisted(
     /** The trusted documents' texts (warm start compiles them before /ready answers 200). */
     documents: () => options.documents.values(),
     async start() {
-      if (!config.redisUrl) return;
-      apq = await redisApqStore({ url: config.redisUrl, prefix: redisPrefix, ttlSeconds: config.apqTtlSeconds, warn });
+      if (redis) apq = redisApqStore({ redis, ttlSeconds: config.apqTtlSeconds, warn });
     },
     async close() {
       await apq.close();

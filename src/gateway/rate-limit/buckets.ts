@@ -4,14 +4,15 @@
 // (sign-in-limiter.ts) each take from their own.
 import { log as logger } from '../../log/logger';
 import type { BucketRate } from './bucket';
+import type { SharedRedis } from '../../redis/shared-redis';
 import { redisStore } from './redis-store';
 import { type BucketStore, memoryStore } from './store';
 
 export interface BucketOptions {
   /** Set: buckets shared by every replica on this Redis. */
-  redisUrl?: string | undefined;
-  /** Prefix of the Redis keys (the kind's own namespace included). */
-  redisPrefix: string;
+  redis?: SharedRedis | undefined;
+  /** The kind of bucket's namespace in Redis (`ratelimit`, `sign-in:address`, ...). */
+  space: readonly string[];
   /** A take let through because Redis could not answer. */
   onStoreFailure?: (() => void) | undefined;
   /** Default Date.now (tests move their own clock). */
@@ -21,7 +22,7 @@ export interface BucketOptions {
 }
 
 export interface Buckets {
-  /** Connects to Redis when there is one (never fails: takes are let through until Redis answers). */
+  /** Takes from Redis when there is one (never fails: takes are let through until Redis answers). */
   start(): Promise<void>;
   /** Takes `cost` from the bucket `key`: 0 when allowed (or Redis could not answer), else the wait in ms. */
   take(key: string, cost: number): Promise<number>;
@@ -41,7 +42,7 @@ export function buckets(rate: BucketRate, options: BucketOptions): Buckets {
   };
   return {
     async start() {
-      if (options.redisUrl) store = await redisStore(options.redisUrl, options.redisPrefix, rate, failed);
+      if (options.redis) store = redisStore(options.redis, options.space, rate);
     },
     async take(key, cost) {
       try {

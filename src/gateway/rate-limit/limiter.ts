@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { RateLimit } from '../../config';
 import { appIdOf, type Caller } from '../../identity';
+import type { SharedRedis } from '../../redis/shared-redis';
 import { buckets } from './buckets';
 import type { TokenProofs } from './token-proofs';
 
@@ -27,10 +28,8 @@ interface RateLimiterOptions extends RateLimit {
   defaultAppId: string;
   /** The tokens proven so far; without it every caller is known by its address. */
   proofs?: TokenProofs;
-  /** Set: buckets shared by every replica on this Redis. */
-  redisUrl?: string;
-  /** Prefix of the Redis keys. */
-  redisPrefix?: string;
+  /** Set: buckets shared by every replica on this Redis (keys `ratelimit:<digest>`). */
+  redis?: SharedRedis | undefined;
   /** Operations refused (a batch's all together). */
   onRefused?: (transport: Transport, operations: number) => void;
   /** An operation let through because Redis could not answer. */
@@ -42,7 +41,7 @@ interface RateLimiterOptions extends RateLimit {
 }
 
 export interface RateLimiter {
-  /** Connects to Redis when there is one (never fails: the limit is open until Redis answers). */
+  /** Readies the buckets (never fails: the limit is open until Redis answers). */
   start(): Promise<void>;
   /** Takes `cost` operations for the sender: the refusal to answer with, or undefined when allowed. */
   admit(sender: Sender, cost: number, transport: Transport): Promise<GraphQLError | undefined>;
@@ -82,8 +81,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const rate = { limit: options.limit, windowMs: options.windowMs };
   const per = `${rate.limit} operations per ${windowText(rate.windowMs)}`;
   const store = buckets(rate, {
-    redisUrl: options.redisUrl,
-    redisPrefix: `${options.redisPrefix ?? 'im-gateway:'}ratelimit:`,
+    redis: options.redis,
+    space: ['ratelimit'],
     onStoreFailure: options.onStoreFailure,
     now: options.now,
     log: options.log,

@@ -2,9 +2,11 @@
 // Lua), so reading and moving a bucket is atomic and one round trip (EVALSHA through ioredis's
 // defineCommand). A bucket's key lives only until the bucket is full again (PX). The time comes
 // from the replica taking (replicas' clocks agree to within milliseconds; tests set it).
-// Commands fail at once while Redis is away (no offline queue) or after COMMAND_TIMEOUT_MS; the
-// limiter then lets the request through (limiter.ts).
-import type { Redis, Result } from 'ioredis';
+// Commands fail at once while Redis is away, or after the shared connection's command timeout
+// (src/redis/policy.ts); the limiter then lets the request through (limiter.ts).
+import type { Result } from 'ioredis';
+import type { SharedRedis } from '../../redis/shared-redis';
+import { withScripts } from '../../redis/scripts';
 import type { BucketRate } from './bucket';
 import type { BucketStore } from './store';
 
@@ -28,31 +30,14 @@ const TAKE = `
   redis.call('SET', KEYS[1], string.format('%.17g', nextFull), 'PX', math.ceil(nextFull - now))
   return 0`;
 
-/** A slow Redis may add this much to a request, at most, before it is let through. */
-const COMMAND_TIMEOUT_MS = 500;
-
-/** `prefix`: the keys' whole prefix (the kind of bucket's namespace included). */
-export async function redisStore(url: string, prefix: string, rate: BucketRate, onError: (err: Error) => void): Promise<BucketStore> {
-  // Loaded only in this mode: without REDIS_URL the gateway never needs the package.
-  const { Redis } = await import('ioredis');
-  const redis: Redis = new Redis(url, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 2_000,
-    commandTimeout: COMMAND_TIMEOUT_MS,
-    connectionName: 'im-gateway-rate-limit',
-  });
-  // Connection trouble is told by the commands that fail (limiter.ts warns once per outage).
-  redis.on('error', () => {});
-  redis.defineCommand('rateLimitTake', { numberOfKeys: 1, lua: TAKE });
-  // Not awaited as a condition of the start: the limit fails open until Redis answers.
-  await redis.connect().catch(onError);
+/** `space`: the kind of bucket's namespace (`ratelimit`, `sign-in:address`, ...) under the prefix. */
+export function redisStore(redis: SharedRedis, space: readonly string[], rate: BucketRate): BucketStore {
+  const command = withScripts(redis, { rateLimitTake: { keys: 1, lua: TAKE } });
   const intervalMs = rate.windowMs / rate.limit;
   return {
-    take: (key, cost, now) => redis.rateLimitTake(`${prefix}${key}`, now, intervalMs, rate.windowMs, cost),
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
-    },
+    // Rejects while Redis is away or slow (src/redis/policy.ts): the limiter lets the take through.
+    take: (key, cost, now) => command().rateLimitTake(redis.key(...space, key), now, intervalMs, rate.windowMs, cost),
+    // The connection is the gateway's: closed with it.
+    close: async () => {},
   };
 }

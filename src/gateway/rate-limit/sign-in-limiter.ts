@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { GraphQLError } from 'graphql';
 import type { RateLimit } from '../../config';
+import type { SharedRedis } from '../../redis/shared-redis';
 import { buckets, type Buckets } from './buckets';
 import { rateLimited, type Transport, windowText } from './limiter';
 
@@ -15,8 +16,8 @@ interface SignInLimiterOptions {
   address: RateLimit | undefined;
   /** Tries per login name; undefined: not limited. */
   name: RateLimit | undefined;
-  redisUrl?: string | undefined;
-  redisPrefix?: string | undefined;
+  /** Set: buckets shared by every replica on this Redis (keys `sign-in:<kind>:<digest>`). */
+  redis?: SharedRedis | undefined;
   /** Operations refused. */
   onRefused?: ((transport: Transport, operations: number) => void) | undefined;
   onStoreFailure?: (() => void) | undefined;
@@ -46,13 +47,12 @@ interface Limit {
 }
 
 export function createSignInLimiter(options: SignInLimiterOptions): SignInLimiter {
-  const prefix = options.redisPrefix ?? 'im-gateway:';
   const limit = (rate: RateLimit | undefined, kind: string): Limit | undefined =>
     rate && {
       rate,
       buckets: buckets(rate, {
-        redisUrl: options.redisUrl,
-        redisPrefix: `${prefix}sign-in:${kind}:`,
+        redis: options.redis,
+        space: ['sign-in', kind],
         onStoreFailure: options.onStoreFailure,
         now: options.now,
       }),

@@ -7,18 +7,15 @@
 // is unproven (its address's bucket was empty) is proven by its own profile read in the
 // background, at most as often as that address may send operations: a client behind a busy
 // shared address gets out of it, and a flood of made-up tokens costs a few reads, not one each.
-// A token the service refuses is forgotten at once. Kept per replica, in memory: another replica
-// proves a token on its first sight too.
+// What is proven is the gateway's one record (rest/proven-tokens.ts): its lifetime, and a refused
+// token forgotten at once for every use.
 import { appIdOf, type Caller } from '../../identity';
 import type { RestClient } from '../../rest/client';
 import { UpstreamError } from '../../rest/errors';
+import type { ProvenTokens } from '../../rest/proven-tokens';
 import type { BucketRate } from './bucket';
 import { memoryStore } from './store';
 
-/** How long a proof holds without a new call proving the token again. */
-export const PROOF_TTL_MS = 10 * 60_000;
-/** Tokens remembered at most; beyond it the oldest proofs are forgotten (those tokens prove themselves again). */
-const MAX_PROOFS = 100_000;
 /** The service's code for an invalid parameter: its own-profile read by an admin token acting as nobody (peers.ts). */
 const INVALID_PARAMETER = 10002;
 
@@ -35,51 +32,29 @@ export interface TokenProofs {
 
 interface TokenProofOptions {
   defaultAppId: string;
+  /** The gateway's record of proven tokens. */
+  tokens: ProvenTokens;
   /** Proofs made per address: the rate limit's own rate. */
   rate: BucketRate;
   /** Made lazily: the REST client is created with this store's hooks. */
   rest: () => Pick<RestClient, 'call'>;
-  /** The gateway's own admin token: proven from the start for its app. */
-  serviceToken?: string | undefined;
   now?: () => number;
 }
 
 export function tokenProofs(options: TokenProofOptions): TokenProofs {
   const now = options.now ?? Date.now;
-  // By app and token (in this process only, as the identity's own text is): when the proof lapses.
-  const proofs = new Map<string, number>();
+  const { tokens } = options;
+  // Proofs under way, by app and token (in this process only, as the identity's own text is).
   const proving = new Set<string>();
   const budget = memoryStore(options.rate);
   const keyOf = (caller: Caller) => `${appIdOf(caller, options.defaultAppId)}\n${caller.token}`;
-  const record = (key: string) => {
-    proofs.delete(key);
-    proofs.set(key, now() + PROOF_TTL_MS);
-    if (proofs.size > MAX_PROOFS) proofs.delete(proofs.keys().next().value!);
-  };
-  const service = options.serviceToken !== undefined ? keyOf({ appId: options.defaultAppId, token: options.serviceToken }) : undefined;
-
-  const isProven = (caller: Caller) => {
-    if (caller.token === undefined) return false;
-    const key = keyOf(caller);
-    if (key === service) return true;
-    const until = proofs.get(key);
-    return until !== undefined && until > now();
-  };
 
   return {
-    isProven,
-    accepted(caller) {
-      if (caller.token === undefined) return;
-      const key = keyOf(caller);
-      // Most calls come from proven tokens: renewed at most once a minute, not per call.
-      const until = proofs.get(key);
-      if (until === undefined || until - now() < PROOF_TTL_MS - 60_000) record(key);
-    },
-    refused(caller) {
-      if (caller.token !== undefined) proofs.delete(keyOf(caller));
-    },
+    isProven: tokens.isProven,
+    accepted: tokens.accepted,
+    refused: tokens.refused,
     prove(caller, address) {
-      if (caller.token === undefined || isProven(caller)) return;
+      if (caller.token === undefined || tokens.isProven(caller)) return;
       const key = keyOf(caller);
       if (proving.has(key)) return;
       void budget.take(address ?? '', 1, now()).then((wait) => {
@@ -91,10 +66,10 @@ export function tokenProofs(options: TokenProofOptions): TokenProofs {
           .rest()
           .call('GET /user/profile', {}, own)
           .then(
-            () => record(key),
+            () => tokens.accepted(own),
             (err: unknown) => {
               // An admin token acting as nobody: the service knew the token, and asks whom it acts as.
-              if (err instanceof UpstreamError && err.code === INVALID_PARAMETER) record(key);
+              if (err instanceof UpstreamError && err.code === INVALID_PARAMETER) tokens.accepted(own);
             },
           )
           .finally(() => proving.delete(key));

@@ -29,7 +29,7 @@ interface EnvelopedRoot {
   subscribe: (args: ExecutionArgs) => unknown;
 }
 
-interface WebSocketOptions {
+export interface WebSocketOptions {
   /** Checks the identity a connection presents. */
   verify?: (identity: Identity) => Promise<Verdict>;
   /** Largest message once the connection is acknowledged. */

@@ -88,7 +88,8 @@ async function ownOrNull<T>(u: UserParent, ctx: GatewayContext, read: PeerRead<T
  * the credential serves the caller (authenticated callers only). Null for an admin token acting as
  * no user (another admin token of the app than the credential, without a user_id header): the
  * service refuses that read for the missing header (10002), and such a caller reads anyone itself.
- * A user token's proof is remembered briefly (README: trust model; service-credential.ts).
+ * A user token's proof is remembered in the gateway's record of proven tokens (README: trust
+ * model; rest/proven-tokens.ts): within its lifetime, no proof round.
  */
 export function provenCaller(ctx: GatewayContext): Promise<Int64 | null> {
   // Asked once per listed user: the request keeps the answer beside its loaders (forgotten with them).

@@ -16,22 +16,22 @@ describe('warm start', () => {
     const opened = new Promise<number>((resolve) => (open = () => resolve(CONNECTIONS)));
     const prepared: string[] = [];
     const warned: string[] = [];
+    const pipeline = () => ({
+      parse: (text: string) => {
+        if (text === 'broken') throw new Error('Syntax Error');
+        prepared.push(text);
+        return { kind: 'Document', definitions: [] } as never;
+      },
+      validate: () => [],
+      schema: {} as never,
+    });
     const warming = warmUp({
-      pipeline: () => ({
-        parse: (text) => {
-          if (text === 'broken') throw new Error('Syntax Error');
-          prepared.push(text);
-          return { kind: 'Document', definitions: [] } as never;
-        },
-        validate: () => [],
-        schema: {} as never,
-      }),
       documents: () => ['a', 'broken', 'b'],
       compile: undefined,
       preconnect: () => opened,
       warn: (message) => warned.push(message),
     });
-    const running = warming.run();
+    const running = warming.run(pipeline);
     expect(warming.pending()).toMatch(/warming up/);
     // The documents are prepared while the connections open; ready only once both are done.
     await new Promise((resolve) => setTimeout(resolve, 0));

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config';
 import { bucketKey, createRateLimiter, type RateLimiter } from '../../../src/gateway/rate-limit/limiter';
 import { memoryStore } from '../../../src/gateway/rate-limit/store';
+import { sharedRedis } from '../../../src/redis/shared-redis';
 import { freePort } from '../../helpers/free-port';
 
 const REDIS_URL = inject('redisUrl');
@@ -21,15 +22,28 @@ const allProven = { isProven: proven, accepted() {}, refused() {}, prove() {} };
 function clocked(redisUrl?: string) {
   const clock = { now: 1_000_000 };
   const prefix = `${PREFIX}${randomBytes(4).toString('hex')}:`;
+  const redis = redisUrl ? sharedRedis({ url: redisUrl, prefix }) : undefined;
   const limiter = createRateLimiter({
     limit: 3,
     windowMs: 3_000,
     defaultAppId: 'app',
     proofs: allProven,
     now: () => clock.now,
-    ...(redisUrl ? { redisUrl, redisPrefix: prefix } : {}),
+    redis,
   });
-  return { clock, limiter, prefix };
+  // The gateway's Redis resource starts before the limiter and closes after it.
+  const started: RateLimiter = {
+    admit: limiter.admit,
+    start: async () => {
+      await redis?.start();
+      await limiter.start();
+    },
+    close: async () => {
+      await limiter.close();
+      await redis?.close();
+    },
+  };
+  return { clock, limiter: started, prefix };
 }
 
 /** The retry-after (s) of a refusal, or 0 when the operations were let through. */
@@ -136,7 +150,8 @@ describe('a Redis nobody answers at', () => {
       limit: 1,
       windowMs: 60_000,
       defaultAppId: 'app',
-      redisUrl: `redis://127.0.0.1:${await freePort()}`,
+      // Never connected: every command fails, as they do while Redis is away.
+      redis: sharedRedis({ url: `redis://127.0.0.1:${await freePort()}` }),
       onStoreFailure: () => failures++,
       log: (line) => lines.push(line),
     });

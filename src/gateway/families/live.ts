@@ -1,0 +1,79 @@
+// The live family: subscriptions — the hub (polled topics, shared through Redis when set), the
+// executions WebSocket subscribers of one operation share, where retried subscriptions resume,
+// and graphql-ws on the HTTP server once there is one.
+import type { Server } from 'node:http';
+import type { Config } from '../../config';
+import type { RestClient } from '../../rest/client';
+import type { ProvenTokens } from '../../rest/proven-tokens';
+import type { SharedRedis } from '../../redis/shared-redis';
+import { createSubscriptionHub, type SubscriptionStats } from '../../subscriptions/hub';
+import { memoryLedger, redisLedger } from '../../subscriptions/resume-ledger';
+import type { Resource } from '../lifecycle/resources';
+import type { RoundTracer } from '../../subscriptions/poller';
+import { resumeSlot } from '../ws/resume-on-retry';
+import { sharedSubscriptions } from '../ws/shared-subscriptions';
+import { mountWebSocket, type WebSocketOptions } from '../ws/websocket';
+import type { GatewayYoga } from '../yoga';
+
+interface LiveParts {
+  readonly rest: RestClient;
+  /** The REST client of polls (rest/background.ts gates it). */
+  readonly pollRest: RestClient;
+  readonly redis: SharedRedis | undefined;
+  readonly tokens: ProvenTokens;
+  readonly traceRound: RoundTracer | undefined;
+}
+
+/** What graphql-ws needs from the other families (the hub's, the ledger's and the sharing's it adds). */
+export type SocketParts = Omit<WebSocketOptions, 'verify' | 'shared' | 'resume' | 'maxPayloadBytes' | 'maxInitBytes'>;
+
+export function liveFamily(config: Config, { rest, pollRest, redis, tokens, traceRound }: LiveParts) {
+  const hub = createSubscriptionHub({
+    rest,
+    pollRest,
+    intervalMs: config.pollIntervalMs,
+    defaultAppId: config.imAppId,
+    redis,
+    tokens,
+    ...(traceRound ? { traceRound } : {}),
+  });
+  // WebSocket subscribers of one operation and identity share an execution (one hub subscriber).
+  const shared = sharedSubscriptions();
+  // Where retried WebSocket subscriptions resume (ws/resume-on-retry.ts).
+  const ledgerOptions = { windowMs: config.resumeWindowMs, maxEntries: config.resumeMaxEntries };
+  const ledger = config.resumeWindowMs > 0 ? (redis ? redisLedger(redis, ledgerOptions) : memoryLedger(ledgerOptions)) : undefined;
+  let ws: ReturnType<typeof mountWebSocket> | undefined;
+
+  return {
+    hub,
+    /** The hub's counts, a shared execution's subscribers counted each. */
+    stats: (): SubscriptionStats => {
+      const stats = hub.stats();
+      const { executions, members } = shared.stats();
+      return { ...stats, subscribers: stats.subscribers - executions + members };
+    },
+    /** graphql-ws on `server` (mounted at start, closed once the hub ended every subscription), then the hub. */
+    resources: (server: Server, yoga: GatewayYoga, parts: SocketParts): Resource[] => [
+      {
+        name: 'websocket',
+        start: () => {
+          ws = mountWebSocket(server, yoga, {
+            ...parts,
+            verify: hub.verify,
+            maxPayloadBytes: config.maxWsPayloadBytes,
+            maxInitBytes: config.maxWsInitBytes,
+            shared,
+            resume: async (identity, params, payload) => (ledger ? resumeSlot(ledger, identity, params, payload) : undefined),
+          });
+        },
+        // Once the hub ended every subscription: their clients are told `complete` before the sockets close.
+        drain: async () => {
+          await ws?.close();
+          ws = undefined;
+        },
+      },
+      // Every subscription completes (its clients are told, and resume elsewhere) and every poller stops, releasing its lease.
+      { name: 'subscriptions', start: () => hub.start(), drain: () => hub.close() },
+    ],
+  };
+}
