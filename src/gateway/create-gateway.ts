@@ -30,7 +30,7 @@ import { yogaBatching } from './http/batch-limit';
 import { bucketKey, createRateLimiter } from './rate-limit/limiter';
 import { Admission } from './admission/admission';
 import { tokenProofs } from './rate-limit/token-proofs';
-import { createSignInLimiter } from './rate-limit/sign-in-limiter';
+import { accountLimits } from './rate-limit/account-limits';
 import { clientAddress } from './http/client-address';
 import { corsFor, wsOriginAllowed } from './http/cors';
 import { createDownloadRoute } from './http/downloads';
@@ -196,17 +196,13 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       ...(metrics ? { onRefused: metrics.rateLimited, onStoreFailure: metrics.rateLimitStoreFailure } : {}),
     });
 
-  // Guessing passwords: sign-ins per address and per login name, on unless both are turned off.
-  const signInLimiter =
-    (config.signInLimitAddress || config.signInLimitName) &&
-    createSignInLimiter({
-      address: config.signInLimitAddress,
-      name: config.signInLimitName,
-      redisUrl: config.redisUrl,
-      redisPrefix: options.redisPrefix,
-      onRefused: metrics?.rateLimited,
-      onStoreFailure: metrics?.rateLimitStoreFailure,
-    });
+  // Guessing passwords (per address and account), registrations per address, recipients per identity.
+  const limits = accountLimits(config, {
+    redisPrefix: options.redisPrefix,
+    ownProfile: async (caller) => (await rest.call('GET /user/profile', {}, caller)).data,
+    onRefused: metrics?.rateLimited,
+    onStoreFailure: metrics?.rateLimitStoreFailure,
+  });
 
   // Trusted documents and APQ (README: Persisted queries); the Redis store is connected at start.
   const persisted = createPersisted(config, {
@@ -229,7 +225,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     admission,
     // With proofs (RATE_LIMIT set), the rate limit's bucket: an unproven token counts as its address.
     ...(proofs ? { admissionKey: (identity: Identity) => bucketKey(identity, config.imAppId, proofs.isProven) } : {}),
-    signInLimiter: signInLimiter || undefined,
+    signInLimiter: limits.signIn,
+    fanOutLimiter: limits.fanOut,
     slots,
     metrics,
     tracing,
@@ -332,7 +329,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     },
     { name: 'persisted-documents', start: () => persisted.start(), close: () => persisted.close() },
     limiter && { name: 'rate-limit', start: () => limiter.start(), close: () => limiter.close() },
-    signInLimiter && { name: 'sign-in-limit', start: () => signInLimiter.start(), close: () => signInLimiter.close() },
+    ...limits.resources,
     // Drained after the sockets and the hub below: their subscriptions give their slots back first.
     config.resumeWindowMs > 0 &&
       config.redisUrl !== undefined && {
