@@ -114,7 +114,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
    */
   const takeFor = async (sender: Sender, cost: number): Promise<number> => {
     const waitMs = await store.take(bucketKey(sender, options.defaultAppId, proven), cost);
-    if (waitMs > 0 || sender.caller.token === undefined || proven(sender.caller)) return waitMs;
+    // Without proofs no token is ever its own identity: the address is the whole story.
+    if (waitMs > 0 || !proofs || sender.caller.token === undefined || proven(sender.caller)) return waitMs;
     return store.take(bucketKey(sender, options.defaultAppId, asProven), cost);
   };
 

@@ -33,6 +33,12 @@ export const listLength = (value: unknown): number => (Array.isArray(value) ? va
 export const distinctEntries = (value: unknown): number =>
   Array.isArray(value) ? new Set(value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v)))).size : 0;
 
+/**
+ * The recipients a list input names (distinct), or 0 when it is longer than the mutation takes:
+ * execution refuses that as bad input before any call, which says more than a limit would.
+ */
+export const recipientsIn = (value: unknown, max: number): number => (listLength(value) > max ? 0 : distinctEntries(value));
+
 /** The UTF-8 bytes of a string input (0 when absent). */
 export const textBytes = (value: unknown): number => (typeof value === 'string' ? Buffer.byteLength(value) : 0);
 

@@ -7,7 +7,7 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
-import { distinctEntries, listLength } from '../core/fan-out';
+import { listLength, recipientsIn } from '../core/fan-out';
 import { selects } from '../core/selection';
 import { CONVERSATION_ID, ConversationPayloadRef, HistoryEdgeRef } from './conversation';
 import { CONVERSATION_READS, conversationOf, ConversationRef } from './conversations';
@@ -104,7 +104,8 @@ export function sendBody(input: SendInput) {
 }
 
 /** The recipients a send reaches beyond one conversation: every target of a send to several (one target is a conversation). */
-const fannedOut = (input: Readonly<Record<string, unknown>>) => (listLength(input.targets) > 1 ? distinctEntries(input.targets) : 0);
+const fannedOut = (input: Readonly<Record<string, unknown>>) =>
+  listLength(input.targets) > 1 ? recipientsIn(input.targets, MAX_SEND_TARGETS) : 0;
 
 interface Sent {
   /** The key as the client sent it (or as the gateway made it up). */

@@ -8,9 +8,9 @@ import { builder, reaches } from '../core/builder';
 import { idListInput } from '../core/id-kinds';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { UserRef } from '../core/refs';
-import { distinctEntries, listLength, MAX_FAN_OUT_BODY_BYTES, textBytes } from '../core/fan-out';
+import { listLength, MAX_FAN_OUT_BODY_BYTES, recipientsIn, textBytes } from '../core/fan-out';
 import { entryRefusal, GatewayRefusal, UserErrorCode, type UserErrorShape } from '../core/user-errors';
-import { idList } from '../group/common';
+import { idList, MAX_IDS } from '../group/common';
 import { meField } from './payloads';
 import { FriendRequestOutcome, OUTCOME, outcomeOf } from './request-writes';
 
@@ -109,7 +109,7 @@ mutation('sendFriendRequests', {
     "question: a user who asks one refuses it (WRONG_ANSWER). A refused user doesn't stop the others.",
   endpoints: ['POST /roster/apply/batch'],
   payload: SendFriendRequestsPayloadRef,
-  fanOut: { recipients: (input) => distinctEntries(input.userIds), upstreamBytes: applicationBytes },
+  fanOut: { recipients: (input) => recipientsIn(input.userIds, MAX_IDS), upstreamBytes: applicationBytes },
   inputDescription: 'The users to ask and what the requests say.',
   input: (t) => ({
     userIds: t.field(idListInput({ for: 'User', required: true, description: 'The users to ask (at most 1000).' })),
