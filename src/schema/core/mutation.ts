@@ -86,7 +86,7 @@ interface Common<T> {
   payload: PayloadRef<T>;
   /** This mutation's reading of upstream codes, beyond the common refusals (user-errors.ts). */
   refusals?: Refusals;
-  /** A sign-in, registration or password mutation: the login names it tries (sign-in.ts). */
+  /** A sign-in or password mutation: the login names it tries (sign-in.ts). */
   signIn?: SignInNames;
   /** What the mutation does to others: the users it registers, the recipients it reaches (fan-out.ts). */
   fanOut?: FanOut;

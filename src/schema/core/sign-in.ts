@@ -1,8 +1,9 @@
-// Sign-in, registration and password fields are where passwords are guessed: each declares the
-// login names an execution of it tries, and the gateway takes one per field from the client
-// address's sign-in bucket and one per name from that name's, before the operation runs
-// (gateway/rate-limit/use-sign-in-limit.ts). The declaration lives on the field, so every way of
-// sending it (aliases, batches, WebSocket, persisted documents) is counted the same.
+// Sign-in and password fields are where passwords are guessed: each declares the login names an
+// execution of it tries, and the gateway takes one per field from the client address's sign-in
+// bucket and one per name from its account's, before the operation runs, and gives them back when
+// the field succeeds (gateway/rate-limit/use-sign-in-limit.ts). The declaration lives on the field,
+// so every way of sending it (aliases, batches, WebSocket, persisted documents) is counted the
+// same. Registration guesses nothing: it declares what it does to others instead (fan-out.ts).
 import type { GraphQLField } from 'graphql';
 import type { Caller } from '../../rest/caller';
 
