@@ -6,13 +6,15 @@
 // one batch after another for BENCH_ABUSE_SECONDS (10), while a canary `{ me { id } }` of another
 // identity is sent every 100 ms whatever the earlier ones are doing.
 // Printed: what the operations got (answered, OVERLOADED per scope, other codes), the REST calls
-// the emulator received, the gateway's RSS (sampled every 50 ms) and the canary's latencies.
+// the emulator received, the gateway's RSS (sampled every 50 ms) and the canary's latencies; then
+// issue 40's loads F12-F14 (bench/abuse-limits.ts: BENCH_F12_USERS, BENCH_F14_REQUESTS).
 //
 //   npm run bench:abuse         (BENCH_PARALLEL, BENCH_BATCH, BENCH_ABUSE_SECONDS, BENCH_GATEWAY_SOURCE=1 as in bench-processes.ts)
 import { parse } from 'graphql';
 import { DEFAULT_MAX_COST } from '../src/config';
 import { estimateCost } from '../src/gateway/execution/cost-estimate';
 import { schema } from '../src/schema';
+import { limitsLoads } from './abuse-limits';
 import { benchWorkspace, rssBytes, startBenchEmulator, startGatewayProcess } from './bench-processes';
 
 const CLIENTS = Number(process.env.BENCH_PARALLEL ?? 20);
@@ -134,6 +136,8 @@ console.log(
 console.log(
   `canary { me { id } }: ${canary.length} sent (${list(canaryCodes)}), p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${canary[canary.length - 1]!.toFixed(0)} ms`,
 );
+// Issue 40's F12-F14: what one request does to others (bench/abuse-limits.ts).
+await limitsLoads({ origin: gateway.origin, pid: gateway.process.pid! }, setup, headersAs, setup.bigGroupMembers.slice(0, 5));
 emulator.process.send({ type: 'stop' });
 workspace.cleanup();
 process.exit(0);

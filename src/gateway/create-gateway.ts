@@ -69,6 +69,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     admission: limits.admission,
     ...(limits.admissionKey ? { admissionKey: limits.admissionKey } : {}),
     signInLimiter: limits.signInLimiter,
+    fanOutLimiter: limits.fanOutLimiter,
     slots: limits.slots,
     metrics,
     tracing,

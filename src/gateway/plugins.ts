@@ -28,6 +28,8 @@ import type { RateLimiter } from './rate-limit/limiter';
 import { useRateLimit } from './rate-limit/use-rate-limit';
 import type { SignInLimiter } from './rate-limit/sign-in-limiter';
 import { useSignInLimit } from './rate-limit/use-sign-in-limit';
+import type { FanOutLimiter } from './rate-limit/fan-out-limiter';
+import { useFanOutLimit } from './rate-limit/use-fan-out-limit';
 import { useCostLimit } from './execution/cost';
 import { useEarlyProof } from './execution/early-proof';
 import type { useDocumentCache } from './execution/document-cache';
@@ -65,6 +67,8 @@ export interface PluginParts {
   readonly admissionKey?: AdmissionKey;
   /** The sign-in limits (on by default). */
   readonly signInLimiter: SignInLimiter | undefined;
+  /** Registrations per address and recipients per identity (on by default). */
+  readonly fanOutLimiter?: FanOutLimiter | undefined;
   readonly slots: SubscriptionSlots;
   readonly metrics: GatewayMetrics | undefined;
   readonly tracing: Tracing | undefined;
@@ -129,6 +133,7 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
     ),
     // onExecute, after the cost limit: a sign-in refused for its cost takes nothing from the sign-in buckets.
     ...when(parts.signInLimiter, () => named('sign-in-limit', useSignInLimit(parts.signInLimiter!))),
+    ...when(parts.fanOutLimiter, () => named('fan-out-limit', useFanOutLimit(parts.fanOutLimiter!))),
     // onExecute, after the cost limit (a refused operation starts nothing): the caller's proof beside the first reads.
     named('early-proof', useEarlyProof()),
     // onExecuteDone/onSubscribeResult: caps what a result holds.

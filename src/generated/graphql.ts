@@ -141,6 +141,8 @@ export type UserErrorCode =
   | 'OWNER_CANNOT_LEAVE'
   /** The user refuses every friend request. */
   | 'REQUESTS_REFUSED'
+  /** The write would build an upstream request over the bound the gateway sends (message gives the figures): fewer recipients or a shorter text. */
+  | 'TOO_LARGE'
   /** The user has pinned as many conversations as the service keeps: unpin one first. */
   | 'TOO_MANY_PINS'
   /** The user name or password is wrong. */

@@ -42,8 +42,10 @@ export const suiteEnv = (): Record<string, string> => ({
   // Replies are shared (coalescing, a request's resolvers): a resolver that changes one fails here.
   IM_FREEZE_REPLIES: 'true',
   // Every test signs in and registers from 127.0.0.1: the per-address sign-in limit (on by default)
-  // is off here, and probe-sign-in-limit.test.ts sets it again. The per-name limit stays on.
+  // is off here, and probe-sign-in-limit.test.ts sets it again. The per-name limit stays on. So is
+  // the per-address registration limit (probe-fan-out-limits.test.ts sets it again).
   SIGN_IN_LIMIT_ADDRESS: 'off',
+  REGISTRATION_LIMIT_ADDRESS: 'off',
   ...(process.env.GRAPHQL_JIT ? { GRAPHQL_JIT: process.env.GRAPHQL_JIT } : {}),
 });
 

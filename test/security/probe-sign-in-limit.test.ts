@@ -60,10 +60,12 @@ describe('the default sign-in limits (5/1m per name, 10/1m per address)', () => 
     for (let i = 0; i < 10; i++)
       expect((await sendFrom(stack.url, { body: guess(freshName('nobody'), i), localAddress: from })).status).toBe(200);
     expectRefused(await sendFrom(stack.url, { body: guess(freshName('nobody'), 10), localAddress: from }));
-    // A registration is a sign-in operation too.
+    // (The earlier test's sign-in may read its user's profile in the background: sign-ins are counted by their endpoint.)
+    expect(stack.emu.calls('POST /token/user')).toHaveLength(10);
+    // A registration guesses no password: it is not a sign-in (its own limit is per address, off here).
     const register = 'mutation ($u: String!) { registerUser(input: { username: $u, password: "pw-123456" }) { ok } }';
-    expectRefused(await sendFrom(stack.url, { body: { query: register, variables: { u: freshName() } }, localAddress: from }));
-    expect(stack.emu.calls()).toHaveLength(10);
+    const registered = await sendFrom(stack.url, { body: { query: register, variables: { u: freshName() } }, localAddress: from });
+    expect(registered.body.data).toEqual({ registerUser: { ok: true } });
   });
 
   it('counts every alias of one document, and refuses the document whole', async () => {

@@ -5,6 +5,9 @@
 // identities, so one caller's queue never holds up another's. The last tenth of the replica's
 // bound is kept for cheap operations (at most a quarter of that tenth), so that heavy pages of
 // many callers never leave no room for another caller's `{ me { id } }`.
+// An operation weighs what it will make: its estimated REST calls, and the bytes of the upstream
+// bodies it builds by copying input per recipient, a call's worth per UPSTREAM_BYTES_PER_CALL
+// (issue 40: one sendFriendRequests with a 240 KB message × 1,000 users counted as one call).
 // Nothing here is GraphQL: use-admission.ts words the refusals and holds the grants.
 
 /** Which bound refused: the identity's (HTTP 429) or the replica's (HTTP 503). */
@@ -33,6 +36,18 @@ export interface Refusal {
   readonly reason: string;
 }
 export type Verdict = Grant | Refusal;
+
+/** Upstream body bytes that weigh as much as one REST call (a large page's answer). */
+export const UPSTREAM_BYTES_PER_CALL = 64 * 1024;
+
+/** What an operation will make, as the cost estimate says it. */
+export interface Work {
+  readonly calls: number;
+  readonly upstreamBytes: number;
+}
+
+/** An operation's weight in admission: its calls and its copied bytes, at least 1 (even a call-free one costs CPU). */
+export const weightOf = (work: Work): number => Math.max(1, work.calls + Math.ceil(work.upstreamBytes / UPSTREAM_BYTES_PER_CALL));
 
 /** Operations waiting on the whole replica, whatever their identities: bounds the memory queues take. */
 export const MAX_WAITING = 2_000;

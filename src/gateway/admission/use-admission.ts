@@ -12,9 +12,9 @@ import { type ExecutionArgs, type ExecutionResult, GraphQLError } from 'graphql'
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../context';
 import type { Identity } from '../../identity';
-import { estimatedCalls } from '../execution/cost';
+import { estimateOf } from '../execution/cost';
 import { releasing } from '../execution/subscription-limits';
-import type { Admission, Refusal, Verdict } from './admission';
+import { type Admission, type Refusal, type Verdict, weightOf } from './admission';
 
 /**
  * The key admission counts an identity's load under (in-process only: never logged): the rate
@@ -39,6 +39,9 @@ export function overloaded(refusal: Refusal, retryAfterMs: number, overHttp: boo
     },
   });
 }
+
+/** An operation the cost limit did not see: the least weight. */
+const UNESTIMATED = { calls: 1, upstreamBytes: 0 };
 
 type Running = ExecutionResult | AsyncIterable<ExecutionResult>;
 const isIterable = (value: unknown): value is AsyncIterable<ExecutionResult> =>
@@ -80,7 +83,7 @@ export function useAdmission(admission: Admission, waitMs: number, keyOf: Admiss
     (run: Run, untilDone: boolean): Run =>
     (args) => {
       const context = args.contextValue as GatewayContext & { request?: Request };
-      const verdict = admission.enter(keyOf(context.identity), estimatedCalls(context) ?? 1, context.request?.signal);
+      const verdict = admission.enter(keyOf(context.identity), weightOf(estimateOf(context) ?? UNESTIMATED), context.request?.signal);
       const decide = (v: Verdict) =>
         v.admitted
           ? releasingAfter(() => run(args), v.release, untilDone)

@@ -15,6 +15,8 @@
 // - a field whose endpoints are alternatives (node(id:) reads one kind's) says how many calls it
 //   makes at most in `extensions.maxCalls`, which counts instead of its endpoints;
 // Fragments and inline fragments count (all of them, whatever the runtime type: an upper bound).
+// Beside the calls, the bytes of the upstream bodies a mutation builds by copying its input per
+// recipient (its `upstreamBytes` declaration, schema/core/fan-out.ts): admission weighs them too.
 import {
   type DocumentNode,
   type FieldNode,
@@ -35,6 +37,7 @@ import {
   valueFromASTUntyped,
 } from 'graphql';
 import type { EndpointName } from '../../rest/endpoints';
+import { distinctEntries, fanOutOf } from '../../schema/core/fan-out';
 import { MAX_PAGE } from '../../schema/core/connection';
 import { GROUP_BATCH_SIZE } from '../../schema/group/loaders';
 import { PUSH_TASK_BATCH_SIZE } from '../../schema/push/push';
@@ -89,6 +92,8 @@ const PAGE_ARGS = ['first', 'last'];
 export interface CostEstimate {
   /** REST calls the operation can make at most. */
   readonly calls: number;
+  /** Bytes of the upstream bodies it builds by copying input per recipient (0 for most operations). */
+  readonly upstreamBytes: number;
 }
 
 type Variables = Readonly<Record<string, unknown>>;
@@ -109,6 +114,7 @@ interface Walk {
   /** Variables' defaults, for those the request leaves out. */
   readonly defaults: Variables;
   calls: number;
+  upstreamBytes: number;
   /** Objects each batch endpoint is asked about, over the whole operation. */
   readonly batched: Map<EndpointName, number>;
 }
@@ -155,13 +161,19 @@ function argumentsOf(walk: Walk, def: GraphQLField<unknown, unknown>, node: Fiel
   return values;
 }
 
+/** A mutation's `input` as given (uncoerced): {} when it is not an object. */
+function inputOf(args: ReadonlyMap<string, unknown>): Readonly<Record<string, unknown>> {
+  const input = args.get('input');
+  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}
+
 /** The size a field's arguments give the list it is or wraps: ids' length, first/last, or the longest list. */
 function sizeFromArguments(def: GraphQLField<unknown, unknown>, args: ReadonlyMap<string, unknown>): number | undefined {
   for (const arg of def.args) {
     if (isListType(getNullableType(arg.type)) && args.has(arg.name)) {
       const value = args.get(arg.name);
       // Repeated IDs cost no more calls (loaders and the request's memo ask once per ID).
-      return Array.isArray(value) ? distinct(value) : 1;
+      return Array.isArray(value) ? distinctEntries(value) : 1;
     }
   }
   for (const name of PAGE_ARGS) {
@@ -178,10 +190,6 @@ function sizeFromArguments(def: GraphQLField<unknown, unknown>, args: ReadonlyMa
   }
   return longest === undefined ? undefined : Math.min(longest, UNBOUNDED_LIST);
 }
-
-/** How many different values a list holds (IDs as numbers or strings alike). */
-const distinct = (list: readonly unknown[]): number =>
-  new Set(list.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v)))).size;
 
 /** The fields a selection set selects, each with the type it is selected on, through fragments. */
 function collectFields(
@@ -222,6 +230,8 @@ function walkSelections(walk: Walk, type: GraphQLNamedType, selectionSet: Select
     if (!def) continue;
     const args = argumentsOf(walk, def, node);
     const responseKey = node.alias?.value ?? node.name.value;
+    const copies = fanOutOf(def)?.upstreamBytes;
+    if (copies) walk.upstreamBytes += count * copies(inputOf(args));
     const fixed = (def.extensions as { maxCalls?: number }).maxCalls;
     if (fixed !== undefined) walk.calls += count * fixed;
     else {
@@ -249,7 +259,7 @@ export function estimateCost(
 ): CostEstimate {
   const operation = getOperationAST(document, operationName);
   const root = operation && schema.getRootType(operation.operation);
-  if (!operation || !root) return { calls: 0 };
+  if (!operation || !root) return { calls: 0, upstreamBytes: 0 };
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -258,9 +268,9 @@ export function estimateCost(
   for (const definition of operation.variableDefinitions ?? []) {
     if (definition.defaultValue) defaults[definition.variable.name.value] = valueFromASTUntyped(definition.defaultValue);
   }
-  const walk: Walk = { schema, fragments, variables: variables ?? {}, defaults, calls: 0, batched: new Map() };
+  const walk: Walk = { schema, fragments, variables: variables ?? {}, defaults, calls: 0, upstreamBytes: 0, batched: new Map() };
   walkSelections(walk, root, operation.selectionSet, 1, undefined);
   let calls = walk.calls;
   for (const [endpoint, objects] of walk.batched) calls += Math.ceil(objects / BATCH_SIZES.get(endpoint)!);
-  return { calls };
+  return { calls, upstreamBytes: walk.upstreamBytes };
 }

@@ -23,18 +23,21 @@ interface CostLimitOptions {
 const refusal = (message: string, extensions: Record<string, unknown>) =>
   new GraphQLError(message, { extensions: { ...extensions, http: { status: 400 } } });
 
-/** Each execution's estimate, by its context: the metrics read it when the execution is done. */
-const estimates = new WeakMap<object, number>();
+/** Each execution's estimate, by its context: the metrics and admission read it. */
+const estimates = new WeakMap<object, CostEstimate>();
 
 /** The estimate of the execution with this context, if the cost limit saw it. */
-export const estimatedCalls = (context: unknown): number | undefined =>
+export const estimateOf = (context: unknown): CostEstimate | undefined =>
   typeof context === 'object' && context !== null ? estimates.get(context) : undefined;
+
+/** The estimated REST calls of the execution with this context, if the cost limit saw it. */
+export const estimatedCalls = (context: unknown): number | undefined => estimateOf(context)?.calls;
 
 export function useCostLimit(options: CostLimitOptions): Plugin {
   const log = options.log ?? ((line: string) => logger().warn(line));
   // Operations without variables have one estimate: found once per parsed document and name.
   const fixed = new WeakMap<DocumentNode, Map<string, CostEstimate>>();
-  const estimateOf = (args: ExecutionArgs): CostEstimate => {
+  const estimateFor = (args: ExecutionArgs): CostEstimate => {
     const operation = getOperationAST(args.document, args.operationName);
     if (operation?.variableDefinitions?.length) return estimateCost(args.schema, args.document, args.operationName, args.variableValues);
     let byName = fixed.get(args.document);
@@ -46,7 +49,8 @@ export function useCostLimit(options: CostLimitOptions): Plugin {
 
   /** The refusal of this execution, if any; records its estimate otherwise. */
   const check = (args: ExecutionArgs): GraphQLError | undefined => {
-    const { calls } = estimateOf(args);
+    const estimate = estimateFor(args);
+    const { calls } = estimate;
     if (calls > options.maxCost) {
       options.onOverLimit?.(calls, options.mode);
       if (options.mode === 'enforce') {
@@ -58,7 +62,7 @@ export function useCostLimit(options: CostLimitOptions): Plugin {
       const name = args.operationName ?? getOperationAST(args.document, args.operationName)?.name?.value ?? '(anonymous)';
       log(`cost over the limit (measured only): operation ${name} estimated at ${calls} REST calls, limit ${options.maxCost}`);
     }
-    if (typeof args.contextValue === 'object' && args.contextValue !== null) estimates.set(args.contextValue, calls);
+    if (typeof args.contextValue === 'object' && args.contextValue !== null) estimates.set(args.contextValue, estimate);
     return undefined;
   };
 

@@ -12,7 +12,7 @@ import { Admission } from '../admission/admission';
 import type { Resource } from '../lifecycle/resources';
 import type { GatewayMetrics, LimitStats } from '../observability/metrics';
 import { bucketKey, createRateLimiter } from '../rate-limit/limiter';
-import { createSignInLimiter } from '../rate-limit/sign-in-limiter';
+import { accountLimits } from '../rate-limit/account-limits';
 import { tokenProofs } from '../rate-limit/token-proofs';
 import { socketSlots } from '../ws/socket-slots';
 
@@ -33,10 +33,12 @@ export function limitsFamily(config: Config, { redis, tokens, rest, pollGate, me
   const limiter =
     config.rateLimit &&
     createRateLimiter({ ...config.rateLimit, defaultAppId: config.imAppId, redis, ...(proofs ? { proofs } : {}), ...counted });
-  // Guessing passwords: sign-ins per address and per login name, on unless both are turned off.
-  const signInLimiter =
-    (config.signInLimitAddress || config.signInLimitName) &&
-    createSignInLimiter({ address: config.signInLimitAddress, name: config.signInLimitName, redis, ...counted });
+  // Guessing passwords (per address and account), registrations per address, recipients per identity.
+  const accounts = accountLimits(config, {
+    redis,
+    ownProfile: async (caller) => (await rest.call('GET /user/profile', {}, caller)).data,
+    ...counted,
+  });
   // At most so many subscriptions per identity, over every transport and replica.
   const slots = subscriptionSlots({
     limit: config.maxSubscriptionsPerIdentity,
@@ -50,13 +52,14 @@ export function limitsFamily(config: Config, { redis, tokens, rest, pollGate, me
   };
   const resources: (Resource | undefined)[] = [
     limiter ? { name: 'rate-limit', start: () => limiter.start(), close: () => limiter.close() } : undefined,
-    signInLimiter ? { name: 'sign-in-limit', start: () => signInLimiter.start(), close: () => signInLimiter.close() } : undefined,
+    ...accounts.resources,
     // Drained after the sockets and the hub (made after it): their subscriptions give their slots back first.
     { name: 'subscription-slots', start: () => slots.start(), drain: () => slots.close() },
   ];
   return {
     limiter: limiter || undefined,
-    signInLimiter: signInLimiter || undefined,
+    signInLimiter: accounts.signIn,
+    fanOutLimiter: accounts.fanOut,
     // Bounds the estimated cost in flight per identity and on this replica (gateway/admission/).
     admission: new Admission({
       replica: config.maxCostInFlight,

@@ -3,7 +3,9 @@
 // operations and refills one every `windowMs / limit`: a burst of `limit` at once, then the
 // average rate. Taking `cost` operations moves that time on by cost intervals; it is allowed when
 // the bucket is then at most `limit` intervals behind (the bucket was not empty). A refusal
-// changes nothing. The Redis script (redis-store.ts) is this function in Lua.
+// changes nothing. A negative cost gives operations back (a refund): the bucket never holds more
+// than `limit`, as a full time in the past is a full bucket. The Redis script (redis-store.ts) is
+// this function in Lua.
 
 export interface BucketRate {
   /** Operations the bucket holds. */

@@ -26,6 +26,8 @@ export interface Buckets {
   start(): Promise<void>;
   /** Takes `cost` from the bucket `key`: 0 when allowed (or Redis could not answer), else the wait in ms. */
   take(key: string, cost: number): Promise<number>;
+  /** Gives `cost` back to the bucket `key` (never beyond full); a store failure is ignored, as for a take. */
+  refund(key: string, cost: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,9 @@ export function buckets(rate: BucketRate, options: BucketOptions): Buckets {
         options.onStoreFailure?.();
         return 0;
       }
+    },
+    async refund(key, cost) {
+      await store.take(key, -cost, now()).catch((err: Error) => failed(err));
     },
     close: () => store.close(),
   };

@@ -18,6 +18,7 @@ declare module 'ioredis' {
 }
 
 // Full time stored with every digit (%.17g): Lua's tostring keeps 14, a few ms at today's epoch.
+// A refund (a negative cost) that leaves the bucket full deletes the key (PX must be positive).
 const TAKE = `
   local now = tonumber(ARGV[1])
   local interval = tonumber(ARGV[2])
@@ -27,6 +28,7 @@ const TAKE = `
   local nextFull = full + tonumber(ARGV[4]) * interval
   local wait = nextFull - window - now
   if wait > 0 then return math.ceil(wait) end
+  if nextFull <= now then redis.call('DEL', KEYS[1]) return 0 end
   redis.call('SET', KEYS[1], string.format('%.17g', nextFull), 'PX', math.ceil(nextFull - now))
   return 0`;
 

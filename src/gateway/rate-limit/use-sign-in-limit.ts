@@ -3,89 +3,55 @@
 // fields that declare sign-in names (schema/core/sign-in.ts) are counted, every alias and
 // fragment, and taken from the sign-in buckets (sign-in-limiter.ts). Over a limit the operation
 // is refused whole with RATE_LIMITED (HTTP 429 and Retry-After on a request of its own) and runs
-// nothing. An operation whose variables do not coerce is left to execution, which refuses it.
-import {
-  type ExecutionArgs,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  getArgumentValues,
-  getOperationAST,
-  getVariableValues,
-  type GraphQLField,
-  Kind,
-  type SelectionSetNode,
-} from 'graphql';
+// nothing. When it has run, each sign-in field that succeeded gives back what it took (only wrong
+// passwords count), and a sign-in's answer (user and token) teaches the account's spellings.
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../context';
-import { signInNamesOf } from '../../schema/core/sign-in';
-import type { SignInLimiter, SignInTry } from './sign-in-limiter';
+import { signInNamesOf, signInSuccesses } from '../../schema/core/sign-in';
+import { declaredMutationFields } from './declared-fields';
+import type { SignInLimiter, SignInSuccess, SignInTry } from './sign-in-limiter';
 
 type Context = GatewayContext & { connectionParams?: unknown };
 
-/** The root fields of a selection set, through fragments (directives aside: a skipped field still counts). */
-function rootFields(
-  selections: SelectionSetNode,
-  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-  seen = new Set<string>(),
-): FieldNode[] {
-  const fields: FieldNode[] = [];
-  for (const selection of selections.selections) {
-    if (selection.kind === Kind.FIELD) fields.push(selection);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) fields.push(...rootFields(selection.selectionSet, fragments, seen));
-    else if (!seen.has(selection.name.value)) {
-      seen.add(selection.name.value);
-      const fragment = fragments.get(selection.name.value);
-      if (fragment) fields.push(...rootFields(fragment.selectionSet, fragments, seen));
-    }
-  }
-  return fields;
-}
-
-/** What the operation tries, or undefined when it is no sign-in (or its variables do not coerce). */
-function triesOf(args: ExecutionArgs): Omit<SignInTry, 'address' | 'appId'> | undefined {
-  const operation = getOperationAST(args.document, args.operationName);
-  if (operation?.operation !== 'mutation') return undefined;
-  const root = args.schema.getMutationType()!.getFields();
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of args.document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
-  const guarded = rootFields(operation.selectionSet, fragments).flatMap((node) => {
-    const field = root[node.name.value] as GraphQLField<unknown, unknown> | undefined;
-    const names = field && signInNamesOf(field);
-    return field && names ? [{ node, field, names }] : [];
-  });
-  if (guarded.length === 0) return undefined;
-  const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], args.variableValues ?? {});
-  if (coerced.errors) return undefined;
-  const caller = (args.contextValue as Context).caller;
-  let fields = 0;
-  const names: string[] = [];
-  for (const { node, field, names: namesOf } of guarded) {
-    let values: Record<string, unknown>;
-    try {
-      values = getArgumentValues(field, node, coerced.coerced);
-    } catch {
-      // Execution refuses the field with the same error, before any call.
-      continue;
-    }
-    const tried = namesOf((values.input ?? {}) as Record<string, unknown>, caller);
-    if (!tried) continue;
-    fields++;
-    names.push(...tried);
-  }
-  return fields === 0 ? undefined : { fields, names };
+/** The user and token a sign-in answered (a login's token record); nothing for other sign-in fields. */
+function successOf(result: unknown): SignInSuccess {
+  if (typeof result !== 'object' || result === null) return {};
+  const { user_id: userId, token } = result as { user_id?: unknown; token?: unknown };
+  return {
+    userId: typeof userId === 'string' || typeof userId === 'number' || typeof userId === 'bigint' ? String(userId) : undefined,
+    token: typeof token === 'string' ? token : undefined,
+  };
 }
 
 export function useSignInLimit(limiter: SignInLimiter): Plugin {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const tries = triesOf(args);
-      if (!tries) return;
       const ctx = args.contextValue as unknown as Context;
+      const fields = declaredMutationFields(args, signInNamesOf).flatMap((f) => {
+        const names = f.declared(f.input, ctx.caller);
+        return names ? [{ responseKey: f.responseKey, names }] : [];
+      });
+      if (fields.length === 0) return;
       const transport = ctx.connectionParams === undefined ? 'http' : 'ws';
-      const refused = await limiter.admit({ ...tries, address: ctx.identity.address, appId: ctx.identity.appId }, transport);
-      if (refused) setResultAndStopExecution({ errors: [refused] });
+      const tried: SignInTry = { address: ctx.identity.address, appId: ctx.identity.appId, fields: fields.map((f) => f.names) };
+      const admitted = await limiter.admit(tried, transport);
+      if ('refused' in admitted) {
+        setResultAndStopExecution({ errors: [admitted.refused] });
+        return;
+      }
+      return {
+        async onExecuteDone() {
+          // Root mutation fields have all run by the first result (or the only one). Given back
+          // before the answer leaves, so that the client's next sign-in finds its bucket as it was.
+          const succeeded = signInSuccesses(ctx);
+          if (!succeeded) return;
+          for (const [index, field] of fields.entries()) {
+            if (succeeded.has(field.responseKey)) {
+              await limiter.succeeded(tried, admitted.charged, index, successOf(succeeded.get(field.responseKey)));
+            }
+          }
+        },
+      };
     },
   };
 }

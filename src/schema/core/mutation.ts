@@ -18,7 +18,8 @@ import type { Int64 } from '../../rest/json';
 import { builder, reaches, type SchemaTypes } from './builder';
 import { type Refusals, refusalOf, UserErrorRef, type UserErrorShape } from './user-errors';
 import { idInput, type IdKinds } from './id-kinds';
-import { type SignInNames, signInField } from './sign-in';
+import { type FanOut, fanOutField } from './fan-out';
+import { type SignInNames, signInField, signInSucceeded } from './sign-in';
 
 type Types = SchemaTypes;
 
@@ -85,8 +86,10 @@ interface Common<T> {
   payload: PayloadRef<T>;
   /** This mutation's reading of upstream codes, beyond the common refusals (user-errors.ts). */
   refusals?: Refusals;
-  /** A sign-in, registration or password mutation: the login names it tries (sign-in.ts). */
+  /** A sign-in or password mutation: the login names it tries (sign-in.ts). */
   signIn?: SignInNames;
+  /** What the mutation does to others: the users it registers, the recipients it reaches (fan-out.ts). */
+  fanOut?: FanOut;
 }
 
 /** The single ID argument of a mutation, with the kinds of ID it takes. */
@@ -140,7 +143,11 @@ export function mutation(
     t.field({
       type: spec.payload,
       description: spec.description,
-      extensions: spec.signIn ? { ...reaches(...spec.endpoints), ...signInField(spec.signIn) } : reaches(...spec.endpoints),
+      extensions: {
+        ...reaches(...spec.endpoints),
+        ...(spec.signIn ? signInField(spec.signIn) : {}),
+        ...(spec.fanOut ? fanOutField(spec.fanOut) : {}),
+      },
       args: input
         ? { input: t.arg({ type: input, required: true, description: 'What to change.' }) }
         : spec.id
@@ -157,7 +164,10 @@ export function mutation(
           userErrors.push({ ...refusal, field: at });
         };
         try {
-          return { result: await resolve(given, ctx, refuse, info), userErrors };
+          const result = await resolve(given, ctx, refuse, info);
+          // Only wrong passwords count against the sign-in limits: a success gives its try back.
+          if (spec.signIn && userErrors.length === 0) signInSucceeded(ctx, String(info.path.key), result);
+          return { result, userErrors };
         } catch (err) {
           refuse(err);
           return { result: null, userErrors };

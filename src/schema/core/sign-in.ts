@@ -1,8 +1,9 @@
-// Sign-in, registration and password fields are where passwords are guessed: each declares the
-// login names an execution of it tries, and the gateway takes one per field from the client
-// address's sign-in bucket and one per name from that name's, before the operation runs
-// (gateway/rate-limit/use-sign-in-limit.ts). The declaration lives on the field, so every way of
-// sending it (aliases, batches, WebSocket, persisted documents) is counted the same.
+// Sign-in and password fields are where passwords are guessed: each declares the login names an
+// execution of it tries, and the gateway takes one per field from the client address's sign-in
+// bucket and one per name from its account's, before the operation runs, and gives them back when
+// the field succeeds (gateway/rate-limit/use-sign-in-limit.ts). The declaration lives on the field,
+// so every way of sending it (aliases, batches, WebSocket, persisted documents) is counted the
+// same. Registration guesses nothing: it declares what it does to others instead (fan-out.ts).
 import type { GraphQLField } from 'graphql';
 import type { Caller } from '../../rest/caller';
 
@@ -26,3 +27,19 @@ export const loginName = (name: unknown) => String(name).trim().toLowerCase();
 
 /** The user a caller's token (or its admin's user_id header) acts as: the name a password check of its own guesses. */
 export const callerName = (caller: Readonly<Caller>) => `caller:${caller.userId ?? ''}:${caller.token ?? ''}`;
+
+/** The sign-in fields of an execution that succeeded, by context: response key → what the field answered. */
+const successes = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * A sign-in field succeeded (no userError): the sign-in limits give back what it took, since
+ * only wrong passwords count (gateway/rate-limit/use-sign-in-limit.ts reads it when the operation ends).
+ */
+export function signInSucceeded(ctx: object, responseKey: string, result: unknown): void {
+  let fields = successes.get(ctx);
+  if (!fields) successes.set(ctx, (fields = new Map()));
+  fields.set(responseKey, result);
+}
+
+/** The sign-in fields of the execution with this context that succeeded so far. */
+export const signInSuccesses = (ctx: object): ReadonlyMap<string, unknown> | undefined => successes.get(ctx);

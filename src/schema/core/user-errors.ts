@@ -26,6 +26,8 @@ const CODES = {
   MESSAGE_NOT_FOUND: 'The message is not in the conversation as the acting user sees it, or cannot be changed (an edit itself).',
   NOT_YOUR_MESSAGE: 'Only the sender of a message may change it.',
   NOT_ALLOWED: 'The service does not allow this, for a reason without a finer code here: message gives its words.',
+  TOO_LARGE:
+    'The write would build an upstream request over the bound the gateway sends (message gives the figures): fewer recipients or a shorter text.',
 } as const;
 
 export type UserErrorCodeName = keyof typeof CODES;
@@ -113,8 +115,16 @@ function upstreamOf(err: unknown): { code: number; message: string } | undefined
   return { code: upstream.code, message: upstream.upstreamMessage || upstream.message };
 }
 
+/** A refusal the gateway itself makes before any call (a bound of its own), thrown by a resolver as the service's are. */
+export class GatewayRefusal extends Error {
+  constructor(readonly refusal: UserErrorShape) {
+    super(refusal.message);
+  }
+}
+
 /** The user error for a failure, or undefined when it is not a refusal (then it stays a GraphQL error). */
 export function refusalOf(err: unknown, refusals: Refusals = {}): UserErrorShape | undefined {
+  if (err instanceof GatewayRefusal) return err.refusal;
   const upstream = upstreamOf(err);
   if (!upstream) return undefined;
   const given = refusals[upstream.code];

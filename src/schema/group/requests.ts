@@ -6,6 +6,7 @@ import type * as R from '../../rest/records';
 import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
 import { mutation } from '../core/mutation';
+import { recipientsIn } from '../core/fan-out';
 import { connectionOf, pageArgs } from '../core/connection';
 import { toConnection, toPaging } from '../core/service-paging';
 import { RequestStatus } from './enums';
@@ -16,6 +17,7 @@ import {
   GroupUsersPayloadRef,
   GROUP_ID,
   idList,
+  MAX_IDS,
   msOrNull,
   okOf,
   timeFromString,
@@ -220,6 +222,7 @@ mutation('inviteToGroup', {
     'Invite users to a group (admins, or members when memberInvite is on). Each joins at once, or gets an invitation when their settings ask to confirm.',
   endpoints: ['POST /group/invite'],
   payload: GroupUsersPayloadRef,
+  fanOut: { recipients: (input) => recipientsIn(input.userIds, MAX_IDS) },
   input: InviteToGroupInput,
   resolve: async (input, ctx) => {
     const userList = idList('input.userIds', input.userIds);

@@ -7,6 +7,7 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
+import { listLength, recipientsIn } from '../core/fan-out';
 import { selects } from '../core/selection';
 import { CONVERSATION_ID, ConversationPayloadRef, HistoryEdgeRef } from './conversation';
 import { CONVERSATION_READS, conversationOf, ConversationRef } from './conversations';
@@ -102,6 +103,10 @@ export function sendBody(input: SendInput) {
   return { body, key };
 }
 
+/** The recipients a send reaches beyond one conversation: every target of a send to several (one target is a conversation). */
+const fannedOut = (input: Readonly<Record<string, unknown>>) =>
+  listLength(input.targets) > 1 ? recipientsIn(input.targets, MAX_SEND_TARGETS) : 0;
+
 interface Sent {
   /** The key as the client sent it (or as the gateway made it up). */
   transactionId: string;
@@ -175,6 +180,7 @@ mutation('sendMessage', {
   description: 'Send a message to users or to groups (PUT /message/send): one message per target.',
   endpoints: ['PUT /message/send'],
   payload: SendMessagePayloadRef,
+  fanOut: { recipients: fannedOut },
   input: SendMessageInput,
   resolve: async (input, ctx) => {
     const { body, key } = sendBody(input);
@@ -187,6 +193,7 @@ mutation('sendNotification', {
   description: 'Send a system notification to users or to groups (PUT /message/notify); with the admin token it needs no sender.',
   endpoints: ['PUT /message/notify'],
   payload: SendNotificationPayloadRef,
+  fanOut: { recipients: fannedOut },
   input: SendNotificationInput,
   resolve: async (input, ctx) => {
     const { body, key } = sendBody(input);

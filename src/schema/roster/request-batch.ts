@@ -8,8 +8,9 @@ import { builder, reaches } from '../core/builder';
 import { idListInput } from '../core/id-kinds';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { UserRef } from '../core/refs';
-import { entryRefusal, UserErrorCode, type UserErrorShape } from '../core/user-errors';
-import { idList } from '../group/common';
+import { listLength, MAX_FAN_OUT_BODY_BYTES, recipientsIn, textBytes } from '../core/fan-out';
+import { entryRefusal, GatewayRefusal, UserErrorCode, type UserErrorShape } from '../core/user-errors';
+import { idList, MAX_IDS } from '../group/common';
 import { meField } from './payloads';
 import { FriendRequestOutcome, OUTCOME, outcomeOf } from './request-writes';
 
@@ -85,12 +86,30 @@ const SendFriendRequestsPayloadRef = payloadType<EntryResult[]>('SendFriendReque
   }),
 });
 
+/** One application's bytes beside its texts: `{"user_id":…,"reason":"","alias":""}` and a comma. */
+const APPLICATION_OVERHEAD = 64;
+
+/** The upstream body's bytes: message and alias are copied into every user's application (before JSON escapes). */
+const applicationBytes = (input: Readonly<Record<string, unknown>>) =>
+  listLength(input.userIds) * (APPLICATION_OVERHEAD + textBytes(input.message) + textBytes(input.alias));
+
+/** Refuses, before the body is built, a batch whose copies would pass MAX_FAN_OUT_BODY_BYTES. */
+function boundedCopies(input: Readonly<Record<string, unknown>>): void {
+  const bytes = applicationBytes(input);
+  if (bytes <= MAX_FAN_OUT_BODY_BYTES) return;
+  const message =
+    `${listLength(input.userIds)} users × ${textBytes(input.message) + textBytes(input.alias)} bytes of message and alias would ` +
+    `build a ${bytes}-byte request, over the gateway's bound of ${MAX_FAN_OUT_BODY_BYTES} bytes: send fewer users or a shorter message`;
+  throw new GatewayRefusal({ field: ['input', 'message'], code: 'TOO_LARGE', message });
+}
+
 mutation('sendFriendRequests', {
   description:
     'Ask several users to be friends, with one message. Each goes as sendFriendRequest would, without an answer to a ' +
     "question: a user who asks one refuses it (WRONG_ANSWER). A refused user doesn't stop the others.",
   endpoints: ['POST /roster/apply/batch'],
   payload: SendFriendRequestsPayloadRef,
+  fanOut: { recipients: (input) => recipientsIn(input.userIds, MAX_IDS), upstreamBytes: applicationBytes },
   inputDescription: 'The users to ask and what the requests say.',
   input: (t) => ({
     userIds: t.field(idListInput({ for: 'User', required: true, description: 'The users to ask (at most 1000).' })),
@@ -99,6 +118,7 @@ mutation('sendFriendRequests', {
   }),
   resolve: async (input, ctx) => {
     const userIds = idList('input.userIds', input.userIds);
+    boundedCopies(input);
     const reason = input.message ?? undefined;
     const alias = input.alias ?? undefined;
     const reply = await ctx.rest.call('POST /roster/apply/batch', {

@@ -81,6 +81,7 @@ mutation('sendFriendRequest', {
   endpoints: ['POST /roster/apply'],
   payload: SendFriendRequestPayloadRef,
   refusals: requestRefusals(['input', 'userId'], ['input', 'answer']),
+  fanOut: { recipients: () => 1 },
   inputDescription: 'The user to ask and what the request says.',
   input: (t) => ({
     userId: t.field(idInput({ for: 'User', required: true, description: 'The user to ask.' })),

@@ -11,7 +11,7 @@ import { type UserParent, UserRef } from '../core/refs';
 import { UserBatchPayloadRef } from './admin';
 import { orUndefined } from './writes';
 import { UserSettingsRef } from './settings';
-import { loginName } from '../core/sign-in';
+import { listLength } from '../core/fan-out';
 
 const RegisterUserInput = builder.inputType('RegisterUserInput', {
   description: 'The credentials of a new user.',
@@ -76,7 +76,7 @@ mutation('registerUser', {
   endpoints: ['POST /user/register/v2'],
   payload: RegisterUserPayloadRef,
   refusals: nameTaken,
-  signIn: (input) => [loginName(input.username)],
+  fanOut: { registers: () => 1 },
   input: RegisterUserInput,
   resolve: async (input, ctx) => {
     const given = credentials(input, 'input');
@@ -89,7 +89,7 @@ mutation('registerUserWithPush', {
   endpoints: ['POST /user/register/push'],
   payload: RegisterUserPayloadRef,
   refusals: nameTaken,
-  signIn: (input) => [loginName(input.username)],
+  fanOut: { registers: () => 1 },
   input: RegisterUserWithPushInput,
   resolve: async (input, ctx) => {
     const given = credentials(input, 'input');
@@ -108,7 +108,8 @@ mutation('registerUsers', {
   description: 'Register several users; one result per entry, in order (a taken name fails that entry alone).',
   endpoints: ['POST /user/register/batch'],
   payload: UserBatchPayloadRef,
-  signIn: (input) => (Array.isArray(input.users) ? input.users.map((u: { username: unknown }) => loginName(u.username)) : []),
+  // Each name registered counts against the address (a registration guesses no password: no sign-in bucket).
+  fanOut: { registers: (input) => listLength(input.users) },
   inputDescription: 'The users to register.',
   input: (t) => ({
     users: t.field({ type: [RegisterUserInput], required: true, description: 'User names and passwords (at least one).' }),
