@@ -1,0 +1,129 @@
+// Live events keep cached lists current with no cache code (issue 42, item 1): a normal Apollo
+// Client 4 (InMemoryCache, relayStylePagination, GraphQLWsLink for subscriptions, HttpLink for the
+// rest) runs the contacts examples. A friend request that arrives shows in the cached requests
+// screen, a friend who comes or goes in the cached contacts screen, from the events alone. The
+// event's edge carries the list's own cursor, and the viewer's re-read is made once per event
+// for the identity, whatever the number of subscriptions that select it.
+import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
+import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
+import { relayStylePagination } from '@apollo/client/utilities';
+import { OperationTypeNode } from 'graphql';
+import { createClient } from 'graphql-ws';
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import {
+  ContactsChangedDocument,
+  ContactsScreenDocument,
+  FriendRequestArrivedDocument,
+  FriendRequestsScreenDocument,
+} from '../../src/generated/graphql';
+import { expectNoConsoleWarnings } from '../helpers/apollo-warnings';
+import type { TestUser } from '../helpers/emulator';
+import { useStack } from '../helpers/stack';
+import { wsClient, wsUrl } from '../helpers/subscriptions/clients';
+import { acceptRequest, consentingUser, polledTwice, removeFriend, requestFriend } from '../helpers/subscriptions/roster';
+import { identity } from '../helpers/users';
+import { until } from '../helpers/wait';
+
+// Without coalescing, so that only the event's shared reads can make two subscriptions' reads one.
+const stack = useStack({ POLL_INTERVAL_MS: '100', IM_COALESCE: 'false' });
+
+/** An Apollo client acting as `user`: queries over HTTP, subscriptions over graphql-ws, as the docs set it up. */
+function apolloFor(user: TestUser) {
+  const ws = createClient({ url: wsUrl(stack.url), webSocketImpl: WebSocket, connectionParams: identity(stack.emu, user), retryAttempts: 0 });
+  const http = new HttpLink({ uri: `${stack.url}/graphql`, fetch, headers: identity(stack.emu, user) });
+  const client = new ApolloClient({
+    link: ApolloLink.split(({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION, new GraphQLWsLink(ws), http),
+    cache: new InMemoryCache({
+      typePolicies: { User: { fields: { friends: relayStylePagination(), friendRequests: relayStylePagination() } } },
+    }),
+  });
+  return { client, close: () => ws.dispose() };
+}
+
+expectNoConsoleWarnings();
+
+describe('live events and the cached lists they change', () => {
+  it('a friend request that arrives shows in the cached requests screen, its edge cursor valid as after', async () => {
+    const [me, alice] = [await consentingUser(stack.emu), await stack.emu.user()];
+    const { client, close } = apolloFor(me);
+    try {
+      const before = await client.query({ query: FriendRequestsScreenDocument });
+      expect(before.data?.me?.friendRequests.edges).toEqual([]);
+      const events: string[] = [];
+      const subscription = client
+        .subscribe({ query: FriendRequestArrivedDocument })
+        .subscribe({ next: ({ data }) => data && events.push(data.friendRequestReceived.edge.cursor) });
+      await polledTwice(stack.emu, 'GET /roster/apply/list');
+      await requestFriend(stack.emu, alice, me, 'hi from alice');
+      await until('the event', () => events.length === 1);
+      subscription.unsubscribe();
+
+      // The screen, from the cache alone: the request is listed, with no cache code.
+      const now = client.readQuery({ query: FriendRequestsScreenDocument });
+      expect(now?.me?.friendRequests.edges.map((e) => [e.node.fromId, e.node.message, e.node.status])).toEqual([
+        [String(alice.id), 'hi from alice', 'PENDING'],
+      ]);
+      // The event's edge cursor is the list's own: the list's first edge has it, and it reads on as `after`.
+      expect(now?.me?.friendRequests.edges[0]?.cursor).toBe(events[0]);
+      const after = await client.query({ query: FriendRequestsScreenDocument, variables: { after: events[0] }, fetchPolicy: 'network-only' });
+      expect(after.error).toBeUndefined();
+    } finally {
+      await close();
+    }
+  });
+
+  it('a friend who comes, then goes, shows and leaves in the cached contacts screen', async () => {
+    const [me, friend] = [await stack.emu.user(), await consentingUser(stack.emu)];
+    const { client, close } = apolloFor(me);
+    try {
+      expect((await client.query({ query: ContactsScreenDocument })).data?.me?.friends.edges).toEqual([]);
+      const events: string[] = [];
+      const subscription = client
+        .subscribe({ query: ContactsChangedDocument })
+        .subscribe({ next: ({ data }) => data && events.push(data.friendEvents.__typename) });
+      await polledTwice(stack.emu, 'GET /roster/list');
+      await requestFriend(stack.emu, me, friend);
+      await acceptRequest(stack.emu, friend, me);
+      await until('FriendAdded', () => events.length === 1);
+      const added = client.readQuery({ query: ContactsScreenDocument });
+      expect(added?.me?.friends.edges.map((e) => [e.node.id, e.node.relation])).toEqual([[String(friend.id), 'FRIEND']]);
+      expect(added?.me?.friends.totalCount).toBe(1);
+
+      await removeFriend(stack.emu, friend, me);
+      await until('FriendRemoved', () => events.length === 2);
+      subscription.unsubscribe();
+      expect(events).toEqual(['FriendAdded', 'FriendRemoved']);
+      const removed = client.readQuery({ query: ContactsScreenDocument });
+      expect(removed?.me?.friends.edges).toEqual([]);
+      expect(removed?.me?.friends.totalCount).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
+  it("reads the viewer's list once per event for two subscriptions of the identity that select it differently", async () => {
+    const [me, alice] = [await consentingUser(stack.emu), await stack.emu.user()];
+    const ws = wsClient(stack.url, identity(stack.emu, me));
+    // Two documents (two executions), the same list: polls read 100 a page, these read 7.
+    const docs = [
+      'subscription { friendRequestReceived { me { friendRequests(first: 7) { edges { node { id } } } } } }',
+      'subscription { friendRequestReceived { cursor me { id friendRequests(first: 7) { edges { cursor node { fromId } } } } } }',
+    ];
+    try {
+      type Data = { friendRequestReceived: { me: { friendRequests: { edges: { node: { id?: string; fromId?: string } }[] } } } };
+      const feeds = docs.map((doc) => ws.feed<Data>(doc));
+      await polledTwice(stack.emu, 'GET /roster/apply/list');
+      await requestFriend(stack.emu, alice, me);
+      for (const feed of feeds) {
+        const result = await feed.next();
+        expect(result.errors).toBeUndefined();
+        expect(result.data!.friendRequestReceived.me.friendRequests.edges).toHaveLength(1);
+      }
+      const listReads = stack.emu.server.calls.filter((c) => c.endpoint === 'GET /roster/apply/list' && c.query.limit === '7');
+      expect(listReads).toHaveLength(1);
+    } finally {
+      await ws.dispose();
+    }
+  });
+});
