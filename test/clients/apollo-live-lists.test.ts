@@ -4,23 +4,18 @@
 // screen, a friend who comes or goes in the cached contacts screen, from the events alone. The
 // event's edge carries the list's own cursor, and the viewer's re-read is made once per event
 // for the identity, whatever the number of subscriptions that select it.
-import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
-import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
-import { relayStylePagination } from '@apollo/client/utilities';
-import { OperationTypeNode } from 'graphql';
-import { createClient } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import {
   ContactsChangedDocument,
   ContactsScreenDocument,
   FriendRequestArrivedDocument,
   FriendRequestsScreenDocument,
 } from '../../src/generated/graphql';
+import { apolloAs } from '../helpers/apollo';
 import { expectNoConsoleWarnings } from '../helpers/apollo-warnings';
 import type { TestUser } from '../helpers/emulator';
 import { useStack } from '../helpers/stack';
-import { wsClient, wsUrl } from '../helpers/subscriptions/clients';
+import { wsClient } from '../helpers/subscriptions/clients';
 import { acceptRequest, consentingUser, polledTwice, removeFriend, requestFriend } from '../helpers/subscriptions/roster';
 import { identity } from '../helpers/users';
 import { until } from '../helpers/wait';
@@ -28,18 +23,8 @@ import { until } from '../helpers/wait';
 // Without coalescing, so that only the event's shared reads can make two subscriptions' reads one.
 const stack = useStack({ POLL_INTERVAL_MS: '100', IM_COALESCE: 'false' });
 
-/** An Apollo client acting as `user`: queries over HTTP, subscriptions over graphql-ws, as the docs set it up. */
-function apolloFor(user: TestUser) {
-  const ws = createClient({ url: wsUrl(stack.url), webSocketImpl: WebSocket, connectionParams: identity(stack.emu, user), retryAttempts: 0 });
-  const http = new HttpLink({ uri: `${stack.url}/graphql`, fetch, headers: identity(stack.emu, user) });
-  const client = new ApolloClient({
-    link: ApolloLink.split(({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION, new GraphQLWsLink(ws), http),
-    cache: new InMemoryCache({
-      typePolicies: { User: { fields: { friends: relayStylePagination(), friendRequests: relayStylePagination() } } },
-    }),
-  });
-  return { client, close: () => ws.dispose() };
-}
+/** An Apollo client acting as `user`, with the contacts screens' lists paged Relay-style. */
+const apolloFor = (user: TestUser) => apolloAs(stack, user, { friends: false, friendRequests: false });
 
 expectNoConsoleWarnings();
 
