@@ -29,7 +29,7 @@ describe('Apollo Client 4 and askAssistant', () => {
       const edges = now!.me!.conversation.edges;
       expect(edges.map((e) => e.node.content)).toEqual(['2+2?', 'echo: 2+2?']);
       // The payload's edges are the list's own: the same cursors as the conversation gives.
-      expect(edges.map((e) => e.cursor)).toEqual([answer.edge!.cursor, answer.replyEdge!.cursor]);
+      expect(edges.map((e) => e.cursor)).toEqual([answer!.edge!.cursor, answer!.replyEdge!.cursor]);
       expect(stack.emu.server.calls).toEqual([]);
     } finally {
       await close();
