@@ -14,7 +14,7 @@ import type { UserErrorShape } from '../core/user-errors';
 import { HistoryEdgeRef } from './conversation';
 import { CONVERSATION_READS, conversationOf, ConversationRef } from './conversations';
 import { type MessageParent, inConversation, MessageRef } from './message';
-import { sendBody, type SendInput, sendInput, TRANSACTION_ID } from './send';
+import { SEND_REFUSALS, sendBody, type SendInput, sendInput, TRANSACTION_ID } from './send';
 import { OpaqueId } from '../core/scalars';
 import { UserRef } from '../core/refs';
 import { actingUser } from '../user/writes';
@@ -146,6 +146,7 @@ mutation('askAssistant', {
     'groups: no member plays the AI) is a userError NOT_ALLOWED on input.targetType.',
   endpoints: ['PUT /ai/message/send'],
   payload: AskAssistantPayloadRef,
+  refusals: SEND_REFUSALS,
   input: sendInput('AskAssistantInput', 'message for an AI assistant'),
   resolve: async (input, ctx) => {
     const { body, key } = sendBody(input);

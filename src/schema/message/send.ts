@@ -7,6 +7,7 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
+import type { Refusals } from '../core/user-errors';
 import { selects } from '../core/selection';
 import { CONVERSATION_ID, ConversationPayloadRef, HistoryEdgeRef } from './conversation';
 import { CONVERSATION_READS, conversationOf, ConversationRef } from './conversations';
@@ -18,6 +19,17 @@ import { type MessageParent, messageById, MessageRef } from './message';
 import { idInput, idListInput } from '../core/id-kinds';
 import { OpaqueId } from '../core/scalars';
 import { contentFields, MessageAttachmentInput } from './content';
+
+/**
+ * The refusals of a send a user can act on, at the targets: a blacklist (10006), a group the sender
+ * is not in (20002), a ban in the group (10010, which the service answers for several causes: the
+ * emulator's words tell this one). Other 10010s (a sender the token may not name) stay errors.
+ */
+export const SEND_REFUSALS: Refusals = {
+  10006: { field: ['input', 'targets'] },
+  20002: { code: 'NOT_GROUP_MEMBER', field: ['input', 'targets'] },
+  10010: { code: 'MUTED', field: ['input', 'targets'], when: /banned in group|only admins may send/ },
+};
 
 /** Most targets one send may name. The service states no limit; this bounds one request's fan-out. */
 const MAX_SEND_TARGETS = 1000;
@@ -175,6 +187,7 @@ mutation('sendMessage', {
   description: 'Send a message to users or to groups (PUT /message/send): one message per target.',
   endpoints: ['PUT /message/send'],
   payload: SendMessagePayloadRef,
+  refusals: SEND_REFUSALS,
   input: SendMessageInput,
   resolve: async (input, ctx) => {
     const { body, key } = sendBody(input);
@@ -187,6 +200,7 @@ mutation('sendNotification', {
   description: 'Send a system notification to users or to groups (PUT /message/notify); with the admin token it needs no sender.',
   endpoints: ['PUT /message/notify'],
   payload: SendNotificationPayloadRef,
+  refusals: SEND_REFUSALS,
   input: SendNotificationInput,
   resolve: async (input, ctx) => {
     const { body, key } = sendBody(input);
@@ -199,6 +213,7 @@ mutation('recallMessage', {
   description: 'Recall (revoke) a message its sender sent (PUT /message/recall): it leaves the history and unread counts of every side.',
   endpoints: ['PUT /message/recall'],
   payload: ConversationPayloadRef,
+  refusals: { 10010: { code: 'NOT_YOUR_MESSAGE', field: ['input', 'messageId'], when: /only the sender/ } },
   inputDescription: 'The message to recall and its conversation.',
   input: (t) => ({
     conversationId: t.field(idInput({ for: 'Conversation', required: true, description: `${CONVERSATION_ID} The message is in it.` })),
