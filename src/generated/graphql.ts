@@ -119,6 +119,8 @@ export type UserErrorCode =
   | 'INVALID_QR_CODE'
   /** The message is not in the conversation as the acting user sees it, or cannot be changed (an edit itself). */
   | 'MESSAGE_NOT_FOUND'
+  /** The acting user may not speak in the group now: banned there (until the ban ends), or the group is muted for members below admin. */
+  | 'MUTED'
   /** The name is taken by another user. */
   | 'NAME_TAKEN'
   /** The service does not allow this, for a reason without a finer code here: message gives its words. */

@@ -51,7 +51,11 @@ describe('live events and the cached lists they change', () => {
       ]);
       // The event's edge cursor is the list's own: the list's first edge has it, and it reads on as `after`.
       expect(now?.me?.friendRequests.edges[0]?.cursor).toBe(events[0]);
-      const after = await client.query({ query: FriendRequestsScreenDocument, variables: { after: events[0] }, fetchPolicy: 'network-only' });
+      const after = await client.query({
+        query: FriendRequestsScreenDocument,
+        variables: { after: events[0] },
+        fetchPolicy: 'network-only',
+      });
       expect(after.error).toBeUndefined();
     } finally {
       await close();

@@ -25,7 +25,8 @@ const CODES = {
   TOO_MANY_PINS: 'The user has pinned as many conversations as the service keeps: unpin one first.',
   MESSAGE_NOT_FOUND: 'The message is not in the conversation as the acting user sees it, or cannot be changed (an edit itself).',
   NOT_YOUR_MESSAGE: 'Only the sender of a message may change it.',
-  MUTED: 'The acting user may not speak in the group now: banned there (until the ban ends), or the group is muted for members below admin.',
+  MUTED:
+    'The acting user may not speak in the group now: banned there (until the ban ends), or the group is muted for members below admin.',
   NOT_ALLOWED: 'The service does not allow this, for a reason without a finer code here: message gives its words.',
 } as const;
 

@@ -19,7 +19,10 @@ const ME = (lists: string) =>
   'cache shows the list current, with no cache code. Read only when selected, once per event for all subscriptions of the same identity.';
 
 /** `me` on an event type; `event` picks the hub's value the reads are shared by. */
-export function eventViewerField<E extends object>(t: ObjectFieldBuilder<SchemaTypes, E> | InterfaceFieldBuilder<SchemaTypes, E>, lists: string) {
+export function eventViewerField<E extends object>(
+  t: ObjectFieldBuilder<SchemaTypes, E> | InterfaceFieldBuilder<SchemaTypes, E>,
+  lists: string,
+) {
   return t.field({
     type: UserRef,
     nullable: false,

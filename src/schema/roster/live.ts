@@ -37,7 +37,7 @@ const FriendRequestReceivedRef = builder.objectRef<ReceivedRequest>('FriendReque
       nullable: false,
       description:
         "Where this request stands among those received: pass it as friendRequestReceived's `after` to resume the subscription " +
-        "after it. Not a cursor of me.friendRequests: that one is edge.cursor.",
+        'after it. Not a cursor of me.friendRequests: that one is edge.cursor.',
       resolve: (e) => requestCursor(e.request),
     }),
     request: t.field({
@@ -79,7 +79,7 @@ const FriendEventRef = builder.interfaceRef<FriendEvent>('FriendEvent').implemen
     user: t.field({
       type: UserRef,
       nullable: false,
-      description: "The other user: the friend who came, or went (its `id` is the one to drop from a cached friends list).",
+      description: 'The other user: the friend who came, or went (its `id` is the one to drop from a cached friends list).',
       resolve: (e) => ({ id: e.userId }),
     }),
     me: eventViewerField(t, '`friends(first: …)`'),

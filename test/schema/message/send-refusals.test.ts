@@ -12,7 +12,12 @@ const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) {
 const ASK = `mutation($input: AskAssistantInput!) { askAssistant(input: $input) { ok userErrors { code field } reply { id } } }`;
 type Sent = { sendMessage: { ok: boolean; userErrors: { code: string; field: string[]; message: string }[]; messageIds: string[] | null } };
 
-const text = (to: number, targetType: 'USER' | 'GROUP', content = 'hello') => ({ type: 'TEXT', content, targets: [String(to)], targetType });
+const text = (to: number, targetType: 'USER' | 'GROUP', content = 'hello') => ({
+  type: 'TEXT',
+  content,
+  targets: [String(to)],
+  targetType,
+});
 const refusal = (code: string) => ({ code, field: ['input', 'targets'], message: expect.any(String) });
 
 describe('send refusals as userErrors', () => {

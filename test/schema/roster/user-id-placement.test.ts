@@ -31,7 +31,11 @@ describe('user_id placement', () => {
     });
     expect(stack.emu.server.calls.filter((c) => c.headers.user_id !== undefined)).toEqual([]);
     // The acting user's own fields, read as a listed user, come from its own profile.
-    const own = await stack.gql<{ user: { username: string } }>(`query($id: ID!) { user(id: $id) { username } }`, { id: String(me.id) }, identity(stack.emu, me));
+    const own = await stack.gql<{ user: { username: string } }>(
+      `query($id: ID!) { user(id: $id) { username } }`,
+      { id: String(me.id) },
+      identity(stack.emu, me),
+    );
     expect(own.errors).toBeUndefined();
     expect(stack.emu.server.calls.filter((c) => c.headers.user_id !== undefined)).toEqual([]);
   });
