@@ -4,6 +4,7 @@
 // screen, a friend who comes or goes in the cached contacts screen, from the events alone. The
 // event's edge carries the list's own cursor, and the viewer's re-read is made once per event
 // for the identity, whatever the number of subscriptions that select it.
+import { gql } from '@apollo/client';
 import { describe, expect, it } from 'vitest';
 import {
   ContactsChangedDocument,
@@ -16,6 +17,8 @@ import { expectNoConsoleWarnings } from '../helpers/apollo-warnings';
 import type { TestUser } from '../helpers/emulator';
 import { useStack } from '../helpers/stack';
 import { wsClient } from '../helpers/subscriptions/clients';
+import { sendText } from '../helpers/subscriptions/operations';
+import { baselineSet } from '../helpers/subscriptions/polls';
 import { acceptRequest, consentingUser, polledTwice, removeFriend, requestFriend } from '../helpers/subscriptions/roster';
 import { identity } from '../helpers/users';
 import { until } from '../helpers/wait';
@@ -25,6 +28,55 @@ const stack = useStack({ POLL_INTERVAL_MS: '100', IM_COALESCE: 'false' });
 
 /** An Apollo client acting as `user`, with the contacts screens' lists paged Relay-style. */
 const apolloFor = (user: TestUser) => apolloAs(stack, user, { friends: false, friendRequests: false });
+
+/** The chat list, as a home screen reads it (with `me { id }`, so events' `me` finds it). */
+const HOME = gql`
+  query Home {
+    me {
+      id
+      conversations(first: 20) {
+        edges {
+          cursor
+          node {
+            id
+            unreadCount
+          }
+        }
+      }
+    }
+  }
+`;
+type HomeData = { me: { conversations: { edges: { node: { id: string; unreadCount: number } }[] } } };
+
+/** New messages of one conversation, with the chat list read fresh. */
+const CHAT_EVENTS = gql`
+  subscription ChatEvents($with: ID!) {
+    conversationEvents(with: $with) {
+      __typename
+      id
+      ... on MessageReceived {
+        edge {
+          cursor
+          node {
+            id
+          }
+        }
+      }
+      me {
+        id
+        conversations(first: 20) {
+          edges {
+            cursor
+            node {
+              id
+              unreadCount
+            }
+          }
+        }
+      }
+    }
+  }
+`;
 
 expectNoConsoleWarnings();
 
@@ -86,6 +138,41 @@ describe('live events and the cached lists they change', () => {
       const removed = client.readQuery({ query: ContactsScreenDocument });
       expect(removed?.me?.friends.edges).toEqual([]);
       expect(removed?.me?.friends.totalCount).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a message received moves its row to the top of the cached chat list, from the event alone', async () => {
+    const [me, peer, other] = [await stack.emu.user(), await stack.emu.user(), await stack.emu.user()];
+    await sendText(stack.emu, peer, me, 'older');
+    await sendText(stack.emu, other, me, 'newer');
+    const { client, close } = apolloAs(
+      stack,
+      me,
+      { conversations: false },
+      { ConversationEvent: ['MessageReceived', 'MessageChanged', 'MessageRecalled', 'MessageRead'] },
+    );
+    try {
+      const rows = (data: HomeData | null | undefined) => data!.me.conversations.edges.map((e) => [e.node.id, e.node.unreadCount]);
+      const home = await client.query<HomeData>({ query: HOME });
+      expect(rows(home.data)).toEqual([
+        [String(other.id), 1],
+        [String(peer.id), 1],
+      ]);
+      const events: { edge: { cursor: string; node: { id: string } } }[] = [];
+      const subscription = client
+        .subscribe<{ conversationEvents: (typeof events)[number] }>({ query: CHAT_EVENTS, variables: { with: String(peer.id) } })
+        .subscribe({ next: ({ data }) => data && events.push(data.conversationEvents) });
+      await baselineSet(stack.emu, peer);
+      const sent = await sendText(stack.emu, peer, me, 'latest');
+      await until('MessageReceived', () => events.length === 1);
+      subscription.unsubscribe();
+      expect(events[0]!.edge.node.id).toBe(sent);
+      expect(rows(client.readQuery<HomeData>({ query: HOME }))).toEqual([
+        [String(peer.id), 2],
+        [String(other.id), 1],
+      ]);
     } finally {
       await close();
     }

@@ -12,8 +12,8 @@ import type { Stack } from './stack';
 import { wsUrl } from './subscriptions/clients';
 import { identity } from './users';
 
-/** `lists`: User fields paged Relay-style, with their key arguments (`conversation: ['with']`). */
-export function apolloAs(stack: Stack, user: TestUser, lists: Record<string, string[] | false>) {
+/** `lists`: User fields paged Relay-style, with their key arguments (`conversation: ['with']`); `possibleTypes` for fragments on interfaces. */
+export function apolloAs(stack: Stack, user: TestUser, lists: Record<string, string[] | false>, possibleTypes?: Record<string, string[]>) {
   const headers = identity(stack.emu, user);
   const ws = createClient({ url: wsUrl(stack.url), webSocketImpl: WebSocket, connectionParams: headers, retryAttempts: 0 });
   const http = new HttpLink({ uri: `${stack.url}/graphql`, fetch, headers });
@@ -21,7 +21,7 @@ export function apolloAs(stack: Stack, user: TestUser, lists: Record<string, str
   const typePolicies: TypePolicies = { User: { fields } };
   const client = new ApolloClient({
     link: ApolloLink.split(({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION, new GraphQLWsLink(ws), http),
-    cache: new InMemoryCache({ typePolicies }),
+    cache: new InMemoryCache({ typePolicies, ...(possibleTypes ? { possibleTypes } : {}) }),
   });
   return { client, close: () => ws.dispose() };
 }
