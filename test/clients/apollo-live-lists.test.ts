@@ -29,22 +29,28 @@ const stack = useStack({ POLL_INTERVAL_MS: '100', IM_COALESCE: 'false' });
 /** An Apollo client acting as `user`, with the contacts screens' lists paged Relay-style. */
 const apolloFor = (user: TestUser) => apolloAs(stack, user, { friends: false, friendRequests: false });
 
-/** The chat list, as a home screen reads it (with `me { id }`, so events' `me` finds it). */
-const HOME = gql`
-  query Home {
-    me {
-      id
-      conversations(first: 20) {
-        edges {
-          cursor
-          node {
-            id
-            unreadCount
-          }
+/** The chat list's rows, as a home screen and the event's `me` read them (with `id`, so the event's `me` finds the list). */
+const CHAT_ROWS = gql`
+  fragment ChatRows on User {
+    id
+    conversations(first: 20) {
+      edges {
+        cursor
+        node {
+          id
+          unreadCount
         }
       }
     }
   }
+`;
+const HOME = gql`
+  query Home {
+    me {
+      ...ChatRows
+    }
+  }
+  ${CHAT_ROWS}
 `;
 type HomeData = { me: { conversations: { edges: { node: { id: string; unreadCount: number } }[] } } };
 
@@ -63,19 +69,11 @@ const CHAT_EVENTS = gql`
         }
       }
       me {
-        id
-        conversations(first: 20) {
-          edges {
-            cursor
-            node {
-              id
-              unreadCount
-            }
-          }
-        }
+        ...ChatRows
       }
     }
   }
+  ${CHAT_ROWS}
 `;
 
 expectNoConsoleWarnings();
