@@ -59,6 +59,13 @@ export interface GatewayContext {
    * user's own fields read with the new token (restWithToken).
    */
   signedIn(this: GatewayContext, userId: Int64, token: string): RequestClient;
+  /**
+   * The caller's client for the reads a subscription event's fields make (`event`: the value the
+   * hub delivered), shared by every context of the same identity resolving the same event: one
+   * subscriber's selection reads, the others' find it (schema/roster/event-viewer.ts). Its calls
+   * count against the budget of the context that made it.
+   */
+  restForEvent(this: GatewayContext, event: object): RequestClient;
   /** The request's DataLoaders, by definition (schema/core/loader.ts); emptied by `invalidate`. */
   readonly loaders: Map<unknown, unknown>;
   /**
@@ -140,6 +147,11 @@ class RequestScope implements BindOptions {
     this.onWrite();
   }
 
+  /** A client of the caller outside this request's memo and writes (an event's shared reads). */
+  detached(): RequestClient {
+    return bindClient(this.client, { ...this.rest.caller }, { budget: this.budget, trace: this.trace });
+  }
+
   /** A write through any of this request's clients may change what any read answers. */
   onWrite(): void {
     this.rest.clear();
@@ -198,6 +210,17 @@ function signedIn(this: GatewayContext, userId: Int64, token: string): RequestCl
   return this.rest;
 }
 
+/** Event clients by event, then by identity key: they go with the event (subscribers hold it while they resolve it). */
+const EVENT_CLIENTS = new WeakMap<object, Map<string, RequestClient>>();
+
+function restForEvent(this: GatewayContext, event: object): RequestClient {
+  let byIdentity = EVENT_CLIENTS.get(event);
+  if (!byIdentity) EVENT_CLIENTS.set(event, (byIdentity = new Map()));
+  let client = byIdentity.get(this.identity.key);
+  if (!client) byIdentity.set(this.identity.key, (client = (this as Scoped)[SCOPE].detached()));
+  return client;
+}
+
 function invalidate(this: GatewayContext): void {
   const scope = (this as Scoped)[SCOPE];
   scope.onWrite();
@@ -245,6 +268,7 @@ export function createContext({
     restAs,
     restWithToken,
     signedIn,
+    restForEvent,
     loaders,
     invalidate,
     subscriptions,

@@ -10,7 +10,7 @@ import type { Caller } from './caller';
 import { AttemptTimedOut, deadlines } from './deadlines';
 import type { EndpointName, Endpoints } from './endpoints';
 import { type Envelope, envelopeError, envelopeIn, openEnvelope } from './envelope';
-import { isTokenRefusal, UpstreamError, type UpstreamErrorKind } from './errors';
+import { GatewayError, isTokenRefusal, UpstreamError, type UpstreamErrorKind } from './errors';
 import type { Int64 } from './json';
 import { encodeParams, type Placement, placement } from './placement';
 import { secretsOf } from './secrets';
@@ -271,6 +271,15 @@ export function createRestClient(options: RestClientOptions): PooledRestClient {
     headers[header] = value;
   }
 
+  /** Why a caller with a user_id header (an admin token acting as a user) is refused here, before any call. */
+  const actingUserRefused = (p: Placement) =>
+    new GatewayError(
+      `${p.name} takes no user_id header (document 4): an admin token cannot act as a user there; call it with that user's own token`,
+      'FORBIDDEN',
+      undefined,
+      { endpoint: p.name },
+    );
+
   // Once per call, and built in place (no spreads, no entry arrays): every REST call comes here.
   function prepare(name: string, params: object, caller: Caller, want: 'json' | 'binary', trace: unknown): Prepared {
     const p = placement(name);
@@ -283,7 +292,11 @@ export function createRestClient(options: RestClientOptions): PooledRestClient {
     const appId = caller.appId ?? options.appId;
     if (appId !== undefined) setCallerHeader(headers, 'app_id', appId);
     if (caller.token !== undefined) setCallerHeader(headers, 'access-token', caller.token);
-    if (caller.userId !== undefined) setCallerHeader(headers, 'user_id', caller.userId);
+    if (caller.userId !== undefined) {
+      // The service takes no user_id header here: sent, it would act as someone else or be refused.
+      if (!p.userIdHeader) throw actingUserRefused(p);
+      setCallerHeader(headers, 'user_id', caller.userId);
+    }
     if (caller.groupId !== undefined && p.groupIdHeader) setCallerHeader(headers, 'group_id', caller.groupId);
     if (encoded.body !== undefined) headers['content-type'] = 'application/json';
     return { p, path: prefix + p.path + encoded.search, headers, body: encoded.body, secrets: secretsOf(caller, record), trace };

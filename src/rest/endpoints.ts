@@ -277,6 +277,7 @@ export const endpoints = {
 
   // Document 4: the roster (section 8)
   'PUT /roster/accept': endpoint({
+    userIdHeader: false,
     no: '8.1',
     summary: 'Accept the friend application of a user.',
     methods: ['PUT', 'POST'],
@@ -310,6 +311,7 @@ export const endpoints = {
     data: data<R.FriendApplication[]>(),
   }),
   'PUT /roster/block': endpoint({
+    userIdHeader: false,
     no: '8.5',
     summary: "Put a user on the acting user's blacklist.",
     methods: ['PUT', 'POST'],
@@ -333,6 +335,7 @@ export const endpoints = {
     data: data<boolean>(),
   }),
   'DELETE /roster/delete': endpoint({
+    userIdHeader: false,
     no: '8.8',
     summary: 'Remove a friend.',
     methods: ['DELETE', 'POST'],
@@ -349,6 +352,7 @@ export const endpoints = {
     data: data<boolean>(),
   }),
   'GET /roster/id': endpoint({
+    userIdHeader: false,
     no: '8.10',
     summary: 'Find a user by ID, with their relation to the acting user.',
     methods: ['GET'],
@@ -375,6 +379,7 @@ export const endpoints = {
     data: data<R.RosterItem[]>(),
   }),
   'GET /roster/may_message': endpoint({
+    userIdHeader: false,
     no: '8.13',
     summary: 'Whether one user may send messages to another.',
     methods: ['GET'],
@@ -399,6 +404,7 @@ export const endpoints = {
     data: data<R.RosterItem>(),
   }),
   'DELETE /roster/unblock': endpoint({
+    userIdHeader: false,
     no: '8.16',
     summary: "Take a user off the acting user's blacklist.",
     methods: ['DELETE', 'POST'],

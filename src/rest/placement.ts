@@ -21,6 +21,8 @@ export interface Placement {
   readonly method: HttpMethod;
   readonly path: string;
   readonly groupIdHeader: boolean;
+  /** Whether the endpoint takes the user_id header (an admin token acting as a user). */
+  readonly userIdHeader: boolean;
   readonly binary: boolean;
   /** Whether the service checks the access-token (an answer proves it); endpoints open to anyone answer a made-up one too. */
   readonly checksToken: boolean;
@@ -76,6 +78,7 @@ function placementOf(name: string, def: EndpointDef): Placement {
     method: sentMethod(def),
     path: def.path,
     groupIdHeader: def.groupIdHeader,
+    userIdHeader: def.userIdHeader !== false,
     binary: def.result === 'binary',
     checksToken: def.auth !== 'none',
     extras: def.extras,

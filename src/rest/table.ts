@@ -44,6 +44,12 @@ export interface EndpointDef {
   readonly queryAlsoInBody?: true;
   /** false for the endpoints marked 'no group_id header' (their group_id is a query parameter). */
   readonly groupIdHeader: boolean;
+  /**
+   * false for the endpoints marked 'no user_id header' (document 4: 8.1, 8.5, 8.8, 8.10, 8.13,
+   * 8.16, whose user_id query parameter names the other user): the admin token cannot act as a
+   * user there, so the client refuses a caller with a user_id before any call (client.ts).
+   */
+  readonly userIdHeader?: false;
   /** 'none': works without an access-token (tokens, registration). 'admin': needs an admin token. */
   readonly auth: 'token' | 'none' | 'admin';
   /** 'binary': the response is the file itself, not an envelope. */

@@ -165,7 +165,7 @@ for (const ids of [undefined, 'global'] as const) {
       expect(after).toHaveLength(1);
     });
 
-    it("leaveGroup: removedMemberIds, in the leaver's cached member list", async () => {
+    it("leaveGroup: removedMemberNodeIds, in the leaver's cached member list", async () => {
       const [a, b] = await Promise.all([g.user(), g.user()]);
       const groupId = await g.group(owner, { members: [a, b] });
       const client = apolloFor(a, ids);
@@ -175,16 +175,38 @@ for (const ids of [undefined, 'global'] as const) {
             mutation Leave($g: ID!) {
               leaveGroup(groupId: $g) {
                 ok
-                removedMemberIds
+                removedMemberNodeIds
               }
             }
-          ` as Removal<'leaveGroup', 'removedMemberIds'>,
+          ` as Removal<'leaveGroup', 'removedMemberNodeIds'>,
           variables: { g: String(groupId) },
-          update: (cache, { data }) => evict(cache, 'Member', data?.leaveGroup.removedMemberIds ?? []),
+          update: (cache, { data }) => evict(cache, 'Member', data?.leaveGroup.removedMemberNodeIds ?? []),
         }),
       );
       expect(before).toHaveLength(3);
       expect(after).toHaveLength(2);
+    });
+
+    it("kickGroupMembers: removedMemberNodeIds, in the admin's cached member list", async () => {
+      const [a, b] = await Promise.all([g.user(), g.user()]);
+      const groupId = await g.group(owner, { members: [a, b] });
+      const client = apolloFor(owner, ids);
+      const { before, after } = await listAfter(client, 'members', groupId, () =>
+        client.mutate({
+          mutation: gql`
+            mutation Kick($g: ID!, $u: [ID!]!) {
+              kickGroupMembers(input: { groupId: $g, userIds: $u }) {
+                ok
+                removedMemberNodeIds
+              }
+            }
+          ` as Removal<'kickGroupMembers', 'removedMemberNodeIds'>,
+          variables: { g: String(groupId), u: [String(a.id), String(b.id)] },
+          update: (cache, { data }) => evict(cache, 'Member', data?.kickGroupMembers.removedMemberNodeIds ?? []),
+        }),
+      );
+      expect(before).toHaveLength(3);
+      expect(after).toHaveLength(1);
     });
 
     it('removeDevice: removedDeviceIds', async () => {

@@ -7,6 +7,7 @@ import manifest from '../../src/generated/persisted-documents.json' with { type:
 import { seedDemo } from '../../src/emulator/seed';
 import { startStack, type Stack } from '../helpers/stack';
 import { eventSourceFeed } from '../helpers/subscriptions/clients';
+import { polledTwice } from '../helpers/subscriptions/roster';
 
 type Demo = Awaited<ReturnType<typeof seedDemo>>;
 type Reply = { data?: Record<string, unknown> | null; errors?: unknown[] };
@@ -38,14 +39,22 @@ async function byUpload(documentId: string, variables: Record<string, unknown>):
   return (await res.json()) as Reply;
 }
 
-/** The first event of a subscription opened as an EventSource does (identity in the URL). */
-async function firstEvent(documentId: string, variables: Record<string, unknown>): Promise<Reply> {
+/** The first event of a subscription opened as an EventSource does (identity in the URL); `cause`, once its poll runs, makes it happen. */
+async function firstEvent(
+  documentId: string,
+  variables: Record<string, unknown>,
+  cause?: { polled: Parameters<typeof polledTwice>[1]; act: () => Promise<unknown> },
+): Promise<Reply> {
   const url = new URL(`${stack.url}/graphql`);
   url.searchParams.set('documentId', documentId);
   url.searchParams.set('variables', JSON.stringify(variables));
   for (const [name, value] of Object.entries(alice())) url.searchParams.set(name, value);
   const feed = eventSourceFeed<Record<string, unknown>>(url.toString());
   try {
+    if (cause) {
+      await polledTwice(stack.emu, cause.polled);
+      await cause.act();
+    }
     return await feed.next();
   } finally {
     await feed.close();
@@ -82,6 +91,7 @@ const RUNS: Record<string, Run> = {
   PinConversation: asAlice(() => ({ conversationId: idOf(1) })),
   UnpinConversation: asAlice(() => ({ conversationId: idOf(1) })),
   AskAssistant: asAlice(() => ({ to: idOf(1), content: 'hello, assistant' })),
+  AssistantConversation: asAlice(() => ({ with: idOf(1) })),
   GroupScreen: asAlice(() => ({ id: String(demo.groupId) })),
   CreateGroup: asAlice(
     () => ({ name: 'Made by documentId', userIds: [idOf(1)] }),
@@ -120,6 +130,27 @@ const RUNS: Record<string, Run> = {
       return byPost(documentId, { ...variables, fromId: String(newcomer.id) }, alice());
     },
   },
+  // Alice reviews requests (since AcceptFriendRequest): one arrives while she listens.
+  FriendRequestArrived: {
+    variables: () => ({}),
+    send: (documentId, variables) =>
+      firstEvent(documentId, variables, {
+        polled: 'GET /roster/apply/list',
+        act: async () => {
+          const asker = await stack.emu.user();
+          await stack.emu.ok('POST', '/roster/apply', { token: asker.token, body: { user_id: demo.users[0]!.id } });
+        },
+      }),
+  },
+  // A friend of Alice's leaves while she listens.
+  ContactsChanged: {
+    variables: () => ({}),
+    send: (documentId, variables) =>
+      firstEvent(documentId, variables, {
+        polled: 'GET /roster/list',
+        act: () => stack.emu.ok('DELETE', '/roster/delete', { token: demo.token, query: { user_id: demo.users[2]!.id } }),
+      }),
+  },
   DisableUsers: { variables: () => ({ userIds: [idOf(2)] }), send: (d, v) => byPost(d, v, admin()) },
 };
 
@@ -127,7 +158,7 @@ const RUNS: Record<string, Run> = {
 const operationName = (document: string) => /(?:^|\s)(?:query|mutation|subscription) (\w+)/.exec(document)?.[1];
 
 beforeAll(async () => {
-  stack = await startStack({}, { serviceCredential: true });
+  stack = await startStack({ POLL_INTERVAL_MS: '200' }, { serviceCredential: true });
   demo = await seedDemo(stack.emu.url, stack.emu.appId, stack.emu.adminToken);
 });
 afterAll(() => stack.stop());

@@ -100,6 +100,8 @@ export function connectionOf<T>(
   node: ObjectRef<Types, T>,
   what: string,
   edgeFields?: (t: ObjectFieldBuilder<Types, EdgeShape<T>>) => FieldMap,
+  /** Set for a list the service does not count: totalCount is always null, deprecated for this reason. */
+  uncounted?: string,
 ) {
   const edge = builder.objectRef<EdgeShape<T>>(`${name}Edge`).implement({
     description: `One ${what} in a page.`,
@@ -113,7 +115,7 @@ export function connectionOf<T>(
       }),
     }),
   });
-  return builder.objectRef<ConnectionShape<T>>(`${name}Connection`).implement({
+  const connection = builder.objectRef<ConnectionShape<T>>(`${name}Connection`).implement({
     description: `A page of ${what}s.`,
     fields: (t) => ({
       nodes: t.field({
@@ -132,11 +134,16 @@ export function connectionOf<T>(
       totalCount: t.field({
         type: 'SafeInt',
         nullable: true,
-        description: 'How many there are in all, as the service counts them.',
+        description: uncounted
+          ? `Always null: the service does not count the ${what}s.`
+          : 'How many there are in all, as the service counts them.',
+        ...(uncounted ? { deprecationReason: uncounted } : {}),
         resolve: (c) => c.totalCount,
       }),
     }),
   });
+  // The edge type too: a payload or an event offers one edge of the list (a cursor valid as `after`).
+  return Object.assign(connection, { edge });
 }
 
 export const MAX_PAGE = 1000;

@@ -123,6 +123,13 @@ function boundary(
   return { before: beside !== -1 ? beside : Math.min(to, from + cursor.around.place), at: false };
 }
 
+/**
+ * The cursor an item's edge has in a list paged by its sort key, known without reading the list;
+ * null for an item anchored on its place (a lead item, or one with no sort key), whose cursor needs the list.
+ */
+export const sortedItemCursor = (key: SortKey): string | null =>
+  anchored(key) ? null : encodeKey({ key, around: { place: 0, prev: null, next: null } });
+
 /** Newest first (a time, descending) or in the order of the key (a number that grows, ascending). */
 export type KeysetOrder = 'descending' | 'ascending';
 

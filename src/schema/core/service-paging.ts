@@ -58,6 +58,13 @@ export function toPaging(args: PageArgs, defaultFirst: number) {
   return { limit: at.skip + first, ...(at.from ? { cursor: at.from } : {}) };
 }
 
+/**
+ * The cursor the list's first item has when read from the start (an item that just arrived on top
+ * of a newest-first list), known without reading the list: a read after it finds the item among
+ * the first `first` + 1 and goes on right after it, wherever it then is.
+ */
+export const firstItemCursor = (id: string): string => encodeCursor(['', 1, id, null, '', 1]);
+
 /** How the items of a list are told apart and shown. */
 export interface ServiceItems<R, T> {
   defaultFirst: number;

@@ -25,6 +25,8 @@ const CODES = {
   TOO_MANY_PINS: 'The user has pinned as many conversations as the service keeps: unpin one first.',
   MESSAGE_NOT_FOUND: 'The message is not in the conversation as the acting user sees it, or cannot be changed (an edit itself).',
   NOT_YOUR_MESSAGE: 'Only the sender of a message may change it.',
+  MUTED:
+    'The acting user may not speak in the group now: banned there (until the ban ends), or the group is muted for members below admin.',
   NOT_ALLOWED: 'The service does not allow this, for a reason without a finer code here: message gives its words.',
   TOO_LARGE:
     'The write would build an upstream request over the bound the gateway sends (message gives the figures): fewer recipients or a shorter text.',
@@ -65,6 +67,8 @@ export const UserErrorRef = builder.objectRef<UserErrorShape>('UserError').imple
  */
 const REFUSALS: ReadonlyMap<number, UserErrorCodeName> = new Map<number, UserErrorCodeName>([
   [10004, 'NAME_TAKEN'],
+  // A personal blacklist between the two users (document 4): a message, a friend request, a block.
+  [10006, 'BLOCKED'],
   [20002, 'NOT_A_MEMBER'],
   [20004, 'OWNER_CANNOT_LEAVE'],
   [20005, 'NOT_A_MEMBER'],

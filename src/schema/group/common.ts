@@ -9,6 +9,7 @@ import { fromResult, payloadType } from '../core/mutation';
 import { entryRefusal, UserErrorCode, type UserErrorShape } from '../core/user-errors';
 import { badUserInput } from '../core/inputs';
 import { cacheIdOf } from '../core/cache-id';
+import { deprecatedFor, REMOVAL_2027_07 } from '../core/deprecation';
 import { nodeId } from '../core/global-id';
 import { GroupRef, type UserParent, UserRef } from '../core/refs';
 
@@ -123,6 +124,12 @@ type Fields = PothosSchemaTypes.ObjectFieldBuilder<Types, { result: (Removal & {
 function removalFields(t: Fields) {
   const removed = async (p: { result: (Removal & { groupId: Int64 | null }) | null }) =>
     p.result?.removed ? await p.result.removed() : [];
+  // The removed users' Member IDs in the change's group (cache-id.ts builds them as Member.id does).
+  const removedMembers = async (p: { result: (Removal & { groupId: Int64 | null }) | null }, _args: object, ctx: GatewayContext) => {
+    const groupId = p.result?.groupId;
+    if (groupId == null) return [];
+    return (await removed(p)).map((userId) => cacheIdOf(ctx, 'Member', [groupId, userId]));
+  };
   return {
     removedUserIds: t.field({
       type: ['ID'],
@@ -139,12 +146,19 @@ function removalFields(t: Fields) {
       description:
         "The Member IDs (Member.id, in the request's ID format) of those users in this group, for a normalized cache; " +
         'empty for other changes.',
+      deprecationReason: deprecatedFor('`removedMemberNodeIds` (the same IDs, typed ID as Member.id is)', REMOVAL_2027_07),
       extensions: reaches('GET /user/profile'),
-      resolve: async (p, _args, ctx) => {
-        const groupId = p.result?.groupId;
-        if (groupId == null) return [];
-        return (await removed(p)).map((userId) => cacheIdOf(ctx, 'Member', [groupId, userId]));
-      },
+      resolve: removedMembers,
+    }),
+    removedMemberNodeIds: t.field({
+      type: ['ID'],
+      nullable: false,
+      description:
+        "The removed Members' IDs, as Member.id answers them (the request's ID format), typed ID: the IDs a normalized cache " +
+        "keys them by (Apollo: cache.identify({ __typename: 'Member', id })), for eviction or Relay's @deleteEdge; " +
+        'empty for other changes.',
+      extensions: reaches('GET /user/profile'),
+      resolve: removedMembers,
     }),
   };
 }

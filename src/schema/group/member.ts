@@ -57,9 +57,12 @@ const MemberRef = builder.objectRef<MemberParent>('Member').implement({
     user: t.field({ type: UserRef, description: 'The member as a user.', resolve: (m) => ({ id: m.record.user_id }) }),
     role: t.field({
       type: MemberRole,
-      description: 'Owner, admin or member: from the group summary (owner) and the admin list, each read once per request.',
+      description:
+        'Owner, admin or member: from the group summary (owner) and the admin list, each read once per request. Null when ' +
+        "the group hides members' details from the caller (Group.hideMemberInfo, for members below admin): a rank is a detail.",
       extensions: reaches('POST /group/info/batch', 'GET /group/admin_list'),
       resolve: async ({ group, record }, _a, ctx) => {
+        if (detailsHidden(record)) return null;
         const userId = idText(record.user_id);
         // Beside the summary, not after it: needless only for the owner, and read once per request.
         const admins = startedAdmins(group.id, ctx);

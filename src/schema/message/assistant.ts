@@ -11,10 +11,13 @@ import { reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { upstreamCodeOf, withRetryKey } from '../core/upstream-errors';
 import type { UserErrorShape } from '../core/user-errors';
+import { HistoryEdgeRef } from './conversation';
 import { CONVERSATION_READS, conversationOf, ConversationRef } from './conversations';
 import { type MessageParent, inConversation, MessageRef } from './message';
-import { sendBody, type SendInput, sendInput, TRANSACTION_ID } from './send';
+import { SEND_REFUSALS, sendBody, type SendInput, sendInput, TRANSACTION_ID } from './send';
 import { OpaqueId } from '../core/scalars';
+import { UserRef } from '../core/refs';
+import { actingUser } from '../user/writes';
 
 /** The service's code for an invalid parameter: the emulator's answer to a group target (NOTES.md, 9.1). */
 const INVALID_PARAMETER = 10002;
@@ -69,7 +72,9 @@ const fromAnswer = <T>(read: (a: Asked, ctx: GatewayContext) => T) => fromResult
 
 const AskAssistantPayloadRef = payloadType<Asked>('AskAssistantPayload', {
   description:
-    'The answer of askAssistant: the sent message and, when the answer holds it, the reply. A streaming assistant may answer ' +
+    'The answer of askAssistant, as sendMessage answers: the sent message and, when the answer holds it, the reply, each also ' +
+    "as an edge of the conversation's messages (edge, replyEdge), the conversation as the chat list shows it, and the sender " +
+    '(me) to read the open page fresh. A streaming assistant may answer ' +
     'before its reply exists (reply null) or with a first reply it then grows: follow the conversation (conversation ' +
     'messages, conversationEvents) for the reply and its changes; the reply keeps its ID as it changes.',
   ok: (a) => a.refused === undefined,
@@ -96,6 +101,21 @@ const AskAssistantPayloadRef = payloadType<Asked>('AskAssistantPayload', {
       extensions: reaches('GET /message/conversation'),
       resolve: fromAnswer((a, ctx) => sentMessage(a, ctx)),
     }),
+    edge: t.field({
+      type: HistoryEdgeRef,
+      description:
+        "The sent message with its cursor in the conversation's messages (Conversation.messages), as sendMessage's edge: the same " +
+        'read as `message`, made once; null when `message` is.',
+      extensions: reaches('GET /message/conversation'),
+      resolve: fromAnswer((a, ctx) => sentMessage(a, ctx)),
+    }),
+    replyEdge: t.field({
+      type: HistoryEdgeRef,
+      description:
+        "The reply with its cursor in the conversation's messages, so an open conversation page shows the question and the " +
+        'reply with no code; null when `reply` is (a streamed reply arrives in the conversation instead).',
+      resolve: fromAnswer((a) => a.replies[0] ?? null),
+    }),
     conversation: t.field({
       type: ConversationRef,
       description: "The sender's conversation with the assistant (one target only; null otherwise), where a streamed reply arrives.",
@@ -104,6 +124,13 @@ const AskAssistantPayloadRef = payloadType<Asked>('AskAssistantPayload', {
         const target = onlyTarget(a);
         return target === null ? null : conversationOf(a.input.fromUserId == null ? {} : { id: a.input.fromUserId }, target, ctx);
       }),
+    }),
+    me: t.field({
+      type: UserRef,
+      description:
+        'The sender after the answer, read fresh: select `conversation(with: <the assistant>, last: …)` as the open page reads it ' +
+        'and a normalized cache shows the question and the reply there with no code. Null when refused.',
+      resolve: fromAnswer((a, ctx) => (a.input.fromUserId == null ? actingUser(ctx) : { id: a.input.fromUserId })),
     }),
     quotaUsed: t.float({
       description: 'AI-message quota units the call used up (message_quota_usage).',
@@ -119,6 +146,7 @@ mutation('askAssistant', {
     'groups: no member plays the AI) is a userError NOT_ALLOWED on input.targetType.',
   endpoints: ['PUT /ai/message/send'],
   payload: AskAssistantPayloadRef,
+  refusals: SEND_REFUSALS,
   input: sendInput('AskAssistantInput', 'message for an AI assistant'),
   resolve: async (input, ctx) => {
     const { body, key } = sendBody(input);

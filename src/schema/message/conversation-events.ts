@@ -2,13 +2,18 @@
 // with one type per kind), resumable after a message ID. Polled like the other subscriptions
 // (src/subscriptions/conversation-events.ts, resume.ts). An edit (appendToMessage,
 // replaceMessageContent) arrives as the service keeps it, a record of its own in the history: it
-// is sent as MessageChanged with the message it changed, read again for its new content.
+// is sent as MessageChanged with the message it changed, read again for its new content. Every
+// event offers the conversation as the chat list shows it and the viewer (roster/event-viewer.ts),
+// a new message its edge in the history, so the chat list and the open page follow with no code.
 import { type Int64, toInt64 } from '../../rest/json';
 import { GatewayError } from '../../rest/errors';
 import { isEdit } from '../../rest/records';
 import type { DeliveredEvent } from '../../subscriptions/resume';
 import { DEEP_EVERY, WATCHED } from '../../subscriptions/conversation-events';
 import { builder, reaches } from '../core/builder';
+import { eventViewerField, viewerOnEvent } from '../roster/event-viewer';
+import { HistoryEdgeRef } from './conversation';
+import { CONVERSATION_READS, conversationOf, ConversationRef } from './conversations';
 import { inConversation, messageById, MessageRef } from './message';
 import { valueOf } from './subscriptions';
 import { resumePosition } from './resume-position';
@@ -64,6 +69,16 @@ const ConversationEventRef = builder.interfaceRef<DeliveredEvent>('ConversationE
       description: 'The message the event is about (for MessageRead: the newest message read; for MessageChanged: the changed one).',
       resolve: messageIdOf,
     }),
+    conversation: t.field({
+      type: ConversationRef,
+      nullable: false,
+      description:
+        "The conversation as the viewer's chat list (me.conversations) shows it after the event, read fresh: its last message, " +
+        'unread count and place follow in a normalized cache. Read only when selected, once per event for the identity.',
+      extensions: CONVERSATION_READS,
+      resolve: (e, _args, ctx) => conversationOf(viewerOnEvent(e, ctx), e.conversationId, ctx),
+    }),
+    me: eventViewerField(t, '`conversations(first: …)`'),
   }),
 });
 
@@ -75,6 +90,12 @@ builder.objectRef<Of<'received'>>('MessageReceived').implement({
       type: MessageRef,
       nullable: false,
       description: 'The message.',
+      resolve: (e) => inConversation(e.conversationId, e.message),
+    }),
+    edge: t.field({
+      type: HistoryEdgeRef,
+      nullable: false,
+      description: "The message as the newest edge of the conversation's messages, with that list's own cursor (valid as `before`).",
       resolve: (e) => inConversation(e.conversationId, e.message),
     }),
   }),

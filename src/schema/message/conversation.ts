@@ -178,7 +178,9 @@ export const ConversationPayloadRef = payloadType<ConversationChange>('Conversat
     }),
     user: t.field({
       type: UserRef,
-      description: 'The acting user, read after the change: select `unreadConversations` or `conversation(with:)` for the new state.',
+      description:
+        'The acting user, read after the change: select `conversations(first: …)` (the chat list) or `conversation(with: …)` (the ' +
+        'open conversation) with the arguments your screen uses, and a normalized cache shows the new state.',
       resolve: fromResult(() => ({})),
     }),
   }),

@@ -8,6 +8,7 @@ import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { listLength, recipientsIn } from '../core/fan-out';
+import type { Refusals } from '../core/user-errors';
 import { selects } from '../core/selection';
 import { CONVERSATION_ID, ConversationPayloadRef, HistoryEdgeRef } from './conversation';
 import { CONVERSATION_READS, conversationOf, ConversationRef } from './conversations';
@@ -19,6 +20,17 @@ import { type MessageParent, messageById, MessageRef } from './message';
 import { idInput, idListInput } from '../core/id-kinds';
 import { OpaqueId } from '../core/scalars';
 import { contentFields, MessageAttachmentInput } from './content';
+
+/**
+ * The refusals of a send a user can act on, at the targets: a blacklist (10006), a group the sender
+ * is not in (20002), a ban in the group (10010, which the service answers for several causes: the
+ * emulator's words tell this one). Other 10010s (a sender the token may not name) stay errors.
+ */
+export const SEND_REFUSALS: Refusals = {
+  10006: { field: ['input', 'targets'] },
+  20002: { code: 'NOT_GROUP_MEMBER', field: ['input', 'targets'] },
+  10010: { code: 'MUTED', field: ['input', 'targets'], when: /banned in group|only admins may send/ },
+};
 
 /** Most targets one send may name. The service states no limit; this bounds one request's fan-out. */
 const MAX_SEND_TARGETS = 1000;
@@ -181,6 +193,7 @@ mutation('sendMessage', {
   endpoints: ['PUT /message/send'],
   payload: SendMessagePayloadRef,
   fanOut: { recipients: fannedOut },
+  refusals: SEND_REFUSALS,
   input: SendMessageInput,
   resolve: async (input, ctx) => {
     const { body, key } = sendBody(input);
@@ -194,6 +207,7 @@ mutation('sendNotification', {
   endpoints: ['PUT /message/notify'],
   payload: SendNotificationPayloadRef,
   fanOut: { recipients: fannedOut },
+  refusals: SEND_REFUSALS,
   input: SendNotificationInput,
   resolve: async (input, ctx) => {
     const { body, key } = sendBody(input);
@@ -206,6 +220,7 @@ mutation('recallMessage', {
   description: 'Recall (revoke) a message its sender sent (PUT /message/recall): it leaves the history and unread counts of every side.',
   endpoints: ['PUT /message/recall'],
   payload: ConversationPayloadRef,
+  refusals: { 10010: { code: 'NOT_YOUR_MESSAGE', field: ['input', 'messageId'], when: /only the sender/ } },
   inputDescription: 'The message to recall and its conversation.',
   input: (t) => ({
     conversationId: t.field(idInput({ for: 'Conversation', required: true, description: `${CONVERSATION_ID} The message is in it.` })),

@@ -40,6 +40,7 @@ mutation('blockUser', {
       removedFriendId: removedIdField(t, "The blocked user's ID: it leaves the acting user's friends lists (Relay @deleteEdge)."),
     }),
   ),
+  refusals: { 10006: { field: ['userId'] } },
   id: USER_ID,
   resolve: async (userId, ctx) => contactChange((await ctx.rest.call('PUT /roster/block', { user_id: userId })).data, userId),
 });

@@ -43,6 +43,9 @@ export const idKey = (id: Int64): SortKey => {
   return { sort: Number.isSafeInteger(n) ? n : null, id: idText(id) };
 };
 
+/** A friend listed by `listOwner`'s client (an event's viewer, or the user whose list is read). */
+export const friendNode = (id: Int64, listOwner: RequestClient): FriendNode => ({ id, listOwner });
+
 const noteOf = (e: { node: FriendNode }, ctx: GatewayContext) => rosterItemOf(ctx, e.node.id, e.node.listOwner);
 const EDGE_READ = reaches('POST /roster/list');
 
@@ -67,6 +70,9 @@ const FriendConnectionRef = connectionOf('Friend', FriendUserRef, 'friend', (t) 
   }),
 }));
 
+/** An edge of a friends list (a FriendAdded event offers one). */
+export const FriendEdgeRef = FriendConnectionRef.edge;
+
 builder.objectFields(UserRef, (t) => ({
   friends: wholeListField(t, {
     type: FriendConnectionRef,
@@ -79,7 +85,7 @@ builder.objectFields(UserRef, (t) => ({
     order: 'ascending',
     read: async (u, ctx) => {
       const owner = restFor(u, ctx);
-      return (await friendIds(owner)).map((id): FriendNode => ({ id, listOwner: owner }));
+      return (await friendIds(owner)).map((id) => friendNode(id, owner));
     },
   }),
 }));

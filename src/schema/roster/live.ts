@@ -3,14 +3,26 @@
 // and the viewer's friends coming and going (friends-source.ts). The roster says nothing of who
 // acted, so `friendEvents` tells a friendship that began from one that ended, not who began or
 // ended it: one stream of two types serves a contacts screen, which adds or drops a row either way.
+// Each event offers the viewer (`me`) and the edge it adds to its list (event-viewer.ts), so a
+// normalized cache keeps the requests and contacts screens current with no code.
 import type { FriendEvent } from '../../subscriptions/friends-source';
 import type { ReceivedRequest } from '../../subscriptions/friend-request-resume';
 import { requestCursor } from '../../subscriptions/friend-request-source';
+import { idText } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
+import { sortedItemCursor } from '../core/keyset';
 import { UserRef } from '../core/refs';
+import { firstItemCursor } from '../core/service-paging';
+import { userIdOf } from '../user/profile';
+import { eventViewerField, viewerOnEvent } from './event-viewer';
+import { FriendEdgeRef, friendNode, idKey } from './friends';
 import { friendRequestOf, FriendRequestRef } from './request';
-import { viewerIdOf } from './viewer';
+import { FriendRequestEdgeRef } from './requests';
 import { valueOf } from '../message/subscriptions';
+
+/** The request as the viewer's list shows it: its receiver is the viewer (read through the event's shared client). */
+const requestOf = async (e: ReceivedRequest, ctx: Parameters<typeof viewerOnEvent>[1]) =>
+  friendRequestOf(await userIdOf(viewerOnEvent(e, ctx), ctx), e.request);
 
 const FriendRequestReceivedRef = builder.objectRef<ReceivedRequest>('FriendRequestReceived').implement({
   description: 'A friend request the viewer received (or one renewed by its sender), waiting for an answer.',
@@ -23,17 +35,31 @@ const FriendRequestReceivedRef = builder.objectRef<ReceivedRequest>('FriendReque
     }),
     cursor: t.string({
       nullable: false,
-      description: "Where this request stands among those received: pass it as friendRequestReceived's `after` to resume after it.",
+      description:
+        "Where this request stands among those received: pass it as friendRequestReceived's `after` to resume the subscription " +
+        'after it. Not a cursor of me.friendRequests: that one is edge.cursor.',
       resolve: (e) => requestCursor(e.request),
     }),
     request: t.field({
       type: FriendRequestRef,
       nullable: false,
-      description: 'The request, as me.friendRequests lists it (a normalized cache adds or updates it there).',
+      description:
+        'The request, as me.friendRequests lists it: a normalized cache updates the request, but adds it to no cached list by ' +
+        'itself (select `me { friendRequests(…) }` or `edge` for that).',
       // Its ID names the receiver: the viewer's ID, from the profile unless a user_id header gives it.
       extensions: reaches('GET /user/profile'),
-      resolve: async (e, _args, ctx) => friendRequestOf(await viewerIdOf(ctx), e.request),
+      resolve: (e, _args, ctx) => requestOf(e, ctx),
     }),
+    edge: t.field({
+      type: FriendRequestEdgeRef,
+      nullable: false,
+      description:
+        "The request as an edge of me.friendRequests (newest first: it arrived on top), with that list's own cursor: valid as " +
+        "friendRequests' `after` (it reads the requests older than this one), for a cache that inserts the edge itself.",
+      extensions: reaches('GET /user/profile'),
+      resolve: async (e, _args, ctx) => ({ node: await requestOf(e, ctx), cursor: firstItemCursor(idText(e.request.user_id)) }),
+    }),
+    me: eventViewerField(t, '`friendRequests(first: …)`'),
   }),
 });
 
@@ -46,10 +72,17 @@ const FriendEventRef = builder.interfaceRef<FriendEvent>('FriendEvent').implemen
     id: t.string({
       nullable: false,
       description:
-        'Identity of the event for client caches: its type and the user, joined by ":" ("FriendAdded:<user ID>"). Not an ID of the service.',
+        'Identity of the event itself for client caches: its type and the user, joined by ":" ("FriendRemoved:<user ID>"). Not an ID ' +
+        "of the service, and not the user's: the friend who came or went is `user { id }` (Relay's @deleteEdge takes that one).",
       resolve: (e) => `${TYPE_OF[e.kind]}:${String(e.userId)}`,
     }),
-    user: t.field({ type: UserRef, nullable: false, description: 'The other user.', resolve: (e) => ({ id: e.userId }) }),
+    user: t.field({
+      type: UserRef,
+      nullable: false,
+      description: 'The other user: the friend who came, or went (its `id` is the one to drop from a cached friends list).',
+      resolve: (e) => ({ id: e.userId }),
+    }),
+    me: eventViewerField(t, '`friends(first: …)`'),
   }),
 });
 
@@ -57,7 +90,18 @@ builder.objectRef<FriendEvent>('FriendAdded').implement({
   description:
     'The viewer and the user became friends: a request of the viewer was accepted, the viewer accepted one, or a request was admitted at once.',
   interfaces: [FriendEventRef],
-  fields: () => ({}),
+  fields: (t) => ({
+    edge: t.field({
+      type: FriendEdgeRef,
+      description:
+        "The new friend as an edge of me.friends (by user ID), with that list's own cursor (valid as `after` or `before`) and the " +
+        "viewer's notes on the friend; null only for a user ID beyond 2^53, which the service does not give.",
+      resolve: (e, _args, ctx) => {
+        const cursor = sortedItemCursor(idKey(e.userId));
+        return cursor === null ? null : { node: friendNode(e.userId, viewerOnEvent(e, ctx).as!), cursor };
+      },
+    }),
+  }),
 });
 
 builder.objectRef<FriendEvent>('FriendRemoved').implement({

@@ -73,8 +73,9 @@ const FriendRequestResultRef = builder.objectRef<EntryResult>('FriendRequestResu
 
 const SendFriendRequestsPayloadRef = payloadType<EntryResult[]>('SendFriendRequestsPayload', {
   description:
-    'The outcome of sendFriendRequests: one result per user listed; ok when every request went through. Each refused entry is ' +
-    'also a userError whose field is its input path (["input", "userIds", "2"]).',
+    'The outcome of sendFriendRequests: one result per user listed. ok is true only when every request went through; when ' +
+    'some did and some were refused, ok is false, the ones that went through stay sent (nothing is undone: results tells ' +
+    'them by success), and each refused entry is also a userError whose field is its input path (["input", "userIds", "2"]).',
   entryErrors: (results) => results.flatMap((r) => (r.refusal ? [r.refusal] : [])),
   fields: (t) => ({
     results: t.field({

@@ -4,6 +4,7 @@
 import { idText } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
 import { connectionOf, pageArgs } from '../core/connection';
+import { deprecatedFor, REMOVAL_2027_07 } from '../core/deprecation';
 import { UserRef } from '../core/refs';
 import { toConnection, toPaging } from '../core/service-paging';
 import { restFor, userIdOf } from '../user/profile';
@@ -12,7 +13,17 @@ import { FriendRequestRef, friendRequestOf } from './request';
 /** The service's default page of 8.4 (the emulator's reading: the group lists' default). */
 const PAGE = 100;
 
-const FriendRequestConnectionRef = connectionOf('FriendRequest', FriendRequestRef, 'friend request');
+// 8.4 answers no total: the count was always null (issue 42).
+const FriendRequestConnectionRef = connectionOf(
+  'FriendRequest',
+  FriendRequestRef,
+  'friend request',
+  undefined,
+  deprecatedFor('`pageInfo.hasNextPage` (the service does not count friend requests: this is always null)', REMOVAL_2027_07),
+);
+
+/** An edge of a friend requests list (a FriendRequestReceived event offers one). */
+export const FriendRequestEdgeRef = FriendRequestConnectionRef.edge;
 
 builder.objectFields(UserRef, (t) => ({
   friendRequests: t.field({

@@ -8,7 +8,7 @@
 // - without that credential, a caller who may not read the peer gets null without an error.
 // Private fields (email, mobile, privateInfo, settings, ...) never take this path.
 import type { GatewayContext } from '../../context';
-import { idText, type Int64, toInt64 } from '../../rest/json';
+import { idText, type Int64, sameId, toInt64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { provenBy, remembered } from '../../peers/service-credential';
@@ -73,8 +73,16 @@ function readPublic<T>(
   return ownOrNull(u, ctx, read);
 }
 
-/** Without the credential: the caller's own access, and null for a user it may not read. */
+/**
+ * Without the credential: the caller's own access, and null for a user it may not read. A user
+ * token reads only its own user: it never sends a user_id header (the service refuses one but with
+ * the admin token), so its proof tells it before any call for another user.
+ */
 async function ownOrNull<T>(u: UserParent, ctx: GatewayContext, read: PeerRead<T>): Promise<T | null> {
+  if (ctx.caller.userId === undefined && u.id !== undefined) {
+    const proven = await provenCaller(ctx);
+    if (proven !== null) return sameId(proven, u.id) ? read(ctx.rest) : null;
+  }
   try {
     return await read(restFor(u, ctx));
   } catch (err) {

@@ -5,13 +5,18 @@ import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
 import { NodeRef, UserRef } from '../core/refs';
 import { PUBLIC, publicProfileOf, userExists } from './peers';
-import { profileOf, userIdOf } from './profile';
+import { userIdOf } from './profile';
+import { listedField, privateField } from './profile-access';
 import { orUndefined, UserPayloadRef, byActingUser, byActingUserFace } from './writes';
 import { mutation } from '../core/mutation';
 import { recordField } from '../core/record-field';
 import { idInput } from '../core/id-kinds';
 
-const fromProfile = recordField(profileOf);
+/** Who reads a private field (profile-access.ts): no call is sent that the service would refuse. */
+const PRIVATE = "Null for another user read with a user token (the user's own token, or the admin token, reads it).";
+// The caller proof tells a user token from an admin token (GET /user/profile, the caller's own).
+const PRIVATE_READ = reaches('GET /user/profile');
+const LISTED_READ = reaches('GET /user/profile', 'POST /roster/list');
 const fromPublicProfile = recordField(publicProfileOf);
 
 UserRef.implement({
@@ -25,9 +30,11 @@ UserRef.implement({
       resolve: (u, _a, ctx) => userIdOf(u, ctx),
     }),
     username: t.string({
-      description: 'User name (unique; usable as login name).',
-      extensions: reaches('GET /user/profile'),
-      resolve: fromProfile((p) => p.username),
+      description:
+        "User name (unique; usable as login name). Another user's, for a user token: as the caller's roster shows it " +
+        '(POST /roster/list); null for an unknown user.',
+      extensions: LISTED_READ,
+      resolve: listedField((p) => p.username),
     }),
     nickName: t.string({
       description: `Nickname. ${PUBLIC}`,
@@ -40,19 +47,20 @@ UserRef.implement({
       resolve: fromPublicProfile((p) => p?.avatar ?? null),
     }),
     description: t.string({
-      description: 'Self description.',
-      extensions: reaches('GET /user/profile'),
-      resolve: fromProfile((p) => p.description),
+      description:
+        "Self description. Another user's, for a user token: as the caller's roster shows it (POST /roster/list); null for an unknown user.",
+      extensions: LISTED_READ,
+      resolve: listedField((p) => p.description),
     }),
     email: t.string({
-      description: 'E-mail address.',
-      extensions: reaches('GET /user/profile'),
-      resolve: fromProfile((p) => p.email),
+      description: `E-mail address. ${PRIVATE}`,
+      extensions: PRIVATE_READ,
+      resolve: privateField((p) => p.email),
     }),
     mobile: t.string({
-      description: 'Mobile number.',
-      extensions: reaches('GET /user/profile'),
-      resolve: fromProfile((p) => p.mobile),
+      description: `Mobile number. ${PRIVATE}`,
+      extensions: PRIVATE_READ,
+      resolve: privateField((p) => p.mobile),
     }),
     publicInfo: t.string({
       description: `Public extension information, visible to friends and strangers. ${PUBLIC}`,
@@ -60,9 +68,9 @@ UserRef.implement({
       resolve: fromPublicProfile((p) => p?.public_info ?? null),
     }),
     privateInfo: t.string({
-      description: 'Private extension information, visible only to the user.',
-      extensions: reaches('GET /user/profile'),
-      resolve: fromProfile((p) => p.private_info),
+      description: `Private extension information, visible only to the user. ${PRIVATE}`,
+      extensions: PRIVATE_READ,
+      resolve: privateField((p) => p.private_info),
     }),
   }),
 });

@@ -85,13 +85,14 @@ describe('user(id:)', () => {
       { 'access-token': without.emu.adminToken },
     );
     expect(reply).toEqual({ data: { known: { id: String(u.id), username: u.name }, unknown: null } });
-    // One profile read per user, as that user: the existence check and the fields share it.
+    // One profile read per user, as that user: the existence check and the fields share it; and the
+    // caller proof (its own profile, no user_id), which tells the admin token before a user_id is sent.
     expect(
       without.emu
         .calls()
         .map((c) => `${c.endpoint} ${c.headers.user_id}`)
         .sort(),
-    ).toEqual([`GET /user/profile ${MISSING_USER}`, `GET /user/profile ${u.id}`].sort());
+    ).toEqual([`GET /user/profile ${MISSING_USER}`, `GET /user/profile ${u.id}`, 'GET /user/profile undefined'].sort());
   });
 
   it('answers null for a missing user to a user token when the gateway holds the service credential', async () => {
@@ -121,8 +122,8 @@ describe('user(id:)', () => {
         me: { id: String(a.id), username: a.name },
       },
     });
-    // The service refuses the reads of others (10010, not recorded by the emulator) before saying
-    // whether they exist; the caller's own profile is read once, for the check and username.
-    expect(without.emu.calls().map((c) => `${c.endpoint} ${c.headers.user_id}`)).toEqual([`GET /user/profile ${a.id}`]);
+    // A user token reads no other user's profile (the service refuses a user_id header but with the
+    // admin token): the caller's own profile is read once, without one, for the proof, the check and username.
+    expect(without.emu.calls().map((c) => `${c.endpoint} ${c.headers.user_id}`)).toEqual(['GET /user/profile undefined']);
   });
 });

@@ -1,6 +1,7 @@
 // Group.hideMemberInfo (4.54): read with the group's settings, set through updateGroup (written
 // first), and what it hides: the other members' displayName and joinedAt answer null, without an
-// error, for a member below admin; admins and the owner see them.
+// error, for a member below admin, and so does their role (issue 42: a rank is a detail); admins
+// and the owner see them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestUser, useGroupsStack } from '../../helpers/groups-stack';
 
@@ -25,8 +26,10 @@ async function namedGroup(hide: boolean) {
   return { groupId, admin, member };
 }
 
-type Members = { group: { members: { nodes: { userId: string; displayName: string | null; joinedAt: string | null }[] } } };
-const MEMBERS = (groupId: number) => `{ group(id: "${groupId}") { members(first: 10) { nodes { userId displayName joinedAt } } } }`;
+type Members = {
+  group: { members: { nodes: { userId: string; displayName: string | null; joinedAt: string | null; role: string | null }[] } };
+};
+const MEMBERS = (groupId: number) => `{ group(id: "${groupId}") { members(first: 10) { nodes { userId displayName joinedAt role } } } }`;
 
 describe('hideMemberInfo', () => {
   it('reads false by default and true once updateGroup sets it with PUT /group/settings/hide_member_info', async () => {
@@ -70,9 +73,9 @@ describe('what hideMemberInfo hides', () => {
     const reply = await g.gql<Members>(member, MEMBERS(groupId));
     expect(reply.errors).toBeUndefined();
     const byId = new Map(reply.data!.group.members.nodes.map((n) => [n.userId, n]));
-    expect(byId.get(String(owner.id))).toMatchObject({ displayName: null, joinedAt: null });
-    expect(byId.get(String(admin.id))).toMatchObject({ displayName: null, joinedAt: null });
-    expect(byId.get(String(member.id))).toMatchObject({ displayName: 'Mo' });
+    expect(byId.get(String(owner.id))).toMatchObject({ displayName: null, joinedAt: null, role: null });
+    expect(byId.get(String(admin.id))).toMatchObject({ displayName: null, joinedAt: null, role: null });
+    expect(byId.get(String(member.id))).toMatchObject({ displayName: 'Mo', role: 'MEMBER' });
     expect(byId.get(String(member.id))!.joinedAt).toEqual(expect.any(String));
   });
 
@@ -90,6 +93,7 @@ describe('what hideMemberInfo hides', () => {
     for (const viewer of [admin, owner]) {
       const data = await g.data<Members>(viewer, MEMBERS(groupId));
       expect(data.group.members.nodes.map((n) => n.displayName).sort()).toEqual(['Ada', 'Mo', 'Olive']);
+      expect(data.group.members.nodes.map((n) => n.role).sort()).toEqual(['ADMIN', 'MEMBER', 'OWNER']);
       expect(data.group.members.nodes.every((n) => typeof n.joinedAt === 'string')).toBe(true);
     }
   });

@@ -99,7 +99,9 @@ describe('user(id)', () => {
       pushTags: [],
       online: true,
     });
-    const calls = seenCalls(stack);
+    // Beside the caller proof (the caller's own profile, no user_id: issue 42, a user_id header only with the admin token).
+    const [proof, ...calls] = seenCalls(stack);
+    expect(proof).toEqual({ endpoint: 'GET /user/profile' });
     expect(calls.map((c) => c.endpoint).sort()).toEqual([
       'GET /user/device/list',
       'GET /user/online_status',
@@ -110,24 +112,25 @@ describe('user(id)', () => {
     expect(calls.every((c) => c.user_id === String(u.id))).toBe(true);
   });
 
-  it('reads whether the user exists with the GET /user/profile its profile fields share: one call', async () => {
+  it('reads whether the user exists with the GET /user/profile its profile fields share: one call beside the caller proof', async () => {
     const u = await stack.emu.user();
     stack.emu.server.resetCalls();
     const reply = await stack.gql(`{ user(id: "${u.id}") { id username } }`, {}, { 'access-token': stack.emu.adminToken });
     expect(reply).toEqual({ data: { user: { id: String(u.id), username: u.name } } });
-    expect(seenCalls(stack)).toEqual([{ endpoint: 'GET /user/profile', user_id: String(u.id) }]);
+    // The proof (no user_id: the admin token acting as no one) tells the admin token before a user_id is sent.
+    expect(seenCalls(stack)).toEqual([{ endpoint: 'GET /user/profile' }, { endpoint: 'GET /user/profile', user_id: String(u.id) }]);
   });
 
-  it("refuses a user token reading another user's private fields: FORBIDDEN on that field, public ones null without a service credential", async () => {
+  it("answers a user token reading another user's private fields null, with no error and no call carrying a user_id (issue 42)", async () => {
     const [a, b] = [await stack.emu.user(), await stack.emu.user()];
+    stack.emu.server.resetCalls();
     const reply = await stack.gql(
       'query($id: ID!) { user(id: $id) { id nickName email } me { username } }',
       { id: String(b.id) },
       tokenOf(a),
     );
-    expect(reply.data).toEqual({ user: { id: String(b.id), nickName: null, email: null }, me: { username: a.name } });
-    expect(reply.errors).toHaveLength(1);
-    expectFieldError(reply, ['user', 'email'], { code: 'FORBIDDEN', upstreamCode: 10010, endpoint: 'GET /user/profile' });
+    expect(reply).toEqual({ data: { user: { id: String(b.id), nickName: null, email: null }, me: { username: a.name } } });
+    expect(seenCalls(stack).filter((c) => c.user_id !== undefined)).toEqual([]);
   });
 });
 
@@ -180,7 +183,8 @@ describe('users', () => {
     );
     const mine = reply.data?.users.nodes.find((n) => n.id === String(u.id));
     expect(mine).toEqual({ id: String(u.id), status: 'BANNED', user: { username: u.name } });
-    expect(seenEndpoints(stack)).toEqual(['GET /user/list', ...Array(count).fill('GET /user/profile')]);
+    // One profile per user, and the caller proof (the admin token's own, no user_id).
+    expect(seenEndpoints(stack)).toEqual(['GET /user/list', ...Array(count + 1).fill('GET /user/profile')]);
   });
 
   it('refuses a user token with FORBIDDEN on the list; the connection is non-null, so the answer has no data', async () => {
