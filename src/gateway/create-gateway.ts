@@ -55,6 +55,9 @@ import { createPersisted } from './persisted/persisted';
 import { gatewayPlugins } from './plugins';
 import { warmUp } from './lifecycle/warm-up';
 import type { CompiledExecution } from './execution/jit';
+import type { CallbackSink } from '../subscriptions/callback-message';
+import { callbackReceiver } from './callback/receiver';
+import { hubSink } from './callback/hub-sink';
 
 /** What a gateway needs besides its Config. */
 export interface GatewayOptions {
@@ -66,6 +69,8 @@ export interface GatewayOptions {
   redisPrefix?: string;
   /** How long a dead replica's subscription slots outlive it in Redis (tests shorten it). Default 60 s. */
   subscriptionLeaseMs?: number;
+  /** Where accepted message callbacks go (IM_CALLBACK_SECRET); default: the subscription hub. Tests record them. */
+  callbackSink?: CallbackSink;
 }
 
 export interface Gateway {
@@ -290,6 +295,13 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     warn: (message) => log().warn(message),
   });
 
+  // The service's message callback (IM_CALLBACK_SECRET): a route of its own, outside GraphQL (gateway/callback/).
+  const callback = callbackReceiver(config, {
+    sink: options.callbackSink ?? hubSink(subscriptions),
+    addressOf: (req) => addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for']) ?? 'unknown',
+    registry: metrics?.registry,
+    redisPrefix: options.redisPrefix ?? 'im-gateway:',
+  });
   const downloads = createDownloadRoute(rest, traceOf);
   const serveYoga = (req: IncomingMessage, res: ServerResponse) => void yoga(req, res);
   const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
@@ -300,7 +312,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       observeRequests(
         createFront({
           maxBodyBytes: config.maxBodyBytes,
-          routes: [graphiql, downloads],
+          routes: callback ? [graphiql, downloads, callback.route] : [graphiql, downloads],
           identify: (req) => identify(incomingLookup(req), addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'])),
           // yoga's Node listener answers or logs its own failures: its promise never rejects.
           serve: config.compression ? compressing(serveYoga, COMPRESSION) : serveYoga,
@@ -308,7 +320,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
         {
           tracing,
           logRequests: config.logRequests,
-          routes: ['/graphql', '/health', '/ready', '/metrics', ...Object.keys(DOWNLOAD_ROUTES)],
+          routes: ['/graphql', '/health', '/ready', '/metrics', ...Object.keys(DOWNLOAD_ROUTES), ...(callback ? [callback.path] : [])],
         },
       ),
     ),
@@ -333,6 +345,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     { name: 'persisted-documents', start: () => persisted.start(), close: () => persisted.close() },
     limiter && { name: 'rate-limit', start: () => limiter.start(), close: () => limiter.close() },
     signInLimiter && { name: 'sign-in-limit', start: () => signInLimiter.start(), close: () => signInLimiter.close() },
+    callback && { name: 'callback', start: () => callback.start(), close: () => callback.close() },
     // Drained after the sockets and the hub below: their subscriptions give their slots back first.
     config.resumeWindowMs > 0 &&
       config.redisUrl !== undefined && {
