@@ -668,7 +668,7 @@ export const GATEWAY_VARIABLES = [
     group: 'emulator',
     parser: {
       parse: (env, name) => parseCallbackFaults(env[name] ?? '', name),
-      fallback: 'none',
+      fallback: 'no faults',
       accepts: CALLBACK_FAULTS_SYNTAX,
     },
     doc: 'faults the emulator plays on its callbacks, by percentage, for testing receivers (see [the emulator](emulator.md#callbacks))',

@@ -37,7 +37,7 @@ function forcesCallback(config: string): boolean {
 export function callbackBody(appId: string, m: StoredMessage): CallbackBody | undefined {
   const operation = isOperation(m.ctype);
   if (operation && (!(m.ctype === 'APPEND' || m.ctype === 'REPLACE') || !forcesCallback(m.config))) return undefined;
-  const type = operation ? (m.ctype) : m.to.kind === 'group' ? 'GROUPCHAT' : 'CHAT';
+  const type = operation ? m.ctype : m.to.kind === 'group' ? 'GROUPCHAT' : 'CHAT';
   return {
     appId,
     msgId: m.id.toString(),

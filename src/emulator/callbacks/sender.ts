@@ -123,13 +123,27 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
     }
   }
 
+  /** Callbacks decided on, in the order they go out once the storing handler has answered. */
+  const outbox: { body: string; copies: number }[] = [];
+  let flushing = false;
+  function send(body: string, copies: number): void {
+    outbox.push({ body, copies });
+    if (flushing) return;
+    flushing = true;
+    // After the handler that stored it has answered: the service sends asynchronously to the send.
+    setImmediate(() => {
+      flushing = false;
+      for (const next of outbox.splice(0)) dispatch(next.body, next.copies);
+    });
+  }
+
   function release(): void {
     if (!held) return;
     const { body, copies, timer } = held;
     held = undefined;
     clearTimeout(timer);
     timers.delete(timer);
-    dispatch(body, copies);
+    send(body, copies);
   }
 
   function later(ms: number, run: () => void): NodeJS.Timeout {
@@ -154,27 +168,26 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
       const body = JSON.stringify(content);
       const copies = faults.duplicate ? 2 : 1;
       if (faults.duplicate) stats.duplicated++;
-      // After the handler that stored it has answered: the service sends asynchronously to the send.
       if (faults.delayMs > 0) {
         stats.delayed++;
-        later(faults.delayMs, () => dispatch(body, copies));
+        later(faults.delayMs, () => send(body, copies));
       } else if (faults.reorder && !held) {
         stats.reordered++;
         held = { body, copies, timer: later(REORDER_HOLD_MS, release) };
       } else {
-        setImmediate(() => {
-          dispatch(body, copies);
-          release();
-        });
+        send(body, copies);
+        // The one held back goes right after the one that overtook it.
+        release();
       }
     },
     stats: () => ({ ...stats }),
-    idle: () => queued === 0 && sending.size === 0 && timers.size === 0 && !held,
+    idle: () => queued === 0 && outbox.length === 0 && sending.size === 0 && timers.size === 0 && !held,
     async close() {
       closed = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       held = undefined;
+      outbox.length = 0;
       for (const queue of queues.values()) queue.length = 0;
       queued = 0;
       await Promise.all(sending.values());
