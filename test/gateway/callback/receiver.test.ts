@@ -3,7 +3,7 @@
 // input is refused with its status and a one-line reason, and nothing is handed on.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config';
+import { loadConfig, loadEmulatorConfig } from '../../../src/config';
 import { createGateway, type Gateway } from '../../../src/gateway/create-gateway';
 import { setLogger } from '../../../src/log/logger';
 import { callbackBody, CALLBACK_SECRET, metric, newMsgId, postCallback, recordingSink } from '../../helpers/callbacks';
@@ -249,5 +249,27 @@ describe('without IM_CALLBACK_SECRET', () => {
     started.push(gateway);
     const url = await gateway.start();
     expect((await postCallback(url, callbackBody(emu.appId, { msgId: newMsgId() }))).status).not.toBe(200);
+  });
+});
+
+describe('configuration', () => {
+  it('refuses a callback path the gateway serves already, or no path, with one line', () => {
+    expect(() => loadConfig({ IM_CALLBACK_PATH: '/graphql' })).toThrow(/^IM_CALLBACK_PATH must be a path such as \/im\/callback/);
+    expect(() => loadConfig({ IM_CALLBACK_PATH: 'im/callback' })).toThrow(/^IM_CALLBACK_PATH must be a path/);
+  });
+
+  it('refuses an emulator callback URL that is not http(s), and URLs without a secret for the emulator alone', () => {
+    expect(() => loadConfig({ EMULATOR_CALLBACK_URL: 'http://127.0.0.1:4000/im/callback,ftp://x' })).toThrow(
+      /^EMULATOR_CALLBACK_URL must use http: or https:/,
+    );
+    expect(() => loadEmulatorConfig({ EMULATOR_CALLBACK_URL: 'http://127.0.0.1:4000/im/callback' })).toThrow(
+      /^EMULATOR_CALLBACK_URL needs EMULATOR_CALLBACK_SECRET/,
+    );
+    expect(
+      loadEmulatorConfig({ EMULATOR_CALLBACK_URL: 'http://127.0.0.1:4000/im/callback', IM_CALLBACK_SECRET: 's' }).callbacks,
+    ).toMatchObject({
+      urls: ['http://127.0.0.1:4000/im/callback'],
+      secret: 's',
+    });
   });
 });
