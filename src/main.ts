@@ -1,7 +1,7 @@
 // `npm start`: configuration → the emulator in process when IM_BASE_URL is unset → the gateway.
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from './config';
-import { createEmulator } from './emulator';
+import { createEmulator, type Emulator } from './emulator';
 import { seedDemo } from './emulator/seed';
 import { createGateway } from './gateway/create-gateway';
 import { createLogger, log, setLogger } from './log/logger';
@@ -16,6 +16,13 @@ function tally(requests: string[]): string {
   return [...counts].map(([r, n]) => `${n} × ${r}`).join(', ');
 }
 
+/** The gateway's origin as the emulator beside it reaches it: a wildcard address is this host's loopback. */
+function loopback(origin: string): string {
+  const url = new URL(origin);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = url.hostname === '0.0.0.0' ? '127.0.0.1' : '[::1]';
+  return url.origin;
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   setLogger(createLogger({ level: config.logLevel }));
@@ -25,18 +32,23 @@ async function main(): Promise<void> {
   // The in-process emulator's admin token (given or generated) is the gateway's service credential.
   let imAdminToken = config.imAdminToken;
   let graphiqlHeaders: Record<string, string> = { app_id: config.imAppId };
+  // With the emulator in process, its message callbacks drive the subscriptions (push, not only polls).
+  let callbackSecret = config.callbackSecret;
+  let emulator: Emulator | undefined;
 
   if (!imBaseUrl) {
     const adminToken = config.imAdminToken ?? randomBytes(18).toString('base64url');
     imAdminToken = adminToken;
-    const emulator = createEmulator({
+    callbackSecret ??= config.emulatorCallbackSecret ?? randomBytes(18).toString('base64url');
+    emulator = createEmulator({
       adminToken,
       appId: config.imAppId,
       port: config.emulatorPort,
       maxUploadBytes: config.maxUploadBytes,
     });
     imBaseUrl = await emulator.start();
-    stops.unshift(() => emulator.stop());
+    const started = emulator;
+    stops.unshift(() => started.stop());
     log().info({ url: imBaseUrl, app_id: config.imAppId }, `IM emulator   ${imBaseUrl}   app_id ${config.imAppId}`);
     // Generated for this run and needed by whoever tries the emulator: shown in the message, not as a field.
     if (!config.imAdminToken) log().info(`              admin token (generated): ${adminToken}`);
@@ -49,8 +61,14 @@ async function main(): Promise<void> {
     }
   }
 
-  const gateway = createGateway({ ...config, imAdminToken }, { imBaseUrl, graphiqlHeaders });
+  const gateway = createGateway({ ...config, imAdminToken, callbackSecret }, { imBaseUrl, graphiqlHeaders });
   const url = await gateway.start();
+  if (emulator && callbackSecret) {
+    // Attached once the gateway listens: the demo data seeded above is history, not news.
+    const urls = [`${loopback(url)}${config.callbackPath}`, ...config.emulatorCallbackUrls];
+    emulator.callBack({ urls, secret: config.emulatorCallbackSecret ?? callbackSecret, faults: config.emulatorCallbackFaults });
+    log().info(`              the emulator calls back every message to ${urls.join(', ')}`);
+  }
   log().info(
     { url: `${url}/graphql` },
     `GraphQL       ${url}/graphql   (${config.graphiql ? 'GraphiQL in a browser; ' : ''}WebSocket on the same path)`,

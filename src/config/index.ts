@@ -1,9 +1,11 @@
 // Every environment variable the gateway and the emulator read, parsed and validated in one
 // place (declared in ./variables.ts). A bad value stops the start with one line naming the variable.
-import type { Env } from './parsers';
+import type { CallbackFaults } from './callback-faults';
+import { ConfigError, type Env } from './parsers';
 import { GATEWAY_VARIABLES, TRACING_VARIABLES, type Variable } from './variables';
 
 export { ConfigError, persistedDocumentHash, type RateLimit } from './parsers';
+export { type CallbackFaults, NO_FAULTS, parseCallbackFaults } from './callback-faults';
 export {
   type CostMode,
   DEFAULT_MAX_BATCH,
@@ -67,7 +69,17 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 /** The variables the emulator alone reads (the gateway's, parsed alike). */
-export const EMULATOR_VARIABLES = ['EMULATOR_PORT', 'HOST', 'IM_APP_ID', 'IM_ADMIN_TOKEN', 'LOG_LEVEL'];
+export const EMULATOR_VARIABLES = [
+  'EMULATOR_PORT',
+  'HOST',
+  'IM_APP_ID',
+  'IM_ADMIN_TOKEN',
+  'IM_CALLBACK_SECRET',
+  'EMULATOR_CALLBACK_URL',
+  'EMULATOR_CALLBACK_SECRET',
+  'EMULATOR_CALLBACK_FAULTS',
+  'LOG_LEVEL',
+];
 
 /** The config for the emulator-alone command (`npm run emulator`): the gateway's variables it shares. */
 export function loadEmulatorConfig(env: Env = process.env) {
@@ -75,12 +87,44 @@ export function loadEmulatorConfig(env: Env = process.env) {
     GATEWAY_VARIABLES.filter((v) => EMULATOR_VARIABLES.includes(v.name)),
     env,
   );
-  const config = fieldsOf<Pick<Config, 'emulatorPort' | 'host' | 'imAppId' | 'imAdminToken' | 'logLevel'>>(GATEWAY_VARIABLES, values);
+  const config = fieldsOf<
+    Pick<
+      Config,
+      | 'emulatorPort'
+      | 'host'
+      | 'imAppId'
+      | 'imAdminToken'
+      | 'logLevel'
+      | 'callbackSecret'
+      | 'emulatorCallbackUrls'
+      | 'emulatorCallbackSecret'
+      | 'emulatorCallbackFaults'
+    >
+  >(GATEWAY_VARIABLES, values);
   return {
     port: config.emulatorPort,
     host: config.host,
     appId: config.imAppId,
     adminToken: config.imAdminToken,
     logLevel: config.logLevel,
+    callbacks: emulatorCallbacks(config),
   };
+}
+
+/**
+ * Where and how the emulator calls back (EMULATOR_CALLBACK_*): undefined without a URL. The
+ * secret is EMULATOR_CALLBACK_SECRET, else the gateway's IM_CALLBACK_SECRET (one setting for a
+ * gateway and its emulator), else `generated` (npm start makes one for both).
+ */
+export function emulatorCallbacks(
+  config: Pick<Config, 'callbackSecret' | 'emulatorCallbackUrls' | 'emulatorCallbackSecret' | 'emulatorCallbackFaults'>,
+  generated?: string,
+): { urls: string[]; secret: string; faults: CallbackFaults } | undefined {
+  if (config.emulatorCallbackUrls.length === 0) return undefined;
+  const secret = config.emulatorCallbackSecret ?? config.callbackSecret ?? generated;
+  if (secret === undefined)
+    throw new ConfigError(
+      'EMULATOR_CALLBACK_URL needs EMULATOR_CALLBACK_SECRET (or IM_CALLBACK_SECRET): the signature the receiver checks',
+    );
+  return { urls: config.emulatorCallbackUrls, secret, faults: config.emulatorCallbackFaults };
 }

@@ -10,9 +10,16 @@ async function main(): Promise<void> {
   const config = loadEmulatorConfig();
   setLogger(createLogger({ level: config.logLevel }));
   const adminToken = config.adminToken ?? randomBytes(18).toString('base64url');
-  const emulator = createEmulator({ adminToken, appId: config.appId, host: config.host, port: config.port });
+  const emulator = createEmulator({
+    adminToken,
+    appId: config.appId,
+    host: config.host,
+    port: config.port,
+    ...(config.callbacks ? { callbacks: config.callbacks } : {}),
+  });
   const url = await emulator.start();
   log().info({ url, app_id: config.appId }, `IM emulator   ${url}   app_id ${config.appId}`);
+  if (config.callbacks) log().info(`callbacks     ${config.callbacks.urls.join(', ')}`);
   // Generated for this run and needed by whoever tries the emulator: shown in the message, not as a field.
   log().info(`admin token   ${config.adminToken ? '(from IM_ADMIN_TOKEN)' : adminToken}`);
   if (process.argv.includes('--seed')) {

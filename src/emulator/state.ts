@@ -4,6 +4,7 @@ import { TokenStore } from './auth/tokens';
 import { FileState } from './files/state';
 import { GroupState } from './groups/state';
 import { createIds } from './ids';
+import type { StoredMessage } from './messages/model';
 import { MessageState } from './messages/state';
 import type { EmulatorOptions } from './options';
 import { PushState } from './push/state';
@@ -19,6 +20,8 @@ export class State {
   readonly push: PushState;
   readonly groups: GroupState;
   readonly roster: RosterState;
+  /** Observers of every stored message (the callback sender attaches here: callbacks/sender.ts). */
+  readonly stored = new Set<(m: StoredMessage) => void>();
 
   constructor(
     readonly options: EmulatorOptions,

@@ -48,7 +48,19 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     metrics,
     subscriptionLeaseMs: options.subscriptionLeaseMs,
   });
-  const live = liveFamily(config, { rest, pollRest: upstream.pollRest, redis, tokens, traceRound: tracing?.traceRound });
+  // The client's address: the peer's, or what a trusted proxy says it is (TRUSTED_PROXIES).
+  const addressOf = clientAddress(config.trustedProxies);
+  const requestAddress = (req: IncomingMessage) => addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for']);
+  const live = liveFamily(config, {
+    rest,
+    pollRest: upstream.pollRest,
+    redis,
+    tokens,
+    traceRound: tracing?.traceRound,
+    metrics,
+    addressOf: requestAddress,
+    callbackSink: options.callbackSink,
+  });
   metrics?.watch({ subscriptions: live.stats, limits: limits.stats });
 
   // Warm start: the persisted documents compiled and the pool's connections (IM_CONNECTIONS) opened
@@ -85,20 +97,19 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
   };
   const yoga = gatewayYoga(config, { plugins, rest, settings, subscriptions: live.hub, service: upstream.service, tracing });
 
-  // Who a request is: read once per HTTP request (the front) or WebSocket connection (src/identity.ts),
-  // from the client's address: the peer's, or what a trusted proxy says it is (TRUSTED_PROXIES).
-  const addressOf = clientAddress(config.trustedProxies);
+  // Who a request is: read once per HTTP request (the front) or WebSocket connection (src/identity.ts).
   const identityDefaults = { defaultAppId: config.imAppId, idFormat: config.idFormat };
   const identify = (lookup: (name: string) => string | undefined, address: string | undefined) =>
     identityOf(lookup, address, identityDefaults);
-  const requestAddress = (req: IncomingMessage) => addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for']);
   const http = gatewayServer(config, {
     drain,
     tracing,
     routes: [
       config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false,
       createDownloadRoute(rest, traceOf),
+      ...(live.callback ? [live.callback.route] : []),
     ],
+    paths: live.callback ? [live.callback.path] : [],
     identify: (lookup, req) => identify(lookup, requestAddress(req)),
     yoga,
   });

@@ -1,4 +1,5 @@
 // What createGateway (create-gateway.ts) is given besides the config, and what it answers.
+import type { CallbackSink } from '../subscriptions/callback-message';
 import type { RestClient } from '../rest/client';
 import type { Admission } from './admission/admission';
 import type { DrainOutcome } from './lifecycle/drain';
@@ -13,6 +14,8 @@ export interface GatewayOptions {
   redisPrefix?: string;
   /** How long a dead replica's subscription slots outlive it in Redis (tests shorten it). Default 60 s. */
   subscriptionLeaseMs?: number;
+  /** Where accepted message callbacks go (IM_CALLBACK_SECRET); default: the subscription hub. Tests record them. */
+  callbackSink?: CallbackSink;
 }
 
 export interface Gateway {

@@ -1,7 +1,7 @@
 // Starts an emulator on a free port and speaks raw REST to it, for tests of the service itself.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { createEmulator, type CreateEmulatorOptions, type EmulatorServer } from '../../src/emulator';
+import { createEmulator, type CreateEmulatorOptions, type Emulator } from '../../src/emulator';
 import type { RecordedCall } from '../../src/emulator/server';
 import type { EndpointName } from '../../src/rest/endpoints';
 import { parseJson, stringifyJson } from '../../src/rest/json';
@@ -39,7 +39,7 @@ export interface RestRequest {
 }
 
 export interface TestEmulator {
-  server: EmulatorServer;
+  server: Emulator;
   url: string;
   adminToken: string;
   appId: string;

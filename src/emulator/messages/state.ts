@@ -14,6 +14,8 @@ import { ConversationView } from './views';
 /** What messages take from the rest of the emulator (the State: ../state.ts). */
 export interface MessageRoot extends PinRoot {
   readonly options: EmulatorOptions;
+  /** Told of every message once it is stored (the callback sender: ../callbacks/). */
+  readonly stored: ReadonlySet<(m: StoredMessage) => void>;
 }
 
 /** How many recent sessions 5.7 lists: the service's bound is not documented; 100 is a chat list's. */
@@ -50,6 +52,7 @@ export class MessageState {
       view.lastActivity = m.id;
       view.lastActivityAt = m.timestamp;
     }
+    for (const observe of this.root.stored) observe(m);
   }
 
   /**

@@ -1,14 +1,18 @@
 // The live family: subscriptions — the hub (polled topics, shared through Redis when set), the
 // executions WebSocket subscribers of one operation share, where retried subscriptions resume,
 // and graphql-ws on the HTTP server once there is one.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Config } from '../../config';
 import type { RestClient } from '../../rest/client';
 import type { ProvenTokens } from '../../rest/proven-tokens';
 import type { SharedRedis } from '../../redis/shared-redis';
+import type { CallbackSink } from '../../subscriptions/callback-message';
 import { createSubscriptionHub, type SubscriptionStats } from '../../subscriptions/hub';
 import { memoryLedger, redisLedger } from '../../subscriptions/resume-ledger';
+import { hubSink } from '../callback/hub-sink';
+import { callbackReceiver } from '../callback/receiver';
 import type { Resource } from '../lifecycle/resources';
+import type { GatewayMetrics } from '../observability/metrics';
 import type { RoundTracer } from '../../subscriptions/poller';
 import { resumeSlot } from '../ws/resume-on-retry';
 import { sharedSubscriptions } from '../ws/shared-subscriptions';
@@ -22,12 +26,17 @@ interface LiveParts {
   readonly redis: SharedRedis | undefined;
   readonly tokens: ProvenTokens;
   readonly traceRound: RoundTracer | undefined;
+  readonly metrics: GatewayMetrics | undefined;
+  /** The request's source address (the peer's, or what a trusted proxy says). */
+  readonly addressOf: (req: IncomingMessage) => string | undefined;
+  /** Where accepted callbacks go; default the hub (tests record them). */
+  readonly callbackSink: CallbackSink | undefined;
 }
 
 /** What graphql-ws needs from the other families (the hub's, the ledger's and the sharing's it adds). */
 export type SocketParts = Omit<WebSocketOptions, 'verify' | 'shared' | 'resume' | 'maxPayloadBytes' | 'maxInitBytes'>;
 
-export function liveFamily(config: Config, { rest, pollRest, redis, tokens, traceRound }: LiveParts) {
+export function liveFamily(config: Config, { rest, pollRest, redis, tokens, traceRound, metrics, addressOf, callbackSink }: LiveParts) {
   const hub = createSubscriptionHub({
     rest,
     pollRest,
@@ -43,9 +52,18 @@ export function liveFamily(config: Config, { rest, pollRest, redis, tokens, trac
   const ledgerOptions = { windowMs: config.resumeWindowMs, maxEntries: config.resumeMaxEntries };
   const ledger = config.resumeWindowMs > 0 ? (redis ? redisLedger(redis, ledgerOptions) : memoryLedger(ledgerOptions)) : undefined;
   let ws: ReturnType<typeof mountWebSocket> | undefined;
+  // The service's message callback (IM_CALLBACK_SECRET): a route of its own, outside GraphQL (gateway/callback/).
+  const callback = callbackReceiver(config, {
+    sink: callbackSink ?? hubSink(hub),
+    addressOf: (req) => addressOf(req) ?? 'unknown',
+    registry: metrics?.registry,
+    redis,
+  });
 
   return {
     hub,
+    /** The callback route (undefined without IM_CALLBACK_SECRET). */
+    callback,
     /** The hub's counts, a shared execution's subscribers counted each. */
     stats: (): SubscriptionStats => {
       const stats = hub.stats();
@@ -72,6 +90,7 @@ export function liveFamily(config: Config, { rest, pollRest, redis, tokens, trac
           ws = undefined;
         },
       },
+      ...(callback ? [{ name: 'callback', start: () => callback.start(), close: () => callback.close() }] : []),
       // Every subscription completes (its clients are told, and resume elsewhere) and every poller stops, releasing its lease.
       { name: 'subscriptions', start: () => hub.start(), drain: () => hub.close() },
     ],

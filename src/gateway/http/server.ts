@@ -22,13 +22,15 @@ interface ServerParts {
   readonly tracing: Tracing | undefined;
   /** Served before yoga, in order (GraphiQL, the downloads). */
   readonly routes: readonly Route[];
+  /** Paths of routes besides the gateway's own, named in request metrics and logs. */
+  readonly paths?: readonly string[];
   /** Who a request is, from its headers and address. */
   readonly identify: (lookup: (name: string) => string | undefined, req: IncomingMessage) => Identity;
   /** yoga's Node listener: it answers or logs its own failures. */
   readonly yoga: (req: IncomingMessage, res: ServerResponse) => unknown;
 }
 
-export function gatewayServer(config: Config, { drain, tracing, routes, identify, yoga }: ServerParts) {
+export function gatewayServer(config: Config, { drain, tracing, routes, paths = [], identify, yoga }: ServerParts) {
   const serveYoga = (req: IncomingMessage, res: ServerResponse) => void yoga(req, res);
   const server: Server = createServer(
     { ServerResponse: CompressibleResponse },
@@ -43,7 +45,7 @@ export function gatewayServer(config: Config, { drain, tracing, routes, identify
         {
           tracing,
           logRequests: config.logRequests,
-          routes: ['/graphql', '/health', '/ready', '/metrics', ...Object.keys(DOWNLOAD_ROUTES)],
+          routes: ['/graphql', '/health', '/ready', '/metrics', ...Object.keys(DOWNLOAD_ROUTES), ...paths],
         },
       ),
     ),

@@ -15,6 +15,8 @@ import { useOperationMetrics } from './operation-metrics';
 const actualCalls = (context: unknown): number | undefined => (context as Partial<GatewayContext> | undefined)?.restCalls?.used;
 
 export interface GatewayMetrics {
+  /** This gateway's registry, for the metrics of a feature of its own (observability/callback-metrics.ts). */
+  readonly registry: Registry;
   /** The yoga plugin: operation metrics, and the /metrics route when the public port serves it. */
   readonly plugin: Plugin;
   /** The registry's text and content type, for a listener of its own. */
@@ -200,6 +202,7 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
   if (options.subscriptions) subscriptionMetrics(registry, { ...options, subscriptions: options.subscriptions });
 
   return {
+    registry,
     plugin,
     scrape: async () => ({ text: await registry.metrics(), contentType: registry.contentType }),
     overCost(_estimate, mode) {
