@@ -66,6 +66,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
+    const began = Date.now();
     log().info(`${signal}: stopping (draining for up to ${config.shutdownTimeoutMs} ms)`);
     // Should stopping itself hang past the drain (Redis not answering, say), the process ends anyway.
     const force = setTimeout(() => {
@@ -80,6 +81,9 @@ async function main(): Promise<void> {
       });
       if (cut.length > 0) {
         log().error(`SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms) passed: cut ${cut.length} request(s) in flight: ${tally(cut)}`);
+      } else {
+        // The operator's sign that the replica is done and may go.
+        log().info(`drain ended: every request in flight answered, every connection closed (${Date.now() - began} ms after ${signal})`);
       }
       for (const stop of stops) await stop().catch((err: unknown) => log().error({ err }, 'stop failed'));
       process.exit(cut.length > 0 ? 1 : 0);

@@ -287,7 +287,9 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     documents: persisted.documents,
     compile: compiled && ((schema, document) => compiled.precompile(schema, document)),
     preconnect: () => client.preconnect(config.connections),
+    imBaseUrl,
     warn: (message) => log().warn(message),
+    info: (message) => log().info(message),
   });
 
   const downloads = createDownloadRoute(rest, traceOf);
@@ -379,7 +381,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       },
     },
     // Once listening (/health answers, /ready says it is warming up); start() resolves when warm.
-    { name: 'warm-up', start: () => warming.run() },
+    { name: 'warm-up', start: () => warming.run(), drain: () => warming.stop() },
     metrics &&
       config.metricsPort !== undefined && {
         name: 'metrics-listener',
