@@ -24,6 +24,7 @@ import { resumeSlot } from './ws/resume-on-retry';
 import { subscriptionSlots } from '../subscriptions/slots';
 import { graphiqlOptions } from './http/graphiql';
 import { createGraphiQLPage } from './http/graphiql-page';
+import { browserPages } from './http/graphiql-off';
 import { createFront, requestIdentity } from './http/front';
 import { COMPRESSION, CompressibleResponse, compressing } from './http/compression';
 import { yogaBatching } from './http/batch-limit';
@@ -295,6 +296,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
   const downloads = createDownloadRoute(rest, traceOf);
   const serveYoga = (req: IncomingMessage, res: ServerResponse) => void yoga(req, res);
   const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
+  // With GraphiQL off, a browser gets a page saying so; `GET /` points to /graphql (http/graphiql-off.ts).
+  const pages = browserPages(config.graphiql);
   const server: Server = createServer(
     // One response class: tracked while in flight (lifecycle/tracked-response.ts), coded when yoga armed it (http/compression.ts).
     { ServerResponse: CompressibleResponse },
@@ -302,7 +305,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       observeRequests(
         createFront({
           maxBodyBytes: config.maxBodyBytes,
-          routes: [graphiql, downloads],
+          routes: [graphiql, ...pages, downloads],
           identify: (req) => identify(incomingLookup(req), addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'])),
           // yoga's Node listener answers or logs its own failures: its promise never rejects.
           serve: config.compression ? compressing(serveYoga, COMPRESSION) : serveYoga,
