@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { createEmulator } from './emulator';
 import { seedDemo } from './emulator/seed';
 import { createGateway } from './gateway/create-gateway';
+import type { GraphiQLDemo } from './gateway/http/graphiql';
 import { createLogger, log, setLogger } from './log/logger';
 
 /** How long stopping may overrun SHUTDOWN_TIMEOUT_MS (closing Redis, the emulator) before the process just exits. */
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   let imBaseUrl = config.imBaseUrl;
   // The in-process emulator's admin token (given or generated) is the gateway's service credential.
   let imAdminToken = config.imAdminToken;
-  let graphiqlHeaders: Record<string, string> = { app_id: config.imAppId };
+  let graphiql: GraphiQLDemo = { headers: { app_id: config.imAppId } };
 
   if (!imBaseUrl) {
     const adminToken = config.imAdminToken ?? randomBytes(18).toString('base64url');
@@ -42,14 +43,18 @@ async function main(): Promise<void> {
     if (!config.imAdminToken) log().info(`              admin token (generated): ${adminToken}`);
     if (config.emulatorSeed) {
       const demo = await seedDemo(imBaseUrl, config.imAppId, adminToken);
-      graphiqlHeaders = { app_id: config.imAppId, 'access-token': demo.token };
+      graphiql = {
+        headers: { app_id: config.imAppId, 'access-token': demo.token },
+        variables: demo.variables,
+        adminHeaders: { app_id: config.imAppId, 'access-token': adminToken },
+      };
       log().info(
         `              demo users: ${demo.users.map((u) => u.username).join(', ')} (password ${demo.password}); GraphiQL acts as ${demo.users[0]!.username}`,
       );
     }
   }
 
-  const gateway = createGateway({ ...config, imAdminToken }, { imBaseUrl, graphiqlHeaders });
+  const gateway = createGateway({ ...config, imAdminToken }, { imBaseUrl, graphiql });
   const url = await gateway.start();
   log().info(
     { url: `${url}/graphql` },

@@ -22,7 +22,7 @@ import type { ResumeSlot } from '../subscriptions/resume';
 import { memoryLedger, redisLedger, type ResumeLedger } from '../subscriptions/resume-ledger';
 import { resumeSlot } from './ws/resume-on-retry';
 import { subscriptionSlots } from '../subscriptions/slots';
-import { graphiqlOptions } from './http/graphiql';
+import { type GraphiQLDemo, graphiqlOptions } from './http/graphiql';
 import { createGraphiQLPage } from './http/graphiql-page';
 import { browserPages } from './http/graphiql-off';
 import { createFront, requestIdentity } from './http/front';
@@ -61,8 +61,8 @@ import type { CompiledExecution } from './execution/jit';
 export interface GatewayOptions {
   /** The IM service's origin; default: the config's IM_BASE_URL (main.ts passes the emulator's). */
   imBaseUrl?: string;
-  /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
-  graphiqlHeaders?: Record<string, string>;
+  /** What GraphiQL starts with: the demo identity and variables when the emulator runs. */
+  graphiql?: GraphiQLDemo;
   /** Prefix of the Redis keys and channels when `redisUrl` is set (tests use one per run). */
   redisPrefix?: string;
   /** How long a dead replica's subscription slots outlive it in Redis (tests shorten it). Default 60 s. */
@@ -295,7 +295,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
 
   const downloads = createDownloadRoute(rest, traceOf);
   const serveYoga = (req: IncomingMessage, res: ServerResponse) => void yoga(req, res);
-  const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false;
+  const graphiql = config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiql)) : () => false;
   // With GraphiQL off, a browser gets a page saying so; `GET /` points to /graphql (http/graphiql-off.ts).
   const pages = browserPages(config.graphiql);
   const server: Server = createServer(
