@@ -96,6 +96,7 @@ describe('the snippets of README.md and docs/', () => {
       'docs/deployment.md: needs a real IM service and Redis',
       'docs/deployment.md: builds the bundle and needs a real IM service',
       'docs/deployment.md: needs docker',
+      'docs/deployment.md: needs a Kubernetes cluster',
       "docs/identity.md: takes a message's id from the answer above",
     ]);
   });
