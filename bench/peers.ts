@@ -11,8 +11,9 @@
 // threads) around the measured window; the emulator counts the REST calls it receives. The gateway
 // runs as production does (the bundle, metrics on; see bench-processes.ts), in a child process
 // with IM_BASE_URL set.
-// Tailcall comes from the optional dependency @tailcallhq/core-linux-x64-gnu (config:
-// bench/tailcall/peers.graphql); without it the bench races the gateway against raw REST alone.
+// Tailcall comes from @tailcallhq/core-linux-x64-gnu, which the bench installs on first use into
+// ~/.cache/im-gateway/tailcall (config: bench/tailcall/peers.graphql); where it cannot (not Linux
+// x64, no registry), the bench races the gateway against raw REST alone.
 // Tailcall's usage tracking and update check are turned off (TAILCALL_TRACKER=false, a fresh
 // update-check stamp in a private cache directory): it sends nothing beyond 127.0.0.1.
 //
@@ -31,9 +32,9 @@
 // with its defaults and one constant resolver. No Node gateway answers faster than the first, nor
 // one without a framework much faster than the second: what a target against Tailcall can ask of
 // the gateway reads off them.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/free-port';
@@ -70,14 +71,21 @@ interface Peer {
   pid: number;
 }
 
+/** The Tailcall release raced (its npm package holds the binary for Linux x64 only). */
+const TAILCALL_PACKAGE = '@tailcallhq/core-linux-x64-gnu@1.0.0';
+
+/**
+ * Tailcall's binary, installed on first use into a cache outside the repository (as .ci/run keeps
+ * Node 24): 23 MB that only this bench needs, so it is not in the project's dependencies.
+ */
 function tailcallBinary(): string | undefined {
-  try {
-    const pkg = createRequire(import.meta.url).resolve('@tailcallhq/core-linux-x64-gnu/package.json');
-    const bin = join(pkg, '..', 'bin', 'tailcall');
-    return existsSync(bin) ? bin : undefined;
-  } catch {
-    return undefined;
+  const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'im-gateway', 'tailcall');
+  const bin = join(dir, 'node_modules', '@tailcallhq', 'core-linux-x64-gnu', 'bin', 'tailcall');
+  if (!existsSync(bin) && process.platform === 'linux' && process.arch === 'x64') {
+    console.log(`bench: installing ${TAILCALL_PACKAGE} into ${dir}`);
+    spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', TAILCALL_PACKAGE], { stdio: 'inherit' });
   }
+  return existsSync(bin) ? bin : undefined;
 }
 
 interface Row {
@@ -130,8 +138,7 @@ async function main() {
   }
 
   const binary = tailcallBinary();
-  if (PEERS.includes('tailcall') && !binary)
-    console.warn('bench: @tailcallhq/core-linux-x64-gnu is not installed (optional dependency): racing without Tailcall');
+  if (PEERS.includes('tailcall') && !binary) console.warn(`bench: ${TAILCALL_PACKAGE} could not be installed: racing without Tailcall`);
   if (PEERS.includes('tailcall') && binary) {
     const port = await freePort();
     const config = readFileSync(here('./tailcall/peers.graphql'), 'utf8').replace(/port: \d+/, `port: ${port}`);

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { createEmulator, type Emulator } from './emulator';
 import { seedDemo } from './emulator/seed';
 import { createGateway } from './gateway/create-gateway';
+import type { GraphiQLDemo } from './gateway/http/graphiql';
 import { createLogger, log, setLogger } from './log/logger';
 
 /** How long stopping may overrun SHUTDOWN_TIMEOUT_MS (closing Redis, the emulator) before the process just exits. */
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
   let imBaseUrl = config.imBaseUrl;
   // The in-process emulator's admin token (given or generated) is the gateway's service credential.
   let imAdminToken = config.imAdminToken;
-  let graphiqlHeaders: Record<string, string> = { app_id: config.imAppId };
+  let graphiql: GraphiQLDemo = { headers: { app_id: config.imAppId } };
   // With the emulator in process, its message callbacks drive the subscriptions (push, not only polls).
   let callbackSecret = config.callbackSecret;
   let emulator: Emulator | undefined;
@@ -54,14 +55,18 @@ async function main(): Promise<void> {
     if (!config.imAdminToken) log().info(`              admin token (generated): ${adminToken}`);
     if (config.emulatorSeed) {
       const demo = await seedDemo(imBaseUrl, config.imAppId, adminToken);
-      graphiqlHeaders = { app_id: config.imAppId, 'access-token': demo.token };
+      graphiql = {
+        headers: { app_id: config.imAppId, 'access-token': demo.token },
+        variables: demo.variables,
+        adminHeaders: { app_id: config.imAppId, 'access-token': adminToken },
+      };
       log().info(
         `              demo users: ${demo.users.map((u) => u.username).join(', ')} (password ${demo.password}); GraphiQL acts as ${demo.users[0]!.username}`,
       );
     }
   }
 
-  const gateway = createGateway({ ...config, imAdminToken, callbackSecret }, { imBaseUrl, graphiqlHeaders });
+  const gateway = createGateway({ ...config, imAdminToken, callbackSecret }, { imBaseUrl, graphiql });
   const url = await gateway.start();
   if (emulator && callbackSecret) {
     // Attached once the gateway listens: the demo data seeded above is history, not news.
@@ -84,6 +89,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
+    const began = Date.now();
     log().info(`${signal}: stopping (draining for up to ${config.shutdownTimeoutMs} ms)`);
     // Should stopping itself hang past the drain (Redis not answering, say), the process ends anyway.
     const force = setTimeout(() => {
@@ -98,6 +104,9 @@ async function main(): Promise<void> {
       });
       if (cut.length > 0) {
         log().error(`SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms) passed: cut ${cut.length} request(s) in flight: ${tally(cut)}`);
+      } else {
+        // The operator's sign that the replica is done and may go.
+        log().info(`drain ended: every request in flight answered, every connection closed (${Date.now() - began} ms after ${signal})`);
       }
       for (const stop of stops) await stop().catch((err: unknown) => log().error({ err }, 'stop failed'));
       process.exit(cut.length > 0 ? 1 : 0);

@@ -19,6 +19,7 @@ import { wsOriginAllowed } from './http/cors';
 import { createDownloadRoute } from './http/downloads';
 import { graphiqlOptions } from './http/graphiql';
 import { createGraphiQLPage } from './http/graphiql-page';
+import { browserPages } from './http/graphiql-off';
 import { gatewayServer } from './http/server';
 import { createDrain } from './lifecycle/drain';
 import { resources } from './lifecycle/resources';
@@ -70,7 +71,9 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     documents: documents.persisted.documents,
     compile: compiled && ((schema, document) => compiled.precompile(schema, document)),
     preconnect: () => upstream.client.preconnect(config.connections),
+    imBaseUrl,
     warn: (message) => log().warn(message),
+    info: (message) => log().info(message),
   });
   const plugins = gatewayPlugins({
     config,
@@ -105,7 +108,9 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     drain,
     tracing,
     routes: [
-      config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiqlHeaders)) : () => false,
+      config.graphiql ? createGraphiQLPage(graphiqlOptions(options.graphiql)) : () => false,
+      // With GraphiQL off, a browser gets a page saying so; `GET /` points to /graphql (http/graphiql-off.ts).
+      ...browserPages(config.graphiql),
       createDownloadRoute(rest, traceOf),
       ...(live.callback ? [live.callback.route] : []),
     ],
@@ -132,7 +137,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     }),
     http.resource,
     // Once listening (/health answers, /ready says it is warming up); start() resolves when warm.
-    { name: 'warm-up', start: () => warming.run(() => yoga.getEnveloped({})) },
+    { name: 'warm-up', start: () => warming.run(() => yoga.getEnveloped({})), drain: () => warming.stop() },
     observability.listenerResource,
   ]);
 

@@ -1,4 +1,5 @@
 // What createGateway (create-gateway.ts) is given besides the config, and what it answers.
+import type { GraphiQLDemo } from './http/graphiql';
 import type { CallbackSink } from '../subscriptions/callback-message';
 import type { RestClient } from '../rest/client';
 import type { Admission } from './admission/admission';
@@ -8,8 +9,8 @@ import type { DrainOutcome } from './lifecycle/drain';
 export interface GatewayOptions {
   /** The IM service's origin; default: the config's IM_BASE_URL (main.ts passes the emulator's). */
   imBaseUrl?: string;
-  /** Headers GraphiQL starts with (the demo identity when the emulator runs). */
-  graphiqlHeaders?: Record<string, string>;
+  /** What GraphiQL starts with: the demo identity and variables when the emulator runs. */
+  graphiql?: GraphiQLDemo;
   /** Prefix of the Redis keys and channels when `redisUrl` is set (tests use one per run). */
   redisPrefix?: string;
   /** How long a dead replica's subscription slots outlive it in Redis (tests shorten it). Default 60 s. */

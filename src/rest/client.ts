@@ -14,7 +14,7 @@ import { GatewayError, isTokenRefusal, UpstreamError, type UpstreamErrorKind } f
 import type { Int64 } from './json';
 import { encodeParams, type Placement, placement } from './placement';
 import { secretsOf } from './secrets';
-import { spareSockets } from './spare-sockets';
+import { type Preconnected, spareSockets } from './spare-sockets';
 import { storageErrorOf, storageHostAllowed } from './storage';
 import type { DataOf, HttpMethod, ParamsIn } from './table';
 import { TextAttempt } from './text-attempt';
@@ -165,9 +165,10 @@ export interface RestClient {
 export interface PooledRestClient extends RestClient {
   /**
    * Opens connections to the service until `count` wait unused (warm start: the first calls then
-   * pay no set-up); resolves with how many wait. Sends nothing and never rejects.
+   * pay no set-up); resolves with how many wait, and why one could not be opened. Sends nothing and
+   * never rejects.
    */
-  preconnect(count: number): Promise<number>;
+  preconnect(count: number): Promise<Preconnected>;
 }
 
 const RETRY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);

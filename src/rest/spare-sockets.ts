@@ -9,12 +9,23 @@ import { buildConnector } from 'undici';
 export interface SpareSockets {
   /** The Pool's connector: a spare socket while there is one, else a new connection. */
   readonly connector: buildConnector.connector;
-  /** Opens connections until `count` are spare; resolves with how many are (never rejects: a failure is the first call's to report). */
-  open(count: number): Promise<number>;
+  /**
+   * Opens connections until `count` are spare; resolves with how many are and, when one could not
+   * be opened, why (never rejects: warm start reports it, and the first call does too).
+   */
+  open(count: number): Promise<Preconnected>;
   /** Spare sockets now. */
   size(): number;
   /** Closes the spare sockets. */
   close(): void;
+}
+
+/** What opening spare connections came to. */
+export interface Preconnected {
+  /** Spare connections now. */
+  open: number;
+  /** Why the last connection that failed could not be opened. */
+  error?: Error;
 }
 
 const noop = () => {};
@@ -24,6 +35,7 @@ export function spareSockets(origin: URL, options: buildConnector.BuildOptions):
   /** Each spare with what drops it when it closes. */
   const spares = new Map<Socket, () => void>();
   let closed = false;
+  let failure: Error | undefined;
 
   const take = (socket: Socket) => {
     socket.removeListener('close', spares.get(socket)!);
@@ -46,7 +58,10 @@ export function spareSockets(origin: URL, options: buildConnector.BuildOptions):
   const openOne = () =>
     new Promise<void>((resolve) => {
       connect(params, (err, socket) => {
-        if (err || !socket) return resolve();
+        if (err || !socket) {
+          failure = err ?? new Error('no socket');
+          return resolve();
+        }
         if (closed) {
           socket.destroy();
           return resolve();
@@ -62,8 +77,9 @@ export function spareSockets(origin: URL, options: buildConnector.BuildOptions):
   return {
     connector,
     async open(count) {
+      failure = undefined;
       await Promise.all(Array.from({ length: Math.max(0, count - spares.size) }, openOne));
-      return spares.size;
+      return { open: spares.size, ...(failure ? { error: failure } : {}) };
     },
     size: () => spares.size,
     close() {

@@ -140,6 +140,8 @@ export async function startDeployment(nginxPath: string): Promise<Deployment> {
             IM_BASE_URL: deployment.emulator.url,
             IM_APP_ID: appId,
             REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+            // nginx's address here, as deploy/gateway.env names nginx's on the compose network.
+            TRUSTED_PROXIES: '127.0.0.1',
           },
         }),
       );

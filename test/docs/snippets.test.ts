@@ -96,6 +96,7 @@ describe('the snippets of README.md and docs/', () => {
       'docs/deployment.md: needs a real IM service and Redis',
       'docs/deployment.md: builds the bundle and needs a real IM service',
       'docs/deployment.md: needs docker',
+      'docs/deployment.md: needs a Kubernetes cluster',
       "docs/identity.md: takes a message's id from the answer above",
     ]);
   });
@@ -111,6 +112,31 @@ describe('the snippets of README.md and docs/', () => {
       expect(out).not.toMatch(/"code":\s*(?!200\b)\d/); // a REST envelope's failure (200 is its success)
     },
   );
+
+  // The README's tour as a newcomer runs it, in one shell (its steps pass $TOKEN on), twice in a
+  // row against one gateway: the second run must be as green as the first (sign-in limits).
+  it("runs the README's tour twice in a row, every step green, saying nothing on stderr", async () => {
+    const tour = SNIPPETS.filter((s) => s.file === 'README.md' && s.lang === 'sh' && !s.marker).map((s) => localized(s.code));
+    expect(tour.length).toBeGreaterThanOrEqual(2);
+    const { TOKEN: _none, ...env } = process.env;
+    for (const run of [1, 2]) {
+      const { stdout, stderr } = await promisify(execFile)('bash', ['-c', `set -e -o pipefail\n${tour.join('\n')}`], { env });
+      expect({ run, stderr }).toEqual({ run, stderr: '' });
+      expect(stdout).toContain('"loginByName"');
+      expect(stdout).toContain('"username":"alice"');
+      expect(stdout).toContain('"ok":true');
+      expect(stdout).not.toContain('"errors"');
+    }
+  });
+
+  it("fails the tour's sign-in loudly: a wrong password prints the error, not a token", async () => {
+    const login = SNIPPETS.find((s) => s.file === 'README.md' && s.code.includes('loginByName'))!;
+    const wrong = localized(login.code).replace('demo-password', 'not-the-password');
+    const { TOKEN: _none, ...env } = process.env;
+    const { stdout, stderr } = await promisify(execFile)('bash', ['-c', wrong], { env });
+    expect(stderr).toMatch(/^sign-in failed, no token: .*"userErrors":\[\{"code":"UNAUTHENTICATED"/m);
+    expect(stdout).not.toContain('"token"');
+  });
 
   it.each(runnable.filter((s) => s.lang === 'graphql').map((s) => [name(s), s] as const))(
     'runs %s through the gateway with no error',

@@ -15,7 +15,7 @@ describe('emulator command', () => {
       const out = await waitForLine(child, /demo group/);
       const token = out.match(/admin token\s+([\w-]+)/)?.[1]; // a JSON log line: the token ends at its quote
       expect(token).toMatch(/^[\w-]{20,}$/);
-      expect(out).toMatch(/demo users\s+alice \(id \d+\), bob \(id \d+\), carol \(id \d+\); password demo-password/);
+      expect(out).toMatch(/demo users\s+alice \(id \d+\), bob \(id \d+\), carol \(id \d+\), dave \(id \d+\); password demo-password/);
       const aliceId = out.match(/alice \(id (\d+)\)/)?.[1];
       const res = await fetch(`http://127.0.0.1:${port}/user/profile`, {
         headers: { app_id: 'im-demo', 'access-token': token!, user_id: aliceId! },

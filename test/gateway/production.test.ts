@@ -53,9 +53,10 @@ describe('node dist/main.js', () => {
       body: '{"query":"{ __schema { queryType { name } } }"}',
     });
     expect(await schema.json()).toMatchObject({ errors: [{ extensions: { code: 'INTROSPECTION_DISABLED' } }] });
-    const page = await fetch(`${origin}/graphql`, { headers: { accept: 'text/html' } });
-    expect(page.headers.get('content-type') ?? '').not.toContain('text/html');
-    await page.arrayBuffer();
+    // A browser gets the short page saying GraphiQL is off, not the IDE.
+    const page = await (await fetch(`${origin}/graphql`, { headers: { accept: 'text/html' } })).text();
+    expect(page).toContain('is <strong>off</strong>');
+    expect(page).not.toContain('renderYogaGraphiQL');
   });
 
   it('serves metrics on their own port, not on the public one', async () => {

@@ -16,7 +16,7 @@ interface Page {
 }
 
 /** Yoga's own test: a browser navigating asks for HTML. */
-function wantsPage(req: IncomingMessage, endpoint: string): boolean {
+export function wantsPage(req: IncomingMessage, endpoint: string): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (!req.headers.accept?.includes('text/html')) return false;
   const path = (req.url ?? '/').split('?', 1)[0];

@@ -3,8 +3,16 @@
 // document cache and compiled execution keep them), and connections to the IM service are opened.
 // The first request after start then costs what the hundredth does. The gateway listens first
 // (/health answers, /ready says it is warming up), and start() resolves once the warm-up is over.
+// A start that opens no connection at all says so (a wrong IM_BASE_URL, the service down): one
+// warning naming the URL and the error, and /ready stays 503 while connections are retried in the
+// background, so that no load balancer sends traffic to a replica that can answer nothing.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
+import type { Preconnected } from '../../rest/spare-sockets';
+
+/** The first retry of a start that opened no connection, doubled up to the last. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 5_000;
 
 interface Pipeline {
   parse(source: string): DocumentNode;
@@ -18,8 +26,11 @@ interface WarmUpParts {
   /** Compiles a validated document's operations (compiled execution), when it is on. */
   compile: ((schema: GraphQLSchema, document: DocumentNode) => unknown) | undefined;
   /** Opens connections to the IM service. */
-  preconnect(): Promise<unknown>;
+  preconnect(): Promise<Preconnected>;
+  /** The IM service's origin, named when it cannot be reached. */
+  imBaseUrl: string;
   warn(message: string): void;
+  info(message: string): void;
 }
 
 export interface WarmUp {
@@ -31,10 +42,51 @@ export interface WarmUp {
   run(pipeline: () => Pipeline): Promise<void>;
   /** Why /ready must wait, or undefined once warm. */
   pending(): string | undefined;
+  /** Stops retrying connections. */
+  stop(): void;
 }
 
 export function warmUp(parts: WarmUpParts): WarmUp {
   let warm = false;
+  /** Why no connection could be opened, while none has been. */
+  let unreachable: string | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  const why = (error: Error | undefined) => {
+    const message = error?.message || 'no connection opened';
+    const code = error && 'code' in error ? String(error.code) : '';
+    return code && !message.includes(code) ? `${message} (${code})` : message;
+  };
+
+  /** Connects again after `ms`, and again with a longer wait until a connection opens. */
+  function retryAfter(ms: number): void {
+    retry = setTimeout(() => {
+      void parts.preconnect().then((result) => {
+        if (stopped) return;
+        if (result.open > 0) {
+          unreachable = undefined;
+          parts.info(`warm start: connected to the IM service at ${parts.imBaseUrl}; ready`);
+        } else {
+          unreachable = why(result.error);
+          retryAfter(Math.min(ms * 2, RETRY_MAX_MS));
+        }
+      });
+    }, ms);
+    // A process that is otherwise done is not held up by the retries.
+    retry.unref();
+  }
+
+  async function connect(): Promise<void> {
+    const result = await parts.preconnect().catch((err: unknown): Preconnected => ({ open: 0, error: err as Error }));
+    if (result.open > 0 || stopped) return;
+    unreachable = why(result.error);
+    parts.warn(
+      `warm start: no connection to the IM service at ${parts.imBaseUrl} (IM_BASE_URL): ${unreachable}. ` +
+        '/ready answers 503 until one opens; retrying in the background.',
+    );
+    retryAfter(RETRY_FIRST_MS);
+  }
 
   function prepare(pipeline: Pipeline, text: string): void {
     try {
@@ -49,7 +101,7 @@ export function warmUp(parts: WarmUpParts): WarmUp {
 
   return {
     async run(pipelineOf) {
-      const connecting = parts.preconnect().catch((err: unknown) => parts.warn(`warm start: no connection opened (${String(err)})`));
+      const connecting = connect();
       const pipeline = pipelineOf();
       for (const text of parts.documents()) {
         prepare(pipeline, text);
@@ -59,6 +111,14 @@ export function warmUp(parts: WarmUpParts): WarmUp {
       await connecting;
       warm = true;
     },
-    pending: () => (warm ? undefined : 'the gateway is warming up (persisted documents, connections to the IM service)'),
+    pending() {
+      if (!warm) return 'the gateway is warming up (persisted documents, connections to the IM service)';
+      if (unreachable !== undefined) return `no connection to the IM service at ${parts.imBaseUrl} (IM_BASE_URL) yet: ${unreachable}`;
+      return undefined;
+    },
+    stop() {
+      stopped = true;
+      clearTimeout(retry);
+    },
   };
 }

@@ -1,7 +1,7 @@
 // SIGTERM drains the gateway (`node src/main.ts`, a process of its own): the query whose REST call
 // the upstream holds still gets its answer, /ready says 503, a keep-alive client's next request is
 // answered with `Connection: close`, subscriptions end so that clients resume elsewhere, and the
-// process exits 0. Past SHUTDOWN_TIMEOUT_MS what remains is cut and logged; a second signal exits at
+// process exits 0, saying that the drain ended. Past SHUTDOWN_TIMEOUT_MS what remains is cut and logged; a second signal exits at
 // once. Stopping hands the Redis leases of its pollers back.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -114,6 +114,10 @@ describe('SIGTERM', () => {
       expect(await answer).toEqual({ status: 200, body: { data: { me: { id: '5' } } } });
       expect(await gateway.exited).toBe(0);
       expect(gateway.log()).not.toContain('cut');
+      // The line that says the replica is done.
+      expect(gateway.log()).toMatch(
+        /"msg":"drain ended: every request in flight answered, every connection closed \(\d+ ms after SIGTERM\)"/,
+      );
     } finally {
       agent.destroy();
       await client.dispose();

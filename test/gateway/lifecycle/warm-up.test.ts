@@ -2,18 +2,22 @@
 // validated and compiled and connections to the IM service are open, so that the first request
 // after start costs what the hundredth does. Nothing here is timed: the test looks at what the
 // gateway holds when it says it is ready, and at the connections the emulator accepted.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import generated from '../../../src/generated/persisted-documents.json' with { type: 'json' };
 import { warmUp } from '../../../src/gateway/lifecycle/warm-up';
 
 const CONNECTIONS = 6;
+import { createLogger, setLogger } from '../../../src/log/logger';
 import { startEmulator } from '../../helpers/emulator';
+import { freePort } from '../../helpers/free-port';
+import { captureLog } from '../../helpers/log-capture';
 import { gatewayVia } from '../../helpers/stack';
+import { until } from '../../helpers/wait';
 
 describe('warm start', () => {
   it('says it is warming up until the connections are open, every document prepared first', async () => {
     let open!: () => void;
-    const opened = new Promise<number>((resolve) => (open = () => resolve(CONNECTIONS)));
+    const opened = new Promise<{ open: number }>((resolve) => (open = () => resolve({ open: CONNECTIONS })));
     const prepared: string[] = [];
     const warned: string[] = [];
     const pipeline = () => ({
@@ -29,7 +33,9 @@ describe('warm start', () => {
       documents: () => ['a', 'broken', 'b'],
       compile: undefined,
       preconnect: () => opened,
+      imBaseUrl: 'http://127.0.0.1:1',
       warn: (message) => warned.push(message),
+      info: () => {},
     });
     const running = warming.run(pipeline);
     expect(warming.pending()).toMatch(/warming up/);
@@ -69,6 +75,38 @@ describe('warm start', () => {
     } finally {
       await gateway.stop();
       await emu.stop();
+    }
+  });
+
+  afterEach(() => setLogger(createLogger()));
+
+  it('with no IM service at IM_BASE_URL, warns naming it and the error, and answers /ready 503 until a service appears there', async () => {
+    const log = captureLog();
+    setLogger(log.logger);
+    const port = await freePort(); // closed: nothing listens on it yet
+    const imBaseUrl = `http://127.0.0.1:${port}`;
+    const { gateway, url } = await gatewayVia(imBaseUrl, { IM_CONNECTIONS: '2' });
+    let emu: Awaited<ReturnType<typeof startEmulator>> | undefined;
+    try {
+      const warning = log.entries.find((e) => e.msg.startsWith('warm start: no connection'));
+      expect(warning?.level).toBe('warn');
+      expect(warning?.msg).toContain(`${imBaseUrl} (IM_BASE_URL)`);
+      expect(warning?.msg).toContain('ECONNREFUSED');
+      const ready = await fetch(`${url}/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.text()).toMatch(new RegExp(`no connection to the IM service at ${imBaseUrl}.*ECONNREFUSED`));
+      // /health is about the process, which is fine.
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+
+      // The service comes up where IM_BASE_URL points: the background retry connects, and /ready follows.
+      emu = await startEmulator({ port, host: '127.0.0.1' });
+      await until('/ready answers 200 once the service listens', async () => (await fetch(`${url}/ready`)).status === 200);
+      expect(log.entries.map((e) => e.msg)).toContain(`warm start: connected to the IM service at ${imBaseUrl}; ready`);
+      // Only connections were opened: no request was sent to find out.
+      expect(emu.calls()).toEqual([]);
+    } finally {
+      await gateway.stop();
+      await emu?.stop();
     }
   });
 });
