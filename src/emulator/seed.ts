@@ -170,6 +170,7 @@ function exampleVariables(ids: {
     MarkRead: { conversationId: ids.bob },
     AppendToMessage: { conversationId: ids.bob, messageId: ids.ownMessageId, ...text },
     ReplaceMessageContent: { conversationId: ids.bob, messageId: ids.ownMessageId, ...text },
+    AssistantConversation: { with: ids.bob },
     AskAssistant: { to: ids.bob, content: 'What is on the roadmap?' },
     ConversationEvents: { with: ids.bob },
     LogIn: { username: 'alice', password: PASSWORD },
