@@ -16,6 +16,7 @@ import './user/admin';
 import './user/status';
 import './user/registration';
 import './user/node';
+import './user/early-proof';
 import './group/group';
 import './group/member';
 import './group/announcement';

@@ -11,6 +11,7 @@ import { groupOrNull } from '../message/message';
 import { SCAN_PAGES } from '../group/loaders';
 import { userExists } from './peers';
 import { ALL_ID_KINDS, idInput } from '../core/id-kinds';
+import { startedRead } from '../core/speculative';
 
 builder.queryField('node', (t) =>
   t.field({
@@ -47,8 +48,7 @@ builder.queryField('node', (t) =>
       refuseNonId(args.id, 'id');
       const { id } = args;
       // Both kinds tried at once (one round trip, not two): the user's read is needless for a group's ID.
-      const user = userExists(id, ctx);
-      user.catch(() => undefined);
+      const user = startedRead(ctx, userExists(id, ctx));
       return (await groupOrNull(id, ctx)) ?? ((await user) ? { id } : null);
     },
   }),
