@@ -15,7 +15,7 @@ import './user/account';
 import './user/admin';
 import './user/status';
 import './user/registration';
-import './user/node';
+import './node';
 import './user/early-proof';
 import './group/group';
 import './group/member';

@@ -25,7 +25,7 @@ import { fromResult, mutation, payloadType } from '../core/mutation';
 import { groupMembersById, groupSummary, primeMembers, summaryOf } from './loaders';
 import { MemberRole } from './enums';
 import { GroupRef, type GroupParent, NodeRef, UserRef } from '../core/refs';
-import { userIdOf } from '../user/profile';
+import { userIdOf } from '../core/profile';
 import { cacheIdField } from '../core/cache-id';
 import { fetchableNode } from '../core/node-kinds';
 import { selectsDeep } from '../core/selection';

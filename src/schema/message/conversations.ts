@@ -18,7 +18,7 @@ import { type GroupParent, GroupRef, NodeRef, UnreadConversationRef, type UserPa
 import { ConversationPayloadRef, historyArgs, HistoryRef, readHistory } from './conversation';
 import { groupOrNull, isSystem, MessageRef } from './message';
 import { fromResult } from '../core/mutation';
-import { restFor } from '../user/profile';
+import { restFor } from '../core/profile';
 import { startsAhead } from '../core/speculative';
 import { pinnedIds } from './pin-list';
 

@@ -6,7 +6,7 @@ import { builder, reaches } from '../core/builder';
 import { AuthMode } from './enums';
 import { inRange } from '../core/inputs';
 import { type UserParent, UserRef } from '../core/refs';
-import { restFor, userIdOf } from './profile';
+import { restFor, userIdOf } from '../core/profile';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { actingUser, byActingUser, type UserChange, changed, orUndefined } from './writes';
 

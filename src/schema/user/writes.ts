@@ -6,7 +6,7 @@ import { cacheIdOf } from '../core/cache-id';
 import { fromResult, payloadType } from '../core/mutation';
 import { type UserParent, UserRef } from '../core/refs';
 import { forgetPublicFace } from './peers';
-import { userIdOf } from './profile';
+import { userIdOf } from '../core/profile';
 
 const DECIMAL_ID = /^\d{1,19}$/;
 

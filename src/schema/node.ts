@@ -2,16 +2,16 @@
 // the request's one POST /group/info/batch (shared with Group's summary fields) and, beside it, the
 // user's public profile (peers.ts), so a caller that may not read another user's profile gets the object,
 // not null. A global ID is fetched by the fetch its kind registered (node-kinds.ts).
-import { builder, reaches } from '../core/builder';
-import { globalIdOf } from '../core/global-id';
-import { refuseNonId } from '../core/global-id-inputs';
-import { fetchNode } from '../core/node-kinds';
-import { NodeRef } from '../core/refs';
-import { groupOrNull } from '../message/message';
-import { SCAN_PAGES } from '../group/loaders';
-import { userExists } from './peers';
-import { ALL_ID_KINDS, idInput } from '../core/id-kinds';
-import { startedRead } from '../core/speculative';
+import { builder, reaches } from './core/builder';
+import { globalIdOf } from './core/global-id';
+import { refuseNonId } from './core/global-id-inputs';
+import { fetchNode } from './core/node-kinds';
+import { NodeRef } from './core/refs';
+import { groupOrNull } from './message/message';
+import { SCAN_PAGES } from './group/loaders';
+import { userExists } from './user/peers';
+import { ALL_ID_KINDS, idInput } from './core/id-kinds';
+import { startedRead } from './core/speculative';
 
 builder.queryField('node', (t) =>
   t.field({

@@ -6,7 +6,7 @@ import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
-import type { UserParent } from '../core/refs';
+import type { UserParent } from './refs';
 
 /**
  * The REST client acting as the user: the caller itself for `me`, the client the parent brings (a
