@@ -10,7 +10,7 @@ import type { DeliveredEvent } from '../../subscriptions/resume';
 import { DEEP_EVERY, WATCHED } from '../../subscriptions/conversation-events';
 import { builder, reaches } from '../core/builder';
 import { inConversation, messageById, MessageRef } from './message';
-import { valueOf } from './subscriptions';
+import { valueOf } from '../core/subscription-event';
 import { resumePosition } from './resume-position';
 import { idInput } from '../core/id-kinds';
 

@@ -10,7 +10,7 @@ import { builder, reaches } from '../core/builder';
 import { UserRef } from '../core/refs';
 import { friendRequestOf, FriendRequestRef } from './request';
 import { viewerIdOf } from './viewer';
-import { valueOf } from '../message/subscriptions';
+import { valueOf } from '../core/subscription-event';
 
 const FriendRequestReceivedRef = builder.objectRef<ReceivedRequest>('FriendRequestReceived').implement({
   description: 'A friend request the viewer received (or one renewed by its sender), waiting for an answer.',
