@@ -1,6 +1,6 @@
 // Fetching by ID alone: `node(id:)`. A user or group ID (the service's int64) is told apart by
 // the request's one POST /group/info/batch (shared with Group's summary fields) and, beside it, the
-// user's public profile (peers.ts), so a caller that may not read another user's profile gets the object,
+// user's public profile (user/peers.ts), so a caller that may not read another user's profile gets the object,
 // not null. A global ID is fetched by the fetch its kind registered (node-kinds.ts).
 import { builder, reaches } from './core/builder';
 import { globalIdOf } from './core/global-id';
