@@ -109,4 +109,25 @@ describe('layers', () => {
     expect(rest.length).toBeGreaterThan(10);
     expect(otel).toEqual([]);
   });
+
+  // The schema's domains (user/, group/, message/, roster/, push/, file/) share through core/ and
+  // are joined above them (node.ts, index.ts); an import from one domain into another ties them, a
+  // few are honest (a message's group), many mean a helper lives in the wrong room (issue 43).
+  it('the schema domains import one another fewer than 15 times', () => {
+    const SCHEMA = path.join(SRC, 'schema');
+    const domainOf = (file: string) => {
+      const parts = path.relative(SCHEMA, file).split(path.sep);
+      return parts.length > 1 && parts[0] !== 'core' && parts[0] !== '..' ? parts[0] : undefined;
+    };
+    const crossings = sourceFiles(SCHEMA).flatMap((file) => {
+      const from = domainOf(file);
+      if (!from) return [];
+      return [...readFileSync(file, 'utf8').matchAll(/\bfrom '(\.{1,2}\/[^']+)'/g)]
+        .map((m) => domainOf(path.resolve(path.dirname(file), m[1]!)))
+        .filter((to) => to !== undefined && to !== from)
+        .map((to) => `${path.relative(SCHEMA, file)} imports ${to}`);
+    });
+    expect(crossings.length, crossings.join('\n')).toBeGreaterThan(0);
+    expect(crossings.length, crossings.join('\n')).toBeLessThan(15);
+  });
 });

@@ -1,4 +1,4 @@
-// The gateway's one observer of REST attempts (the client's hook, rest/client.ts): tracing's first,
+// The gateway's one observer of REST attempts (the client's hook, rest/observer.ts): tracing's first,
 // since it gives each attempt's CallInfo its trace ids, then what reads how attempts ended: the call
 // log (upstream-log.ts), readiness and metrics.
 import type { CallInfo, CallObserver } from '../../rest/client';

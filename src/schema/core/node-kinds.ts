@@ -1,10 +1,13 @@
 // What `node(id:)` can fetch by a global ID: each domain file registers how to fetch its kind
 // (the Message by its conversation and ID, the Member by its group and user, ...), beside its type.
+// The reads its selected fields registered (speculative.ts, `startsAhead` of the kind, from the ID's
+// parts) start beside the fetch.
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../../context';
 import { classifyUpstreamError, type ErrorCode } from '../../rest/errors';
 import type { Int64 } from '../../rest/json';
 import type { GlobalId, GlobalKind } from './global-id';
+import { startSelectedReads } from './speculative';
 import { upstreamCause } from './upstream-errors';
 
 /**
@@ -27,6 +30,7 @@ export function fetchableNode(kind: GlobalKind, fetch: NodeFetcher): void {
 export async function fetchNode(id: GlobalId, ctx: GatewayContext, info: GraphQLResolveInfo): Promise<object | null> {
   const fetch = fetchers.get(id.kind);
   if (!fetch) return null;
+  startSelectedReads(id.kind, id.parts, ctx, info);
   const parent = await unlessRefused(fetch(id.parts, ctx, info));
   if (parent) fetchedKinds.set(parent, id.kind);
   return parent;

@@ -13,7 +13,7 @@ import { GROUP_ID, GroupPayloadRef, groupObjectIdFields, okOf, userUnlessBackend
 import { GroupRef, NodeRef, UserRef } from '../core/refs';
 import { fetchableNode } from '../core/node-kinds';
 import { idInput } from '../core/id-kinds';
-import { sharedRead, startsWith } from './prefetch';
+import { sharedRead, startsAhead } from '../core/speculative';
 
 /** Upstream code: the announcement does not exist. */
 const ANNOUNCEMENT_NOT_FOUND = 20020;
@@ -50,7 +50,7 @@ const PAGE = 50;
 /** The latest announcement's read, shared by the request (group(id:) starts it beside the group's existence check). */
 const latestOf = (id: Int64, ctx: GatewayContext) =>
   sharedRead(ctx, `announcement/last ${idText(id)}`, () => ctx.rest.call('GET /group/announcement/last', { group_id: id }));
-startsWith('latestAnnouncement', latestOf);
+startsAhead(GroupRef, 'latestAnnouncement', latestOf);
 
 builder.objectFields(GroupRef, (t) => ({
   announcements: wholeListField(t, {

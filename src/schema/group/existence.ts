@@ -7,12 +7,12 @@
 import { type FieldNode, getArgumentValues, getNamedType, type GraphQLField, type GraphQLResolveInfo, isObjectType } from 'graphql';
 import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
-import type { GroupParent } from '../core/refs';
+import { type GroupParent, GroupRef } from '../core/refs';
 import { upstreamCodeOf } from '../core/upstream-errors';
 import type { PageArgs } from '../core/connection';
 import { existingGroup } from './loaders';
 import { readMemberPage } from './member';
-import { startSelectedReads } from './prefetch';
+import { startSelectedReads } from '../core/speculative';
 
 /** The service's code for a group that does not exist. */
 const GROUP_NOT_FOUND = 20001;
@@ -81,6 +81,6 @@ export async function groupById(id: Int64, ctx: GatewayContext, info: GraphQLRes
     }
   }
   // The selected fields' reads go out beside the batch that says whether the group exists.
-  startSelectedReads(id, ctx, info);
+  startSelectedReads(GroupRef, id, ctx, info);
   return existingGroup(id, ctx);
 }

@@ -23,13 +23,13 @@ import {
 import type { EndpointName } from '../../rest/endpoints';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { groupMembersById, groupSummary, primeMembers, summaryOf } from './loaders';
-import { selectsDeep, startsWith } from './prefetch';
 import { MemberRole } from './enums';
 import { GroupRef, type GroupParent, NodeRef, UserRef } from '../core/refs';
-import { userIdOf } from '../user/profile';
+import { userIdOf } from '../core/profile';
 import { cacheIdField } from '../core/cache-id';
 import { fetchableNode } from '../core/node-kinds';
-import { selects } from '../core/selection';
+import { selectsDeep } from '../core/selection';
+import { startedRead, startsAhead } from '../core/speculative';
 import { idInput, idListInput } from '../core/id-kinds';
 
 /** A member record with the group it was read through: the record itself does not name its group. */
@@ -89,12 +89,8 @@ const MemberRef = builder.objectRef<MemberParent>('Member').implement({
   }),
 });
 
-/** The group's admin list (the request's memo shares it), started now; unobserved failures stay quiet. */
-function startedAdmins(id: Int64, ctx: GatewayContext) {
-  const admins = ctx.rest.call('GET /group/admin_list', { group_id: id });
-  admins.catch(() => undefined);
-  return admins;
-}
+/** The group's admin list (the request's memo shares it), started now. */
+const startedAdmins = (id: Int64, ctx: GatewayContext) => startedRead(ctx, ctx.rest.call('GET /group/admin_list', { group_id: id }));
 
 /** The member of the group with this user ID; null when the user is not a member. */
 async function memberByUserId(ctx: GatewayContext, group: GroupParent, userId: Int64): Promise<MemberParent | null> {
@@ -103,14 +99,12 @@ async function memberByUserId(ctx: GatewayContext, group: GroupParent, userId: I
 }
 
 // node(id:): as Group.member(userId:) reads it; null for a user who is not a member, or a missing group.
+fetchableNode('Member', ([groupId, userId], ctx) => memberByUserId(ctx, { id: groupId! }, userId!));
 // The reads of the member's role, when asked (summary, admin list), start beside the member's
 // record: needless only for a user who is not a member.
-fetchableNode('Member', ([groupId, userId], ctx, info) => {
-  if (selects(info, 'role')) {
-    groupSummary(groupId!, ctx).catch(() => undefined);
-    void startedAdmins(groupId!, ctx);
-  }
-  return memberByUserId(ctx, { id: groupId! }, userId!);
+startsAhead<readonly Int64[]>(MemberRef, 'role', ([groupId], ctx) => {
+  void startedRead(ctx, groupSummary(groupId!, ctx));
+  return startedAdmins(groupId!, ctx);
 });
 
 export const MemberConnectionRef = connectionOf('Member', MemberRef, 'member');
@@ -141,7 +135,7 @@ export async function memberPage(
 }
 
 // group(id:) starts the page beside the group's existence check, and the admin list when the page shows roles.
-startsWith('members', (id, ctx, { args, node, info }) => {
+startsAhead<Int64>(GroupRef, 'members', (id, ctx, { args, node, info }) => {
   if (selectsDeep(info, node, 'role')) void startedAdmins(id, ctx);
   return readMemberPage(ctx, 'GET /group/member_list', id, args);
 });

@@ -9,7 +9,7 @@ import { builder, reaches } from '../core/builder';
 import { type GroupParent, GroupRef } from '../core/refs';
 import { provenCaller } from '../user/peers';
 import { recordOf, summaryOf } from './loaders';
-import { startsWith } from './prefetch';
+import { startedRead, startsAhead } from '../core/speculative';
 
 const Rank = { NONE: 0, MEMBER: 1, ADMIN: 2, OWNER: 3 } as const;
 type Rank = (typeof Rank)[keyof typeof Rank];
@@ -40,13 +40,11 @@ async function viewerRank(g: GroupParent, ctx: GatewayContext): Promise<Rank> {
  * speculative calls the cost estimate counts already (RANK), made once per request and group.
  */
 function startRankReads(id: Int64, ctx: GatewayContext) {
-  const reads = {
-    viewer: provenCaller(ctx),
-    joined: ctx.rest.call('GET /group/user_joined', {}),
-    admins: ctx.rest.call('GET /group/admin_list', { group_id: id }),
+  return {
+    viewer: startedRead(ctx, provenCaller(ctx)),
+    joined: startedRead(ctx, ctx.rest.call('GET /group/user_joined', {})),
+    admins: startedRead(ctx, ctx.rest.call('GET /group/admin_list', { group_id: id })),
   };
-  for (const read of Object.values(reads)) read.catch(() => undefined); // reported where awaited
-  return reads;
 }
 
 async function ownRank(g: GroupParent, owner: Int64, viewer: Int64, reads: ReturnType<typeof startRankReads>): Promise<Rank> {
@@ -56,11 +54,7 @@ async function ownRank(g: GroupParent, owner: Int64, viewer: Int64, reads: Retur
 }
 
 /** The group's settings record, started beside the rank (needless for an admin or a non-member). */
-function startSettings(g: GroupParent, ctx: GatewayContext) {
-  const settings = recordOf(g, ctx, 'GET /group/settings');
-  settings.catch(() => undefined);
-  return settings;
-}
+const startSettings = (g: GroupParent, ctx: GatewayContext) => startedRead(ctx, recordOf(g, ctx, 'GET /group/settings'));
 
 /** A member's right that a switch of the group (GET /group/settings) may give plain members. */
 async function memberMay(g: GroupParent, ctx: GatewayContext, switched: 'member_invite' | 'member_modify') {
@@ -71,9 +65,10 @@ async function memberMay(g: GroupParent, ctx: GatewayContext, switched: 'member_
 }
 
 // group(id:) starts them beside the group's existence check.
-for (const flag of ['viewerCanAdminister', 'viewerCanKick']) startsWith(flag, (id, ctx) => startRankReads(id, ctx).viewer);
+for (const flag of ['viewerCanAdminister', 'viewerCanKick'])
+  startsAhead<Int64>(GroupRef, flag, (id, ctx) => startRankReads(id, ctx).viewer);
 for (const flag of ['viewerCanUpdate', 'viewerCanInvite']) {
-  startsWith(flag, (id, ctx) => {
+  startsAhead<Int64>(GroupRef, flag, (id, ctx) => {
     startRankReads(id, ctx);
     return startSettings({ id }, ctx);
   });

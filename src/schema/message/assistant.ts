@@ -17,7 +17,7 @@ import { type MessageParent, inConversation, MessageRef } from './message';
 import { SEND_REFUSALS, sendBody, type SendInput, sendInput, TRANSACTION_ID } from './send';
 import { OpaqueId } from '../core/scalars';
 import { UserRef } from '../core/refs';
-import { actingUser } from '../user/writes';
+import { actingUser } from '../core/profile';
 
 /** The service's code for an invalid parameter: the emulator's answer to a group target (NOTES.md, 9.1). */
 const INVALID_PARAMETER = 10002;

@@ -15,7 +15,7 @@ import { eventViewerField, viewerOnEvent } from '../roster/event-viewer';
 import { HistoryEdgeRef } from './conversation';
 import { CONVERSATION_READS, conversationOf, ConversationRef } from './conversations';
 import { inConversation, messageById, MessageRef } from './message';
-import { valueOf } from './subscriptions';
+import { valueOf } from '../core/subscription-event';
 import { resumePosition } from './resume-position';
 import { idInput } from '../core/id-kinds';
 

@@ -13,7 +13,7 @@ import { MAX_PAGE, PageInfoRef } from '../core/connection';
 import { fromResult, mutation, payloadType } from '../core/mutation';
 import { badUserInput, inRange } from '../core/inputs';
 import { inConversation, MessageRef, type MessageParent } from './message';
-import { restFor } from '../user/profile';
+import { restFor } from '../core/profile';
 import { UserRef } from '../core/refs';
 import { idInput } from '../core/id-kinds';
 

@@ -18,9 +18,8 @@ import { type GroupParent, GroupRef, NodeRef, UnreadConversationRef, type UserPa
 import { ConversationPayloadRef, historyArgs, HistoryRef, readHistory } from './conversation';
 import { groupOrNull, isSystem, MessageRef } from './message';
 import { fromResult } from '../core/mutation';
-import { restFor } from '../user/profile';
-import { startsWith } from '../group/prefetch';
-import { selects } from '../core/selection';
+import { restFor } from '../core/profile';
+import { startsAhead } from '../core/speculative';
 import { pinnedIds } from './pin-list';
 
 export interface ConversationParent {
@@ -153,13 +152,11 @@ const listedConversation = async (owner: UserParent, id: Int64, ctx: GatewayCont
 
 // node(id:) answers a conversation as the acting user's home list shows it; null when the list
 // does not hold it (never had, or deleted it, or left the group).
+fetchableNode('Conversation', ([id], ctx) => listedConversation({}, id!, ctx));
 // Its last message, when asked, is read beside the list rather than after it: the same read the
 // field makes (the request shares it); needless (and marking as lastMessage does) only for a
 // conversation the list turns out not to hold.
-fetchableNode('Conversation', ([id], ctx, info) => {
-  if (selects(info, 'lastMessage')) readHistory(restFor({}, ctx), id!, LAST_ONE).catch(() => undefined);
-  return listedConversation({}, id!, ctx);
-});
+startsAhead<readonly Int64[]>(ConversationRef, 'lastMessage', ([id], ctx) => readHistory(restFor({}, ctx), id!, LAST_ONE));
 
 const kindOf = async (id: Int64, ctx: GatewayContext): Promise<ConversationParent['kind']> =>
   isSystem(id) ? 'system' : (await groupOrNull(id, ctx)) ? 'group' : 'user';
@@ -233,7 +230,7 @@ builder.objectField(UserRef, 'conversations', (t) =>
 
 /** The caller's unread list (one read for all groups of the request; group(id:) starts it early). */
 const unreadOf = (_id: Int64, ctx: GatewayContext) => ctx.rest.call('GET /message/unread', {});
-startsWith('unreadCount', unreadOf);
+startsAhead(GroupRef, 'unreadCount', unreadOf);
 
 builder.objectField(GroupRef, 'unreadCount', (t) =>
   t.int({

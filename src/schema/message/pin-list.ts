@@ -5,7 +5,7 @@
 import type { GatewayContext } from '../../context';
 import type { Int64 } from '../../rest/json';
 import type { UserParent } from '../core/refs';
-import { restFor } from '../user/profile';
+import { restFor } from '../core/profile';
 
 /** The owner's pinned conversation IDs, newest pin first. */
 export async function pinnedIds(owner: UserParent, ctx: GatewayContext): Promise<Int64[]> {

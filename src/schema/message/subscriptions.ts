@@ -3,24 +3,12 @@
 // (graphql-ws), SSE or multipart HTTP (Apollo's protocol); over SSE a browser's EventSource may
 // put access-token and app_id in the query string (gateway/http/event-source.ts). A failed poll arrives as a result with errors and the subscription goes
 // on; a token the service rejects ends it with UNAUTHENTICATED.
-import type { GatewayContext } from '../../context';
-import type { SubscriptionEvent } from '../../subscriptions/hub';
 import { builder, reaches } from '../core/builder';
+import { valueOf } from '../core/subscription-event';
 import { inConversation, MessageRef } from './message';
 import { UnreadConversationRef } from '../core/refs';
 import { deprecatedFor, REMOVAL_2027_06 } from '../core/deprecation';
 import { idInput } from '../core/id-kinds';
-
-/**
- * An event as the field's value. Each event is resolved like a new request: the nested fields
- * (a conversation's user or group) read the service afresh, not what an earlier event cached.
- */
-export function valueOf<T>(event: SubscriptionEvent<T>, ctx: GatewayContext): T {
-  ctx.invalidate();
-  // A failed poll: worded with the other failures of the result (core/upstream-errors.ts).
-  if ('error' in event) throw event.error;
-  return event.value;
-}
 
 builder.subscriptionType({
   description:

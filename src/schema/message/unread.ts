@@ -4,7 +4,7 @@
 // the raw UnreadEntry record, so subscriptions can emit entries of their own polls as they are.
 import { builder, reaches } from '../core/builder';
 import { groupOrNull, userOrNull } from './message';
-import { restFor } from '../user/profile';
+import { restFor } from '../core/profile';
 import { GroupRef, UnreadConversationRef, UserRef } from '../core/refs';
 import { deprecatedFor, REMOVAL_2027_06 } from '../core/deprecation';
 

@@ -2,7 +2,7 @@
 import { builder, reaches } from '../core/builder';
 import { inRange, nonBlank, nonEmptyList } from '../core/inputs';
 import { UserRef } from '../core/refs';
-import { restFor } from '../user/profile';
+import { restFor } from '../core/profile';
 import { mutation } from '../core/mutation';
 import { byActingUser, orUndefined, UserPayloadRef } from '../user/writes';
 

@@ -6,7 +6,7 @@ import { connectionOf } from '../core/connection';
 import { wholeListField } from '../core/keyset';
 import { mutation } from '../core/mutation';
 import { UserRef } from '../core/refs';
-import { restFor } from '../user/profile';
+import { restFor } from '../core/profile';
 import { contactChange, contactPayload, removedIdField } from './payloads';
 
 const UserConnectionRef = connectionOf('User', UserRef, 'user');

@@ -8,7 +8,7 @@ import type { InterfaceFieldBuilder, ObjectFieldBuilder } from '@pothos/core';
 import type { GatewayContext } from '../../context';
 import type { SchemaTypes } from '../core/builder';
 import { type UserParent, UserRef } from '../core/refs';
-import { actingUser } from '../user/writes';
+import { actingUser } from '../core/profile';
 
 /** The viewer as of the event: the acting user, read through the event's shared client. */
 export const viewerOnEvent = (event: object, ctx: GatewayContext): UserParent => ({ ...actingUser(ctx), as: ctx.restForEvent(event) });

@@ -10,7 +10,7 @@ import { connectionOf } from '../core/connection';
 import { type SortKey, wholeListField } from '../core/keyset';
 import { type UserParent, UserRef } from '../core/refs';
 import { builder, reaches, type SchemaTypes } from '../core/builder';
-import { restFor } from '../user/profile';
+import { restFor } from '../core/profile';
 import { rosterItemOf } from './loaders';
 import { NOTE, notes } from './relation';
 

@@ -13,12 +13,12 @@ import { builder, reaches } from '../core/builder';
 import { sortedItemCursor } from '../core/keyset';
 import { UserRef } from '../core/refs';
 import { firstItemCursor } from '../core/service-paging';
-import { userIdOf } from '../user/profile';
+import { userIdOf } from '../core/profile';
 import { eventViewerField, viewerOnEvent } from './event-viewer';
 import { FriendEdgeRef, friendNode, idKey } from './friends';
 import { friendRequestOf, FriendRequestRef } from './request';
 import { FriendRequestEdgeRef } from './requests';
-import { valueOf } from '../message/subscriptions';
+import { valueOf } from '../core/subscription-event';
 
 /** The request as the viewer's list shows it: its receiver is the viewer (read through the event's shared client). */
 const requestOf = async (e: ReceivedRequest, ctx: Parameters<typeof viewerOnEvent>[1]) =>

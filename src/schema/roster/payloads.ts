@@ -6,7 +6,7 @@ import type { Int64 } from '../../rest/json';
 import type { SchemaTypes } from '../core/builder';
 import { fromResult, type Outcome, payloadType } from '../core/mutation';
 import { UserRef } from '../core/refs';
-import { actingUser } from '../user/writes';
+import { actingUser } from '../core/profile';
 
 type PayloadFields<T> = (t: ObjectFieldBuilder<SchemaTypes, Outcome<T>>) => FieldMap;
 

@@ -7,7 +7,7 @@ import type * as R from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { builder, reaches } from '../core/builder';
 import { type UserParent, UserRef } from '../core/refs';
-import { userIdOf } from '../user/profile';
+import { userIdOf } from '../core/profile';
 import { rosterItemOf } from './loaders';
 import { viewerIdOf } from './viewer';
 

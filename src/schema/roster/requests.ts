@@ -7,7 +7,7 @@ import { connectionOf, pageArgs } from '../core/connection';
 import { deprecatedFor, REMOVAL_2027_07 } from '../core/deprecation';
 import { UserRef } from '../core/refs';
 import { toConnection, toPaging } from '../core/service-paging';
-import { restFor, userIdOf } from '../user/profile';
+import { restFor, userIdOf } from '../core/profile';
 import { FriendRequestRef, friendRequestOf } from './request';
 
 /** The service's default page of 8.4 (the emulator's reading: the group lists' default). */

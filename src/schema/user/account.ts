@@ -3,7 +3,8 @@
 import type { Int64 } from '../../rest/json';
 import { badUserInput, nonBlank } from '../core/inputs';
 import { fromResult, mutation, payloadType } from '../core/mutation';
-import { actingUser, byActingUser, changed, orUndefined, UserPayloadRef } from './writes';
+import { byActingUser, changed, orUndefined, UserPayloadRef } from './writes';
+import { actingUser } from '../core/profile';
 import { idInput } from '../core/id-kinds';
 import { callerName } from '../core/sign-in';
 

@@ -9,7 +9,7 @@ import { nonBlank } from '../core/inputs';
 import { Platform } from './enums';
 import { NodeRef, type UserParent, UserRef } from '../core/refs';
 import { PUBLIC, publicOnlineOf } from './peers';
-import { restFor } from './profile';
+import { restFor } from '../core/profile';
 import { UserPayloadRef, byActingUser, orUndefined } from './writes';
 import { mutation } from '../core/mutation';
 import { recordField } from '../core/record-field';

@@ -7,7 +7,7 @@ import { builder, reaches } from '../core/builder';
 import { errorCodeOf } from '../core/upstream-errors';
 import { type UserParent, UserRef } from '../core/refs';
 import { provenCaller, publicProfileOf } from './peers';
-import { userIdOf } from './profile';
+import { userIdOf } from '../core/profile';
 
 const blankToNull = (s: string | null | undefined) => (s && s.trim() !== '' ? s : null);
 

@@ -14,7 +14,7 @@ import type { RequestClient } from '../../rest/request-client';
 import { provenBy, remembered } from '../../peers/service-credential';
 import { errorCodeOf, upstreamCodeOf } from '../core/upstream-errors';
 import type { UserParent } from '../core/refs';
-import { profileOf, restFor } from './profile';
+import { profileOf, restFor } from '../core/profile';
 
 /** What the public fields' descriptions say about who may read them. */
 export const PUBLIC =

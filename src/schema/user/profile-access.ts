@@ -13,7 +13,7 @@ import type { RosterItem, UserProfile } from '../../rest/records';
 import type { UserParent } from '../core/refs';
 import { rosterItemOf } from '../roster/loaders';
 import { provenCaller } from './peers';
-import { profileOf } from './profile';
+import { profileOf } from '../core/profile';
 
 /** The user as the caller may read it: its profile, or (another user, a user token) its roster item. */
 export type ProfileAccess = { profile: UserProfile } | { item: RosterItem | null };

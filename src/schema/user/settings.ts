@@ -6,9 +6,10 @@ import { builder, reaches } from '../core/builder';
 import { AuthMode } from './enums';
 import { inRange } from '../core/inputs';
 import { type UserParent, UserRef } from '../core/refs';
-import { restFor, userIdOf } from './profile';
+import { restFor, userIdOf } from '../core/profile';
 import { fromResult, mutation, payloadType } from '../core/mutation';
-import { actingUser, byActingUser, type UserChange, changed, orUndefined } from './writes';
+import { byActingUser, type UserChange, changed, orUndefined } from './writes';
+import { actingUser } from '../core/profile';
 
 /** The settings of the user (the acting user, or another one through the admin token). */
 async function settingsOf(user: UserParent, ctx: GatewayContext): Promise<UserSettings> {

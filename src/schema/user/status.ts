@@ -16,7 +16,7 @@ import { defineLoader } from '../core/loader';
 import { type UserParent, UserRef } from '../core/refs';
 import { UserStatus } from './enums';
 import { isForbidden, provenCaller } from './peers';
-import { userIdOf } from './profile';
+import { userIdOf } from '../core/profile';
 import { MAX_USERS_PAGE, readUsersPage, scanUsers, type UsersPageRead } from './user-list';
 
 /** How far a scan reads: users beyond the first MAX_STATUS_PAGES * MAX_USERS_PAGE of the list answer null. */

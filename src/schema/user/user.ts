@@ -5,7 +5,7 @@ import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
 import { NodeRef, UserRef } from '../core/refs';
 import { PUBLIC, publicProfileOf, userExists } from './peers';
-import { userIdOf } from './profile';
+import { userIdOf } from '../core/profile';
 import { listedField, privateField } from './profile-access';
 import { orUndefined, UserPayloadRef, byActingUser, byActingUserFace } from './writes';
 import { mutation } from '../core/mutation';

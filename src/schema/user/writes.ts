@@ -1,20 +1,11 @@
-// What the user mutations share: the acting user, and the UserPayload they answer.
+// What the user mutations share: the UserPayload they answer, and how a write makes one.
 import type { GatewayContext } from '../../context';
-import { toInt64 } from '../../rest/json';
 import { reaches } from '../core/builder';
 import { cacheIdOf } from '../core/cache-id';
 import { fromResult, payloadType } from '../core/mutation';
 import { type UserParent, UserRef } from '../core/refs';
 import { forgetPublicFace } from './peers';
-import { userIdOf } from './profile';
-
-const DECIMAL_ID = /^\d{1,19}$/;
-
-/** The acting user as a parent: with its ID when the caller names it (user_id header), saving a profile read. */
-export function actingUser(ctx: GatewayContext): UserParent {
-  const id = ctx.caller.userId;
-  return id !== undefined && DECIMAL_ID.test(id) ? { id: toInt64(id) } : {};
-}
+import { actingUser, userIdOf } from '../core/profile';
 
 /** GraphQL gives absent optional arguments as null; REST params take undefined. */
 export const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;

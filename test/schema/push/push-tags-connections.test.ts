@@ -1,6 +1,6 @@
 // Removing push tags (1.30 DELETE /user/push/tag, whose tags travel as a DELETE body by its spec)
 // keeps the gateway's connections to the service: undici closes a socket after writing a body with
-// a method that expects none unless the call says `reset: false` (src/rest/client.ts). Counted on
+// a method that expects none unless the call says `reset: false` (src/rest/json-exchange.ts). Counted on
 // the emulator's side, by the connections it accepted, over rounds of the mutations through the
 // gateway.
 import { describe, expect, it } from 'vitest';

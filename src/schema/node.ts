@@ -1,16 +1,17 @@
 // Fetching by ID alone: `node(id:)`. A user or group ID (the service's int64) is told apart by
 // the request's one POST /group/info/batch (shared with Group's summary fields) and, beside it, the
-// user's public profile (peers.ts), so a caller that may not read another user's profile gets the object,
+// user's public profile (user/peers.ts), so a caller that may not read another user's profile gets the object,
 // not null. A global ID is fetched by the fetch its kind registered (node-kinds.ts).
-import { builder, reaches } from '../core/builder';
-import { globalIdOf } from '../core/global-id';
-import { refuseNonId } from '../core/global-id-inputs';
-import { fetchNode } from '../core/node-kinds';
-import { NodeRef } from '../core/refs';
-import { groupOrNull } from '../message/message';
-import { SCAN_PAGES } from '../group/loaders';
-import { userExists } from './peers';
-import { ALL_ID_KINDS, idInput } from '../core/id-kinds';
+import { builder, reaches } from './core/builder';
+import { globalIdOf } from './core/global-id';
+import { refuseNonId } from './core/global-id-inputs';
+import { fetchNode } from './core/node-kinds';
+import { NodeRef } from './core/refs';
+import { groupOrNull } from './message/message';
+import { SCAN_PAGES } from './group/loaders';
+import { userExists } from './user/peers';
+import { ALL_ID_KINDS, idInput } from './core/id-kinds';
+import { startedRead } from './core/speculative';
 
 builder.queryField('node', (t) =>
   t.field({
@@ -47,8 +48,7 @@ builder.queryField('node', (t) =>
       refuseNonId(args.id, 'id');
       const { id } = args;
       // Both kinds tried at once (one round trip, not two): the user's read is needless for a group's ID.
-      const user = userExists(id, ctx);
-      user.catch(() => undefined);
+      const user = startedRead(ctx, userExists(id, ctx));
       return (await groupOrNull(id, ctx)) ?? ((await user) ? { id } : null);
     },
   }),

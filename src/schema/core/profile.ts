@@ -1,12 +1,19 @@
-// What every file reading a user shares: the REST client acting as the user, and its profile
-// (GET /user/profile), on which the user's own ID and the public reads (peers.ts) rest. A leaf of
-// the user domain: it imports none of its siblings, so user.ts, peers.ts and the others can all
-// import it.
+// What every domain reading a user shares: the acting user, the REST client acting as a user, and
+// its profile (GET /user/profile), on which the user's own ID and the public reads (user/peers.ts)
+// rest. In core/ since the message, roster, push and group domains read users too.
 import type { GatewayContext } from '../../context';
-import type { Int64 } from '../../rest/json';
+import { type Int64, toInt64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
-import type { UserParent } from '../core/refs';
+import type { UserParent } from './refs';
+
+const DECIMAL_ID = /^\d{1,19}$/;
+
+/** The acting user as a parent: with its ID when the caller names it (user_id header), saving a profile read. */
+export function actingUser(ctx: GatewayContext): UserParent {
+  const id = ctx.caller.userId;
+  return id !== undefined && DECIMAL_ID.test(id) ? { id: toInt64(id) } : {};
+}
 
 /**
  * The REST client acting as the user: the caller itself for `me`, the client the parent brings (a
