@@ -267,7 +267,14 @@ export const GATEWAY_VARIABLES = [
     field: 'pollIntervalMs',
     group: 'subscriptions',
     parser: integer(2_000, 50, 3_600_000),
-    doc: 'subscription poll interval',
+    doc: 'subscription poll interval (while no message callbacks arrive: see `POLL_INTERVAL_WITH_CALLBACKS_MS`)',
+  }),
+  variable({
+    name: 'POLL_INTERVAL_WITH_CALLBACKS_MS',
+    field: 'pollIntervalWithCallbacksMs',
+    group: 'subscriptions',
+    parser: integer(30_000, 50, 3_600_000),
+    doc: "poll interval of pushed and roster subscriptions while the service's message callbacks arrive: the safety net (see [Live updates](subscriptions.md#with-callbacks))",
   }),
   variable({
     name: 'HTTP_HEARTBEAT_MS',

@@ -17,6 +17,7 @@ import { coalescing } from '../rest/coalesce';
 import { backgroundGate, inBackground } from '../rest/background';
 import { writeClock } from '../rest/write-clock';
 import { schema } from '../schema';
+import type { CallbackSink } from '../subscriptions/callback-message';
 import { createSubscriptionHub } from '../subscriptions/hub';
 import type { ResumeSlot } from '../subscriptions/resume';
 import { memoryLedger, redisLedger, type ResumeLedger } from '../subscriptions/resume-ledger';
@@ -86,6 +87,8 @@ export interface Gateway {
    * mutations compiled: the persisted documents are, once /ready answers 200.
    */
   prepared(text: string): boolean;
+  /** Where the message callback's receiver hands each accepted message: the subscriptions (src/subscriptions/hub.ts). */
+  readonly callbacks: CallbackSink;
 }
 
 /** graphql-js wraps a scalar's refusal once or twice (type, then variable) before reporting it. */
@@ -167,7 +170,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     rest,
     pollRest: inBackground(rest, pollGate),
     intervalMs: config.pollIntervalMs,
-    defaultAppId: config.imAppId,
+    slowIntervalMs: config.pollIntervalWithCallbacksMs,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
     ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
     ...(tracing ? { traceRound: tracing.traceRound } : {}),
@@ -392,6 +395,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
 
   return {
     rest,
+    callbacks: subscriptions,
     get metricsUrl() {
       return metricsListener?.url;
     },

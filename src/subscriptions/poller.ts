@@ -28,6 +28,8 @@ interface PollerOptions<P> {
   caller: Caller;
   rest: RestClient;
   intervalMs: number;
+  /** The interval now, when it varies (slow while callbacks bring the news, pace.ts); default `intervalMs`. */
+  interval?: () => number;
   traceRound?: RoundTracer;
   /** Where a previous poller of the same topic stopped (another replica's, or this topic's). */
   from?: Snapshot<P>;
@@ -57,6 +59,9 @@ export class Poller<P> {
   /** The latest payload of a source that replays it (it goes into every snapshot). */
   private latest: P | undefined;
   private announce: boolean;
+  /** Asked to poll again at once (a callback said something changed): the next wait is none. */
+  private poked = false;
+  private wake: AbortController | undefined;
 
   constructor(private readonly options: PollerOptions<P>) {
     this.seq = options.from?.seq ?? 0;
@@ -67,6 +72,12 @@ export class Poller<P> {
 
   start(): void {
     this.running ??= this.loop();
+  }
+
+  /** Polls again now (or right after the round under way); pokes in between are one round. */
+  poke(): void {
+    this.poked = true;
+    this.wake?.abort();
   }
 
   /** Stops polling; resolves once no round is under way. */
@@ -80,10 +91,11 @@ export class Poller<P> {
   }
 
   private async loop(): Promise<void> {
-    const { intervalMs } = this.options;
     let failures = 0;
     while (!this.stopped) {
+      const intervalMs = this.options.interval?.() ?? this.options.intervalMs;
       const started = performance.now();
+      this.poked = false;
       let wait: number;
       try {
         const go = await this.round();
@@ -104,11 +116,14 @@ export class Poller<P> {
         const ceiling = Math.min(maxBackoffMs(intervalMs), intervalMs * 2 ** failures);
         wait = ceiling / 2 + (Math.random() * ceiling) / 2;
       }
+      if (this.poked) wait = 0;
+      this.wake = new AbortController();
       try {
-        await sleep(wait, undefined, { signal: this.abort.signal });
+        await sleep(wait, undefined, { signal: AbortSignal.any([this.abort.signal, this.wake.signal]) });
       } catch {
-        return; // stopped while waiting
+        if (this.stopped) return; // stopped while waiting; else poked
       }
+      this.wake = undefined;
     }
   }
 

@@ -9,10 +9,13 @@ export interface Replica {
 }
 
 /** Starts `count` replicas polling every `intervalMs`, on free ports. */
-export async function startReplicas(emu: TestEmulator, o: { redisUrl: string; prefix: string; intervalMs: number; count: number }) {
+export async function startReplicas(
+  emu: TestEmulator,
+  o: { redisUrl: string; prefix: string; intervalMs: number; count: number; env?: Record<string, string> },
+) {
   const replicas: Replica[] = [];
   for (let i = 0; i < o.count; i++) {
-    const env = { PORT: '1', IM_APP_ID: emu.appId, REDIS_URL: o.redisUrl, POLL_INTERVAL_MS: String(o.intervalMs) };
+    const env = { PORT: '1', IM_APP_ID: emu.appId, REDIS_URL: o.redisUrl, POLL_INTERVAL_MS: String(o.intervalMs), ...o.env };
     const gateway = createGateway({ ...loadConfig(env), port: 0 }, { imBaseUrl: emu.url, redisPrefix: o.prefix });
     replicas.push({ gateway, url: await gateway.start() });
   }

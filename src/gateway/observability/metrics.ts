@@ -184,6 +184,26 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     'Subscription poll rounds that failed',
     () => options.subscriptions().pollErrors,
   );
+  mirroredCounter(
+    registry,
+    'im_gateway_subscription_callbacks_total',
+    "Messages of the service's callback that reached this gateway's subscriptions (from any replica's receiver)",
+    () => options.subscriptions().callbacks,
+  );
+  mirroredCounter(
+    registry,
+    'im_gateway_subscription_fallbacks_total',
+    'Times a poll found a message no callback brought: an identity (or the gateway) went back to the fast poll interval',
+    () => options.subscriptions().fallbacks,
+  );
+  new Gauge({
+    name: 'im_gateway_subscription_polls_slowed',
+    help: '1 while callbacks arrive and pushed subscriptions are polled at the slow interval, else 0',
+    registers: [registry],
+    collect() {
+      this.set(options.subscriptions().slowed ? 1 : 0);
+    },
+  });
 
   if (options.limits) limitMetrics(registry, options.limits);
 

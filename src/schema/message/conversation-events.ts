@@ -3,7 +3,7 @@
 // (src/subscriptions/conversation-events.ts, resume.ts). An edit (appendToMessage,
 // replaceMessageContent) arrives as the service keeps it, a record of its own in the history: it
 // is sent as MessageChanged with the message it changed, read again for its new content.
-import { type Int64, toInt64 } from '../../rest/json';
+import type { Int64 } from '../../rest/json';
 import { GatewayError } from '../../rest/errors';
 import { isEdit } from '../../rest/records';
 import type { DeliveredEvent } from '../../subscriptions/resume';
@@ -13,6 +13,10 @@ import { inConversation, messageById, MessageRef } from './message';
 import { valueOf } from './subscriptions';
 import { resumePosition } from './resume-position';
 import { idInput } from '../core/id-kinds';
+import { subscribeLive } from '../core/live';
+import { conversationEventsLive } from './live';
+
+const optionalString = (id: Int64 | undefined | null) => (id === undefined || id === null ? undefined : String(id));
 
 /** Which messages recalls and reads are seen for, and how late. */
 const WATCHING =
@@ -159,14 +163,8 @@ builder.subscriptionField('conversationEvents', (t) =>
         idInput({ for: 'Message', required: false, description: 'Resume after this message: send the messages that came after it first.' }),
       ),
     },
-    // A retried subscription's own position comes first: its `after` is the stale one it was first sent with.
     subscribe: (_root, args, ctx) =>
-      ctx.subscriptions.conversationEvents(
-        ctx.caller,
-        args.with,
-        (ctx.resume?.from === undefined ? undefined : toInt64(ctx.resume.from)) ?? args.after ?? resumePosition(ctx.resumeAfter, args.with),
-        ctx.resume?.mark,
-      ),
+      subscribeLive(ctx, conversationEventsLive(args.with), optionalString(args.after ?? resumePosition(ctx.resumeAfter, args.with))),
     resolve: (event, _args, ctx) => valueOf(event, ctx),
   }),
 );

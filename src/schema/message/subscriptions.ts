@@ -5,6 +5,8 @@
 // on; a token the service rejects ends it with UNAUTHENTICATED.
 import type { GatewayContext } from '../../context';
 import type { SubscriptionEvent } from '../../subscriptions/hub';
+import { subscribeLive } from '../core/live';
+import { conversationMessagesLive, unreadLive } from './live';
 import { builder, reaches } from '../core/builder';
 import { inConversation, MessageRef } from './message';
 import { UnreadConversationRef } from '../core/refs';
@@ -40,7 +42,7 @@ builder.subscriptionFields((t) => ({
       'token ends the subscription with UNAUTHENTICATED.',
     // A subscriber who joins a running execution gets its latest result (src/gateway/ws/shared-subscriptions.ts).
     extensions: { ...reaches('GET /message/unread'), replaysLatest: true },
-    subscribe: (_root, _args, ctx) => ctx.subscriptions.unreadCounts(ctx.caller),
+    subscribe: (_root, _args, ctx) => subscribeLive(ctx, unreadLive),
     resolve: (event, _args, ctx) => valueOf(event, ctx),
   }),
   conversationMessages: t.field({
@@ -60,7 +62,7 @@ builder.subscriptionFields((t) => ({
         }),
       ),
     },
-    subscribe: (_root, args, ctx) => ctx.subscriptions.conversationMessages(ctx.caller, args.with),
+    subscribe: (_root, args, ctx) => subscribeLive(ctx, conversationMessagesLive(args.with)),
     resolve: (event, args, ctx) => inConversation(args.with, valueOf(event, ctx)),
   }),
 }));
