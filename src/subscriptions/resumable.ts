@@ -35,8 +35,10 @@ export interface ResumeRules<E, D extends E> {
  * window), and where it hears what it delivers.
  */
 export interface ResumeSlot {
-  /** Ledger key (a digest): subscriptions with the same one may share an execution. */
+  /** Ledger key (a digest). */
   readonly key: string;
+  /** Who marks under the key: one per socket (two sockets of one client key keep two positions). */
+  readonly holder: string;
   readonly from: string | undefined;
   mark(position: string): void;
 }
