@@ -86,6 +86,10 @@ export class Poller<P> {
     await this.running;
   }
 
+  private interval(): number {
+    return this.options.interval?.() ?? this.options.intervalMs;
+  }
+
   private get stopped(): boolean {
     return this.abort.signal.aborted;
   }
@@ -93,7 +97,6 @@ export class Poller<P> {
   private async loop(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
-      const intervalMs = this.options.interval?.() ?? this.options.intervalMs;
       const started = performance.now();
       this.poked = false;
       let wait: number;
@@ -101,8 +104,8 @@ export class Poller<P> {
         const go = await this.round();
         if (!go) return;
         failures = 0;
-        // A fixed rate: the round's own duration comes out of the wait.
-        wait = Math.max(0, started + intervalMs - performance.now());
+        // A fixed rate: the round's own duration comes out of the wait (the interval as it is now).
+        wait = Math.max(0, started + this.interval() - performance.now());
       } catch (err) {
         if (this.stopped) return;
         // Subscribers see it masked, as a query would: the details belong in the log.
@@ -113,6 +116,7 @@ export class Poller<P> {
         }
         if ((await this.send({ event: { type: 'error', error: toWireError(err) } })) === 'refused') return;
         failures++;
+        const intervalMs = this.interval();
         const ceiling = Math.min(maxBackoffMs(intervalMs), intervalMs * 2 ** failures);
         wait = ceiling / 2 + (Math.random() * ceiling) / 2;
       }

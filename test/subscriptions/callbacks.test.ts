@@ -6,33 +6,16 @@
 // the safety net: a message no callback brought is found, delivered once, and puts the identity
 // back on the fast interval.
 import { describe, expect, it } from 'vitest';
-import type { CallbackMessage } from '../../src/subscriptions/callback-message';
 import type { TestEmulator, TestUser } from '../helpers/emulator';
 import { type Stack, useStack } from '../helpers/stack';
+import { chat } from '../helpers/subscriptions/callbacks';
 import { type Feed, wsClient } from '../helpers/subscriptions/clients';
 import { EVENTS, type EventData, sendText, take, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
+import { pollsStopped } from '../helpers/subscriptions/polls';
 import { until } from '../helpers/wait';
 import { identity } from '../helpers/users';
 
 const FAST = 100;
-
-/** A CHAT callback as the receiver hands it on, for a message `from` sent to `to`. */
-export function chat(emu: TestEmulator, from: TestUser, to: TestUser, msgId: string, content: string): CallbackMessage {
-  return {
-    appId: emu.appId,
-    msgId,
-    from: String(from.id),
-    to: String(to.id),
-    type: 'CHAT',
-    ctype: 'TEXT',
-    content,
-    attachment: '',
-    config: '',
-    ext: '',
-    timestamp: String(Date.now()),
-    receivedAt: Date.now(),
-  };
-}
 
 const received = (peer: TestUser, id: string, content: string) => ({
   __typename: 'MessageReceived',
@@ -53,14 +36,13 @@ async function metric(stack: Stack, name: string): Promise<number> {
 
 /**
  * Slows the gateway's polls with a first callback (between two users nobody here watches), and
- * waits until each conversation's poll ran once since (it waits the slow interval after that round).
+ * waits until the polls went quiet (a poll asleep at the fast interval when they slowed runs once more).
  */
-async function slowDown(stack: Stack, conversations: TestUser[]): Promise<void> {
+async function slowDown(stack: Stack): Promise<void> {
   const [a, b] = [await stack.emu.user(), await stack.emu.user()];
-  stack.emu.mark();
   stack.gateway.callbacks.deliver(chat(stack.emu, a, b, '1', 'warm-up'));
   await until('the polls slowed', async () => (await metric(stack, 'im_gateway_subscription_polls_slowed')) === 1);
-  await until('each conversation polled once since', () => conversations.every((peer) => readsOf(stack.emu, peer) >= 1));
+  await pollsStopped(stack.emu, FAST, (c) => c.endpoint === 'GET /message/conversation');
   stack.emu.mark();
 }
 
@@ -78,7 +60,7 @@ describe('with callbacks, the slow interval far away', () => {
       const strangers = clients[2]!.feed<EventData>(EVENTS, { with: String(peer.id) });
       emu.mark();
       await until('three conversations polled twice', () => readsOf(emu, peer) >= 4 && readsOf(emu, me) >= 2);
-      await slowDown(stack, [peer, me]);
+      await slowDown(stack);
 
       const hi = await sendText(emu, peer, me, 'hi');
       stack.gateway.callbacks.deliver(chat(emu, peer, me, hi, 'hi'));
