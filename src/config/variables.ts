@@ -599,7 +599,7 @@ export const GATEWAY_VARIABLES = [
     field: 'resumeMaxEntries',
     group: 'subscriptions',
     parser: integer(100_000, 1, 10_000_000),
-    doc: 'without `REDIS_URL`: most resume positions kept in memory (the oldest written goes first); with it, Redis keeps them for the window',
+    doc: "without `REDIS_URL`: most resume positions kept in memory over all identities; one identity keeps at most 1,000 (its oldest written goes first), and past this bound the identity that holds the most loses its oldest, so no caller pushes out another's; with `REDIS_URL`, Redis keeps each for the window",
   }),
   variable({
     name: 'LOG_LEVEL',

@@ -1,5 +1,6 @@
-// Live updates. The IM service has no events, so each subscription polls it (src/subscriptions):
-// one poller per identity and poll, however many subscribers share it. Over WebSocket
+// Live updates (src/subscriptions): each subscription polls the service, one poller per identity
+// and poll however many subscribers share it, and the service's message callback pushes what it
+// carries (live.ts declares how each field is fed). Over WebSocket
 // (graphql-ws), SSE or multipart HTTP (Apollo's protocol); over SSE a browser's EventSource may
 // put access-token and app_id in the query string (gateway/http/event-source.ts). A failed poll arrives as a result with errors and the subscription goes
 // on; a token the service rejects ends it with UNAUTHENTICATED.
@@ -26,7 +27,7 @@ export function valueOf<T>(event: SubscriptionEvent<T>, ctx: GatewayContext): T 
 
 builder.subscriptionType({
   description:
-    "Live updates, over WebSocket (graphql-ws), SSE, or multipart HTTP (Apollo's subscription protocol). The IM service has no events: the gateway polls it and sends what changed. " +
+    "Live updates, over WebSocket (graphql-ws), SSE, or multipart HTTP (Apollo's subscription protocol). The gateway polls the IM service and sends what changed; where the service calls the gateway back with each message, those messages arrive at once and the polls slow down to a safety net (docs/subscriptions.md: live updates). " +
     "Over SSE, a browser's EventSource (which cannot send headers) may pass `access-token` and `app_id` in the query string " +
     '(GET /graphql?query=...&access-token=...); no other request reads the identity from the URL.',
 });
