@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestEmulator, TestUser } from '../helpers/emulator';
 import { type Stack, useStack } from '../helpers/stack';
+import { createGroup } from '../helpers/groups';
 import { chat } from '../helpers/subscriptions/callbacks';
 import { type Feed, wsClient } from '../helpers/subscriptions/clients';
 import { EVENTS, type EventData, sendText, take, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
@@ -87,6 +88,35 @@ describe('with callbacks, the slow interval far away', () => {
       expect(await take(theirs, 3)).toEqual([received(me, three, 'three'), received(me, two, 'two'), received(me, four, 'four')]);
       expect(strangers.pending).toBe(0);
       expect(mine.pending).toBe(0);
+    } finally {
+      await Promise.all(clients.map((c) => c.dispose()));
+    }
+  });
+
+  it("gives a GROUPCHAT callback to the group's subscribers whose poll read the group, and nothing to one who is no member", async () => {
+    const { emu } = stack;
+    const [owner, member, outsider] = [await emu.user(), await emu.user(), await emu.user()];
+    const group = await createGroup(emu, owner, { members: [member] });
+    const clients = [member, outsider].map((u) => wsClient(stack.url, identity(emu, u)));
+    try {
+      const members = clients[0]!.feed<EventData>(EVENTS, { with: String(group) });
+      const outsiders = clients[1]!.feed<EventData>(EVENTS, { with: String(group) });
+      emu.mark();
+      // Both polls' first rounds (the gateway is slowed: the test before): the member's read the group, the outsider's was refused.
+      await until(
+        'both polled the group',
+        () => emu.calls('GET /message/conversation').filter((c) => c.query.opposite_id === String(group)).length >= 2,
+      );
+      const reply = await emu.rest('POST', '/message/send', {
+        token: owner.token,
+        body: { content_type: 0, content: 'to all', attachment: '', targets: [group], type: 2 },
+      });
+      const id = String(reply.msg_ids![0]);
+      stack.gateway.callbacks.deliver({ ...chat(emu, owner, member, id, 'to all'), to: String(group), type: 'GROUPCHAT' });
+      expect(await take(members, 1)).toEqual([
+        { __typename: 'MessageReceived', conversationId: String(group), messageId: id, message: { id, content: 'to all' } },
+      ]);
+      expect(outsiders.results.filter((r) => r.data?.conversationEvents)).toEqual([]);
     } finally {
       await Promise.all(clients.map((c) => c.dispose()));
     }
