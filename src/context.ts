@@ -8,7 +8,7 @@ import type { RestClient } from './rest/client';
 import { idText, type Int64 } from './rest/json';
 import { type BindOptions, bindClient, type RequestClient } from './rest/request-client';
 import type { SubscriptionHub } from './subscriptions/hub';
-import type { ResumeSlot } from './subscriptions/resume';
+import type { ResumeSlot } from './subscriptions/resumable';
 
 // Read with the identity (src/identity.ts); exported here too, where the schema and gateway find the request's parts.
 export { callerFrom, ID_FORMATS, type IdFormat };
@@ -77,7 +77,7 @@ export interface GatewayContext {
   /** The gateway's shared pollers, for subscription fields. */
   readonly subscriptions: SubscriptionHub;
   /**
-   * Where a WebSocket connection asks its conversationEvents subscriptions to resume, by `with`:
+   * Where a WebSocket connection asks its conversation subscriptions to resume, by `with`:
    * `connectionParams.resumeAfter`, as the client sent it (read and checked by the field). A
    * client re-sends it on each reconnect, so that graphql-ws's own retry loses no message.
    */

@@ -269,7 +269,14 @@ export const GATEWAY_VARIABLES = [
     field: 'pollIntervalMs',
     group: 'subscriptions',
     parser: integer(2_000, 50, 3_600_000),
-    doc: 'subscription poll interval',
+    doc: 'subscription poll interval (while no message callbacks arrive: see `POLL_INTERVAL_WITH_CALLBACKS_MS`)',
+  }),
+  variable({
+    name: 'POLL_INTERVAL_WITH_CALLBACKS_MS',
+    field: 'pollIntervalWithCallbacksMs',
+    group: 'subscriptions',
+    parser: integer(30_000, 50, 3_600_000),
+    doc: "poll interval of pushed and roster subscriptions while the service's message callbacks arrive: the safety net (see [Live updates](subscriptions.md#with-callbacks))",
   }),
   variable({
     name: 'HTTP_HEARTBEAT_MS',
@@ -608,7 +615,7 @@ export const GATEWAY_VARIABLES = [
     field: 'resumeMaxEntries',
     group: 'subscriptions',
     parser: integer(100_000, 1, 10_000_000),
-    doc: 'without `REDIS_URL`: most resume positions kept in memory (the oldest written goes first); with it, Redis keeps them for the window',
+    doc: "without `REDIS_URL`: most resume positions kept in memory over all identities; one identity keeps at most 1,000 (its oldest written goes first), and past this bound the identity that holds the most loses its oldest, so no caller pushes out another's; with `REDIS_URL`, Redis keeps each for the window",
   }),
   variable({
     name: 'IM_CALLBACK_SECRET',

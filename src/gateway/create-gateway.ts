@@ -150,6 +150,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       return limits.admission.load;
     },
     prepared: documents.prepared,
+    callbacks: live.hub,
     async start() {
       await subsystems.start();
       return http.origin();

@@ -37,4 +37,6 @@ export interface Gateway {
    * mutations compiled: the persisted documents are, once /ready answers 200.
    */
   prepared(text: string): boolean;
+  /** Where the message callback's receiver hands each accepted message: the subscriptions (src/subscriptions/hub.ts). */
+  readonly callbacks: CallbackSink;
 }

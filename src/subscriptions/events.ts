@@ -69,4 +69,6 @@ export const decodeEvent = (text: string) => parseJson(text) as TopicEvent<unkno
 export const decodeSnapshot = (text: string) => parseJson(text) as Snapshot<unknown>;
 
 /** One event of a subscription: a value, or a failure (after which more may follow; the schema words it). */
-export type SubscriptionEvent<T> = { value: T } | { error: UpstreamError | GatewayError };
+export type SubscriptionEvent<T> =
+  /** `pushed`: brought by a callback, ahead of the poll that confirms it (resume.ts delivers it once). */
+  { value: T; pushed?: true } | { error: UpstreamError | GatewayError };

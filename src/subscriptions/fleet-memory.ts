@@ -1,5 +1,5 @@
 // Single-process mode: one poller per topic, publishing straight to it.
-import type { Fleet, PollSettings } from './fleet';
+import { type Fleet, pollerOptions, type PollSettings } from './fleet';
 import { Poller } from './poller';
 import type { Topic } from './topic';
 
@@ -8,9 +8,7 @@ export function memoryFleet(settings: PollSettings): Fleet {
   return {
     join(topic) {
       const poller = new Poller({
-        ...settings,
-        source: topic.source,
-        caller: topic.caller,
+        ...pollerOptions(settings, topic),
         publish: async ({ event }) => {
           if (event) topic.receive(event);
           return true;
@@ -18,6 +16,9 @@ export function memoryFleet(settings: PollSettings): Fleet {
       });
       pollers.set(topic, poller);
       poller.start();
+    },
+    poke(topic) {
+      pollers.get(topic)?.poke();
     },
     async leave(topic) {
       const poller = pollers.get(topic);

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { decodeEvent, decodeSnapshot, encode } from './events';
-import type { Fleet, PollSettings } from './fleet';
+import { type Fleet, pollerOptions, type PollSettings } from './fleet';
 import type { SharedRedis } from '../redis/shared-redis';
 import { withScripts } from '../redis/scripts';
 import { LEASE_SCRIPTS, type LeaseTimings, leaseTimings, type TopicKeys, topicKeys } from './lease';
@@ -129,9 +129,7 @@ class RedisFleet implements Fleet {
     const { topic } = entry;
     const from = topic.position();
     entry.local = new Poller({
-      ...this.pollSettings,
-      source: topic.source,
-      caller: topic.caller,
+      ...pollerOptions(this.options, topic),
       ...(from ? { from } : {}),
       publish: async ({ event }) => {
         if (event) topic.receive(event);
@@ -144,11 +142,6 @@ class RedisFleet implements Fleet {
   private stopPollingHere(entry: Entry): void {
     void entry.local?.stop();
     entry.local = undefined;
-  }
-
-  private get pollSettings() {
-    const { rest, intervalMs, traceRound } = this.options;
-    return { rest, intervalMs, ...(traceRound ? { traceRound } : {}) };
   }
 
   private startSetUp(entry: Entry, after: Promise<void>): void {
@@ -211,9 +204,7 @@ class RedisFleet implements Fleet {
     }
     const from = text ? decodeSnapshot(text) : topic.position();
     const poller = new Poller({
-      ...this.pollSettings,
-      source: topic.source,
-      caller: topic.caller,
+      ...pollerOptions(this.options, topic),
       ...(from ? { from } : {}),
       announce: !text && from !== undefined,
       publish: async ({ snapshot, event }) => {
@@ -278,6 +269,11 @@ class RedisFleet implements Fleet {
     } finally {
       this.ticking = false;
     }
+  }
+
+  poke(topic: Topic<unknown>): void {
+    const entry = this.entries.get(topicKeys(this.options.redis.key, topic.key).channel);
+    if (entry?.topic === topic) (entry.held?.poller ?? entry.local)?.poke();
   }
 
   async leave(topic: Topic<unknown>): Promise<void> {

@@ -1,4 +1,4 @@
-// friendRequestReceived resumed after a request's cursor (resume.ts): the pending requests that
+// friendRequestReceived resumed after a request's cursor (resumable.ts): the pending requests that
 // arrived after it are read from GET /roster/apply/list, then the poll's follow.
 import type { Caller } from '../rest/caller';
 import type { RestClient } from '../rest/client';
@@ -14,7 +14,7 @@ import {
   positionAfter,
   readArrivals,
 } from './friend-request-source';
-import { resumable, type ResumeHooks, type ResumeRules } from './resume';
+import { resumable, type ResumeHooks, type ResumeRules } from './resumable';
 
 /** What subscribers receive: every event but the poll's own marker. */
 export type ReceivedRequest = Extract<FriendRequestEvent, { kind: 'received' }>;

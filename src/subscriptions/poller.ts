@@ -28,6 +28,8 @@ interface PollerOptions<P> {
   caller: Caller;
   rest: RestClient;
   intervalMs: number;
+  /** The interval now, when it varies (slow while callbacks bring the news, pace.ts); default `intervalMs`. */
+  interval?: () => number;
   traceRound?: RoundTracer;
   /** Where a previous poller of the same topic stopped (another replica's, or this topic's). */
   from?: Snapshot<P>;
@@ -57,6 +59,9 @@ export class Poller<P> {
   /** The latest payload of a source that replays it (it goes into every snapshot). */
   private latest: P | undefined;
   private announce: boolean;
+  /** Asked to poll again at once (a callback said something changed): the next wait is none. */
+  private poked = false;
+  private wake: AbortController | undefined;
 
   constructor(private readonly options: PollerOptions<P>) {
     this.seq = options.from?.seq ?? 0;
@@ -69,10 +74,20 @@ export class Poller<P> {
     this.running ??= this.loop();
   }
 
+  /** Polls again now (or right after the round under way); pokes in between are one round. */
+  poke(): void {
+    this.poked = true;
+    this.wake?.abort();
+  }
+
   /** Stops polling; resolves once no round is under way. */
   async stop(): Promise<void> {
     this.abort.abort();
     await this.running;
+  }
+
+  private interval(): number {
+    return this.options.interval?.() ?? this.options.intervalMs;
   }
 
   private get stopped(): boolean {
@@ -80,17 +95,17 @@ export class Poller<P> {
   }
 
   private async loop(): Promise<void> {
-    const { intervalMs } = this.options;
     let failures = 0;
     while (!this.stopped) {
       const started = performance.now();
+      this.poked = false;
       let wait: number;
       try {
         const go = await this.round();
         if (!go) return;
         failures = 0;
-        // A fixed rate: the round's own duration comes out of the wait.
-        wait = Math.max(0, started + intervalMs - performance.now());
+        // A fixed rate: the round's own duration comes out of the wait (the interval as it is now).
+        wait = Math.max(0, started + this.interval() - performance.now());
       } catch (err) {
         if (this.stopped) return;
         // Subscribers see it masked, as a query would: the details belong in the log.
@@ -101,14 +116,18 @@ export class Poller<P> {
         }
         if ((await this.send({ event: { type: 'error', error: toWireError(err) } })) === 'refused') return;
         failures++;
+        const intervalMs = this.interval();
         const ceiling = Math.min(maxBackoffMs(intervalMs), intervalMs * 2 ** failures);
         wait = ceiling / 2 + (Math.random() * ceiling) / 2;
       }
+      if (this.poked) wait = 0;
+      this.wake = new AbortController();
       try {
-        await sleep(wait, undefined, { signal: this.abort.signal });
+        await sleep(wait, undefined, { signal: AbortSignal.any([this.abort.signal, this.wake.signal]) });
       } catch {
-        return; // stopped while waiting
+        if (this.stopped) return; // stopped while waiting; else poked
       }
+      this.wake = undefined;
     }
   }
 

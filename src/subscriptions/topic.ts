@@ -14,6 +14,8 @@ import type { Source } from './source';
 
 export interface Subscriber<P> {
   value(payload: P): void;
+  /** What a callback brought, ahead of the poll (live-source.ts). */
+  pushed(payload: P): void;
   /** A failed round; more may follow. */
   error(error: WireError): void;
   /** The last thing this subscriber receives. */
@@ -84,6 +86,17 @@ export class Topic<P> {
     } else {
       this.end(event.error);
     }
+  }
+
+  /** The poll's state and latest payload as this topic's subscribers have them (a callback is matched against them). */
+  get polled(): { state: string | undefined; latest: P | undefined } {
+    return { state: this.state, latest: this.latest };
+  }
+
+  /** Delivers what a callback brought: outside the poll's order (the poll confirms it later; resume.ts drops the repeat). */
+  push(payload: P): void {
+    if (this.released) return;
+    for (const s of this.subscribers) s.pushed(payload);
   }
 
   /** Ends every subscription (shutdown). */

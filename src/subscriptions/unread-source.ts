@@ -17,17 +17,27 @@ export const unreadSource: Source<UnreadEntry[]> = {
   replay: true,
   async poll(rest, caller, state, signal) {
     const { data } = await rest.call('GET /message/unread', {}, caller, { signal });
+    // The state is every conversation listed, read ones too (a callback for a group the list
+    // names concerns the identity: live-source.ts); only those with news count as a change.
+    const listed: Pair[] = data.map((e) => [String(e.conversation_id.uid), e.num]);
+    const canonical = stringifyJson(listed);
+    if (canonical === state) return { state };
+    const before = state === undefined ? undefined : shown(parseJson(state) as Pair[]);
+    if (before !== undefined && stringifyJson(before) === stringifyJson(shown(listed))) return { state: canonical };
     const entries = essential(data);
-    // The canonical text of what subscribers see: equal text, nothing to send.
-    const canonical = stringifyJson(entries.map((e) => [String(e.conversation_id.uid), e.num]));
-    return canonical === state ? { state } : { state: canonical, payload: [...entries, ...readSince(state, entries)] };
+    return { state: canonical, payload: [...entries, ...readSince(before, entries)] };
   },
 };
 
-/** Zero entries for the conversations of the previous state that are no longer listed. */
-function readSince(state: string | undefined, entries: readonly UnreadEntry[]): UnreadEntry[] {
-  if (state === undefined) return [];
+type Pair = [string, number];
+const shown = (pairs: readonly Pair[]): Pair[] => pairs.filter(([, num]) => num > 0);
+
+/** The conversations an unread state lists (read ones too): where a group message concerns the identity. */
+export const listedIn = (state: string): string[] => (parseJson(state) as Pair[]).map(([id]) => id);
+
+/** Zero entries for the conversations of the previous result that are no longer listed with news. */
+function readSince(before: readonly Pair[] | undefined, entries: readonly UnreadEntry[]): UnreadEntry[] {
+  if (before === undefined) return [];
   const listed = new Set(entries.map((e) => String(e.conversation_id.uid)));
-  const before = parseJson(state) as [string, number][];
   return before.filter(([id]) => !listed.has(id)).map(([id]) => ({ conversation_id: { uid: toInt64(id) }, num: 0 }));
 }

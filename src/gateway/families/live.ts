@@ -9,7 +9,6 @@ import type { SharedRedis } from '../../redis/shared-redis';
 import type { CallbackSink } from '../../subscriptions/callback-message';
 import { createSubscriptionHub, type SubscriptionStats } from '../../subscriptions/hub';
 import { memoryLedger, redisLedger } from '../../subscriptions/resume-ledger';
-import { hubSink } from '../callback/hub-sink';
 import { callbackReceiver } from '../callback/receiver';
 import type { Resource } from '../lifecycle/resources';
 import type { GatewayMetrics } from '../observability/metrics';
@@ -41,7 +40,7 @@ export function liveFamily(config: Config, { rest, pollRest, redis, tokens, trac
     rest,
     pollRest,
     intervalMs: config.pollIntervalMs,
-    defaultAppId: config.imAppId,
+    slowIntervalMs: config.pollIntervalWithCallbacksMs,
     redis,
     tokens,
     ...(traceRound ? { traceRound } : {}),
@@ -54,7 +53,7 @@ export function liveFamily(config: Config, { rest, pollRest, redis, tokens, trac
   let ws: ReturnType<typeof mountWebSocket> | undefined;
   // The service's message callback (IM_CALLBACK_SECRET): a route of its own, outside GraphQL (gateway/callback/).
   const callback = callbackReceiver(config, {
-    sink: callbackSink ?? hubSink(hub),
+    sink: callbackSink ?? hub,
     addressOf: (req) => addressOf(req) ?? 'unknown',
     registry: metrics?.registry,
     redis,

@@ -154,6 +154,26 @@ function subscriptionMetrics(registry: Registry, sources: WatchedStats): void {
     'Subscription poll rounds that failed',
     () => sources.subscriptions().pollErrors,
   );
+  mirroredCounter(
+    registry,
+    'im_gateway_subscription_callbacks_total',
+    "Messages of the service's callback that reached this gateway's subscriptions (from any replica's receiver)",
+    () => sources.subscriptions().callbacks,
+  );
+  mirroredCounter(
+    registry,
+    'im_gateway_subscription_fallbacks_total',
+    'Times a poll found a message no callback brought: an identity (or the gateway) went back to the fast poll interval',
+    () => sources.subscriptions().fallbacks,
+  );
+  new Gauge({
+    name: 'im_gateway_subscription_polls_slowed',
+    help: '1 while callbacks arrive and pushed subscriptions are polled at the slow interval, else 0',
+    registers: [registry],
+    collect() {
+      this.set(sources.subscriptions().slowed ? 1 : 0);
+    },
+  });
 
   if (sources.limits) limitMetrics(registry, sources.limits);
 }

@@ -2,10 +2,12 @@
 // subscription with its original variables once a dropped socket is back. A connection that names
 // a `clientKey` in its connectionParams (stable for the client's life: the same on every retry)
 // gives each subscription a slot in the resume ledger, keyed by a digest of the identity, the
-// client key, and the operation with its variables: the subscription marks there the position of
-// what it delivered, and the same subscription re-sent within the window starts after it. Fields
+// client key, and the operation with the variables it uses: the subscription marks there the
+// position of what it delivered, and the same subscription re-sent within the window starts after
+// it. Each socket of a client key keeps its own position, and a retry starts after the earliest
+// (subscriptions/resume-ledger.ts): two tabs sharing a key never skip each other's events. Fields
 // that have positions (conversationEvents, friendRequestReceived) use the slot; others ignore it.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import type { Identity } from '../../identity';
@@ -33,10 +35,31 @@ export async function resumeSlot(
     });
   }
   const key = createHash('sha256')
-    .update(JSON.stringify([identity.key, clientKey, payload.operationName ?? null, payload.variables ?? null]))
+    .update(JSON.stringify([identity.key, clientKey, payload.operationName ?? null, usedVariables(payload)]))
     .update('\n')
     .update(payload.query)
     .digest('base64url');
   const from = await ledger.get(key);
-  return { key, from, mark: (position) => ledger.set(key, position) };
+  const writer = { holder: socketOf(connectionParams!), owner: identity.key };
+  return { key, holder: writer.holder, from, mark: (position) => ledger.set(key, position, writer) };
+}
+
+/**
+ * The variables the document names (`$name`), in a stable order: others change nothing of the
+ * stream, and must not make every key new (each would take a place in the ledger).
+ */
+function usedVariables({ query, variables }: SubscribePayload): [string, unknown][] | null {
+  if (!variables) return null;
+  return Object.keys(variables)
+    .filter((name) => new RegExp(`\\$${name.replace(/[^A-Za-z0-9_]/g, '')}\\b`).test(query))
+    .sort()
+    .map((name) => [name, variables[name]]);
+}
+
+/** One holder per socket (its connectionParams object): each socket of a client key keeps its own position. */
+const sockets = new WeakMap<object, string>();
+function socketOf(connectionParams: Readonly<Record<string, unknown>>): string {
+  let id = sockets.get(connectionParams);
+  if (!id) sockets.set(connectionParams, (id = randomUUID()));
+  return id;
 }

@@ -202,7 +202,8 @@ export function sharedSubscriptions(): SharedSubscriptions {
  */
 export function shareOf(args: ExecutionArgs): { key: string | undefined; replay: boolean } {
   const context = args.contextValue as
-    { identity?: Identity; resumeAfter?: unknown; resume?: { key: string }; idFormat?: string } | undefined;
+    | { identity?: Identity; resumeAfter?: unknown; resume?: { key: string; holder: string; from?: string | undefined }; idFormat?: string }
+    | undefined;
   const identity = context?.identity;
   const text = args.document.loc?.source.body;
   const operation = getOperationAST(args.document, args.operationName);
@@ -212,8 +213,9 @@ export function shareOf(args: ExecutionArgs): { key: string | undefined; replay:
   const definition = args.schema.getSubscriptionType()?.getFields()[field.name.value];
   // A connection that resumes (connectionParams.resumeAfter) starts elsewhere than one that does not.
   const resume = context?.resumeAfter ?? null;
-  // One client's retried subscription resumes where its own slot says (resume-on-retry.ts).
-  const slot = context?.resume?.key ?? null;
+  // One client's retried subscription resumes where its own slot says (resume-on-retry.ts), and
+  // each socket of a client key marks its own position: shared within the socket only.
+  const slot = context?.resume ? [context.resume.key, context.resume.holder, context.resume.from ?? null] : null;
   const ids = context?.idFormat ?? null;
   const key = `${JSON.stringify([identity.key, args.operationName ?? null, args.variableValues ?? null, resume, ids, slot])}\n${text}`;
   return { key, replay: definition?.extensions.replaysLatest === true };

@@ -5,7 +5,7 @@
 // is sent as MessageChanged with the message it changed, read again for its new content. Every
 // event offers the conversation as the chat list shows it and the viewer (roster/event-viewer.ts),
 // a new message its edge in the history, so the chat list and the open page follow with no code.
-import { type Int64, toInt64 } from '../../rest/json';
+import type { Int64 } from '../../rest/json';
 import { GatewayError } from '../../rest/errors';
 import { isEdit } from '../../rest/records';
 import type { DeliveredEvent } from '../../subscriptions/resume';
@@ -18,6 +18,10 @@ import { inConversation, messageById, MessageRef } from './message';
 import { valueOf } from '../core/subscription-event';
 import { resumePosition } from './resume-position';
 import { idInput } from '../core/id-kinds';
+import { subscribeLive } from '../core/live';
+import { conversationEventsLive } from './live';
+
+const optionalString = (id: Int64 | undefined | null) => (id === undefined || id === null ? undefined : String(id));
 
 /** Which messages recalls and reads are seen for, and how late. */
 const WATCHING =
@@ -180,14 +184,8 @@ builder.subscriptionField('conversationEvents', (t) =>
         idInput({ for: 'Message', required: false, description: 'Resume after this message: send the messages that came after it first.' }),
       ),
     },
-    // A retried subscription's own position comes first: its `after` is the stale one it was first sent with.
     subscribe: (_root, args, ctx) =>
-      ctx.subscriptions.conversationEvents(
-        ctx.caller,
-        args.with,
-        (ctx.resume?.from === undefined ? undefined : toInt64(ctx.resume.from)) ?? args.after ?? resumePosition(ctx.resumeAfter, args.with),
-        ctx.resume?.mark,
-      ),
+      subscribeLive(ctx, conversationEventsLive(args.with), optionalString(args.after ?? resumePosition(ctx.resumeAfter, args.with))),
     resolve: (event, _args, ctx) => valueOf(event, ctx),
   }),
 );

@@ -1,8 +1,11 @@
-// Live updates. The IM service has no events, so each subscription polls it (src/subscriptions):
-// one poller per identity and poll, however many subscribers share it. Over WebSocket
+// Live updates (src/subscriptions): each subscription polls the service, one poller per identity
+// and poll however many subscribers share it, and the service's message callback pushes what it
+// carries (live.ts declares how each field is fed). Over WebSocket
 // (graphql-ws), SSE or multipart HTTP (Apollo's protocol); over SSE a browser's EventSource may
 // put access-token and app_id in the query string (gateway/http/event-source.ts). A failed poll arrives as a result with errors and the subscription goes
 // on; a token the service rejects ends it with UNAUTHENTICATED.
+import { subscribeLive } from '../core/live';
+import { conversationMessagesLive, unreadLive } from './live';
 import { builder, reaches } from '../core/builder';
 import { valueOf } from '../core/subscription-event';
 import { inConversation, MessageRef } from './message';
@@ -12,7 +15,7 @@ import { idInput } from '../core/id-kinds';
 
 builder.subscriptionType({
   description:
-    "Live updates, over WebSocket (graphql-ws), SSE, or multipart HTTP (Apollo's subscription protocol). The IM service has no events: the gateway polls it and sends what changed. " +
+    "Live updates, over WebSocket (graphql-ws), SSE, or multipart HTTP (Apollo's subscription protocol). The gateway polls the IM service and sends what changed; where the service calls the gateway back with each message, those messages arrive at once and the polls slow down to a safety net (docs/subscriptions.md: live updates). " +
     "Over SSE, a browser's EventSource (which cannot send headers) may pass `access-token` and `app_id` in the query string " +
     '(GET /graphql?query=...&access-token=...); no other request reads the identity from the URL.',
 });
@@ -28,7 +31,7 @@ builder.subscriptionFields((t) => ({
       'token ends the subscription with UNAUTHENTICATED.',
     // A subscriber who joins a running execution gets its latest result (src/gateway/ws/shared-subscriptions.ts).
     extensions: { ...reaches('GET /message/unread'), replaysLatest: true },
-    subscribe: (_root, _args, ctx) => ctx.subscriptions.unreadCounts(ctx.caller),
+    subscribe: (_root, _args, ctx) => subscribeLive(ctx, unreadLive),
     resolve: (event, _args, ctx) => valueOf(event, ctx),
   }),
   conversationMessages: t.field({
@@ -48,7 +51,7 @@ builder.subscriptionFields((t) => ({
         }),
       ),
     },
-    subscribe: (_root, args, ctx) => ctx.subscriptions.conversationMessages(ctx.caller, args.with),
+    subscribe: (_root, args, ctx) => subscribeLive(ctx, conversationMessagesLive(args.with)),
     resolve: (event, args, ctx) => inConversation(args.with, valueOf(event, ctx)),
   }),
 }));

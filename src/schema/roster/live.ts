@@ -1,14 +1,18 @@
-// Live roster updates, polled like the other subscriptions (src/subscriptions): the friend
-// requests the viewer receives (friend-request-source.ts), resumable after a request's cursor,
-// and the viewer's friends coming and going (friends-source.ts). The roster says nothing of who
+// Live roster updates, polled (src/subscriptions): the friend requests the viewer receives
+// (friend-request-source.ts), resumable after a request's cursor, and the viewer's friends coming
+// and going (friends-source.ts). The service's callbacks carry no roster news (document 6), so
+// both are polled alone; while callbacks arrive (the identity is live by other means) they are
+// polled at the slow interval, as the safety net. The roster says nothing of who
 // acted, so `friendEvents` tells a friendship that began from one that ended, not who began or
 // ended it: one stream of two types serves a contacts screen, which adds or drops a row either way.
 // Each event offers the viewer (`me`) and the edge it adds to its list (event-viewer.ts), so a
 // normalized cache keeps the requests and contacts screens current with no code.
-import type { FriendEvent } from '../../subscriptions/friends-source';
-import type { ReceivedRequest } from '../../subscriptions/friend-request-resume';
-import { requestCursor } from '../../subscriptions/friend-request-source';
+import { type FriendEvent, friendsSource } from '../../subscriptions/friends-source';
+import { type ReceivedRequest, resumeFriendRequests } from '../../subscriptions/friend-request-resume';
+import { checkedCursor, type FriendRequestEvent, friendRequestSource, requestCursor } from '../../subscriptions/friend-request-source';
+import type { LiveSource } from '../../subscriptions/live-source';
 import { idText } from '../../rest/json';
+import { subscribeLive } from '../core/live';
 import { builder, reaches } from '../core/builder';
 import { sortedItemCursor } from '../core/keyset';
 import { UserRef } from '../core/refs';
@@ -23,6 +27,25 @@ import { valueOf } from '../core/subscription-event';
 /** The request as the viewer's list shows it: its receiver is the viewer (read through the event's shared client). */
 const requestOf = async (e: ReceivedRequest, ctx: Parameters<typeof viewerOnEvent>[1]) =>
   friendRequestOf(await userIdOf(viewerOnEvent(e, ctx), ctx), e.request);
+
+const friendRequestLive: LiveSource<FriendRequestEvent[], FriendRequestEvent, ReceivedRequest> = {
+  source: friendRequestSource,
+  feed: 'polled-slow',
+  buffer: 'stream',
+  explode: (events) => events,
+  resume: {
+    startOf: (state) => state,
+    wrap: (live, rest, caller, after, hooks) =>
+      resumeFriendRequests(live, rest, caller, after === undefined ? undefined : checkedCursor(after), hooks),
+  },
+};
+
+const friendEventsLive: LiveSource<FriendEvent[], FriendEvent> = {
+  source: friendsSource,
+  feed: 'polled-slow',
+  buffer: 'stream',
+  explode: (events) => events,
+};
 
 const FriendRequestReceivedRef = builder.objectRef<ReceivedRequest>('FriendRequestReceived').implement({
   description: 'A friend request the viewer received (or one renewed by its sender), waiting for an answer.',
@@ -123,8 +146,7 @@ builder.subscriptionFields((t) => ({
     args: {
       after: t.arg.string({ required: false, description: "Resume after this request: a FriendRequestReceived's `cursor`." }),
     },
-    subscribe: (_root, args, ctx) =>
-      ctx.subscriptions.friendRequestReceived(ctx.caller, ctx.resume?.from ?? args.after ?? undefined, ctx.resume?.mark),
+    subscribe: (_root, args, ctx) => subscribeLive(ctx, friendRequestLive, args.after ?? undefined),
     resolve: (event, _args, ctx) => valueOf(event, ctx),
   }),
   friendEvents: t.field({
@@ -134,7 +156,7 @@ builder.subscriptionFields((t) => ({
       "The viewer's friends coming and going, from subscribing on: FriendAdded when a friendship begins, FriendRemoved when it ends " +
       '(found by polling the friend list, GET /roster/list: one poll per identity). Neither says which side acted: the roster does not.',
     extensions: reaches('GET /roster/list'),
-    subscribe: (_root, _args, ctx) => ctx.subscriptions.friendEvents(ctx.caller),
+    subscribe: (_root, _args, ctx) => subscribeLive(ctx, friendEventsLive),
     resolve: (event, _args, ctx) => valueOf(event, ctx),
   }),
 }));
