@@ -22,6 +22,7 @@ import { useCsrfPrevention } from './http/csrf';
 import { useFrontRefusals } from './http/front';
 import { useStreamingMultipart } from './http/multipart';
 import { useMultipartSubscriptions } from './http/multipart-subscriptions';
+import { useParamsDepth } from './http/params-depth';
 import { useRequestParseErrors } from './http/parse-errors';
 import { useReadinessRoute } from './http/readiness-route';
 import type { RateLimiter } from './rate-limit/limiter';
@@ -98,6 +99,8 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
     named('multipart-body-limit', useMultipartBodyLimit({ maxUploadBytes: config.maxUploadBytes, maxFieldBytes: MULTIPART_FIELD_BYTES })),
     // onRequestParse: wraps the parsers above, wording their failures.
     named('request-parse-errors', useRequestParseErrors()),
+    // onParams, first: variables nested past MAX_JSON_DEPTH are refused before anything walks them.
+    named('params-depth', useParamsDepth()),
     // onParams: a documentId or a hash alone becomes the document's text before yoga checks the parameters.
     named('persisted-documents', parts.persisted.plugin),
     // onRequestParseDone: a batch over MAX_BATCH is refused before the rate limit takes anything for it.
