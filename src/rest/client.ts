@@ -397,7 +397,13 @@ export function createRestClient(options: RestClientOptions): PooledRestClient {
     if (err instanceof UpstreamError) return err;
     const endpoint = prepared.p.name;
     if (signal?.aborted) return signal.reason;
-    if (err instanceof BodyTooLarge) return new UpstreamError({ endpoint, kind: 'invalid-body', detail: err.message });
+    if (err instanceof BodyTooLarge)
+      return new UpstreamError({
+        endpoint,
+        kind: 'invalid-body',
+        detail: err.message,
+        ...(err.head === undefined ? {} : { bodyHead: err.head }),
+      });
     const code = (err as { code?: unknown } | null)?.code;
     // undici refusing our request is a bug of ours, not an upstream failure: let it surface as one.
     if (code === 'UND_ERR_INVALID_ARG') return err;
