@@ -277,6 +277,20 @@ export const GATEWAY_VARIABLES = [
     doc: "period of the `{}` heartbeat of a subscription over multipart HTTP (Apollo's protocol)",
   }),
   variable({
+    name: 'HTTP_SUBSCRIBER_BACKLOG_EVENTS',
+    field: 'httpSubscriberBacklogEvents',
+    group: 'subscriptions',
+    parser: integer(1_000, 1, 1_000_000),
+    doc: 'events an SSE or multipart subscriber may leave unread before it is dropped (a final `SLOW_CONSUMER` error, then the end)',
+  }),
+  variable({
+    name: 'HTTP_SUBSCRIBER_BACKLOG_BYTES',
+    field: 'httpSubscriberBacklogBytes',
+    group: 'subscriptions',
+    parser: integer(1024 * 1024, 1024, 1024 * 1024 * 1024),
+    doc: 'bytes (of JSON) an SSE or multipart subscriber may leave unread before it is dropped, as for HTTP_SUBSCRIBER_BACKLOG_EVENTS',
+  }),
+  variable({
     name: 'MAX_UPLOAD_BYTES',
     field: 'maxUploadBytes',
     group: 'limits',

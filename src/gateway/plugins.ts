@@ -23,6 +23,7 @@ import { useFrontRefusals } from './http/front';
 import { useStreamingMultipart } from './http/multipart';
 import { useMultipartSubscriptions } from './http/multipart-subscriptions';
 import { useParamsDepth } from './http/params-depth';
+import { useSlowReaderDrop } from './http/slow-readers';
 import { useRequestParseErrors } from './http/parse-errors';
 import { useReadinessRoute } from './http/readiness-route';
 import type { RateLimiter } from './rate-limit/limiter';
@@ -111,6 +112,11 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
     named('accept-check', useAcceptCheck()),
     // onSubscribe/onResultProcess: subscriptions over multipart HTTP, with heartbeats.
     named('multipart-subscriptions', useMultipartSubscriptions({ heartbeatMs: config.multipartHeartbeatMs })),
+    // onSubscribe/onResultProcess: an SSE or multipart subscriber that stops reading is dropped past its backlog bound.
+    named(
+      'slow-readers',
+      useSlowReaderDrop({ maxEvents: config.httpSubscriberBacklogEvents, maxBytes: config.httpSubscriberBacklogBytes }),
+    ),
     // onRequest: /ready, ahead of the metrics' own route (another path).
     named('readiness-route', useReadinessRoute({ endpoint: '/ready', problem: parts.notReady })),
   ];
