@@ -5,14 +5,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError, Kind, type OperationDefinitionNode } from 'graphql';
-import { createYoga, maskError } from 'graphql-yoga';
+import { createYoga } from 'graphql-yoga';
 import { createContext, type GatewayContext } from '../context';
 import type { Config } from '../config';
 import { type Identity, identityOf } from '../identity';
 import { createRestClient, type RestClient } from '../rest/client';
 import { forgetCaller, serviceCredential } from '../peers/service-credential';
 import { ScalarInputError } from '../schema/core/scalars';
-import { graphqlErrorOf } from '../schema/core/upstream-errors';
 import { coalescing } from '../rest/coalesce';
 import { backgroundGate, inBackground } from '../rest/background';
 import { writeClock } from '../rest/write-clock';
@@ -45,6 +44,7 @@ import { createGatewayMetrics } from './observability/metrics';
 import { createReadiness } from './observability/readiness';
 import { restCallObserver } from './observability/rest-calls';
 import { upstreamLog } from './observability/upstream-log';
+import { edgeMaskError } from './observability/error-detail';
 import { log } from '../log/logger';
 import { observeRequests, operationTrace, traceOf } from './observability/requests';
 import { createTracing } from './observability/tracing/tracing';
@@ -221,6 +221,8 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
     idFormat: config.idFormat,
   };
   const documents = useDocumentCache();
+  // What errors tell clients (ERROR_DETAIL): observability/error-detail.ts.
+  const maskOther = edgeMaskError(config.errorDetail);
   const plugins = gatewayPlugins({
     config,
     documents,
@@ -275,7 +277,7 @@ export function createGateway(config: Config, options: GatewayOptions = {}): Gat
       maskError(error, message, isDev) {
         // A variable refused by our scalars is the client's mistake, not an internal error.
         if (causedByScalarInput(error)) return error as GraphQLError;
-        return graphqlErrorOf(error) ?? maskError(error, message, isDev);
+        return maskOther(error, message, isDev);
       },
     },
     plugins: plugins.map(({ plugin }) => plugin),

@@ -42,6 +42,7 @@ import { useSubscriptionLimits } from './execution/subscription-limits';
 import type { WriteClock } from '../rest/write-clock';
 import type { createGatewayMetrics } from './observability/metrics';
 import { useOperationTracing } from './observability/tracing/operation-plugin';
+import { errorMasking } from './observability/error-detail';
 import type { Tracing } from './observability/tracing/tracing';
 
 export const PHASES = ['request', 'document', 'observers', 'execution'] as const;
@@ -161,7 +162,7 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
       named('shared-execution', useSharedExecution({ writes: parts.writes, ...(metrics ? { onShared: metrics.sharedExecution } : {}) })),
     ),
     // onExecuteDone/onSubscribeResult, after compiled execution, whose hook gives its errors their nodes.
-    named('upstream-errors', useUpstreamErrors()),
+    named('upstream-errors', useUpstreamErrors(config.errorDetail === 'masked' ? errorMasking() : undefined)),
   ];
   return { request, document, observers, execution };
 }
