@@ -8,12 +8,14 @@
 // Printed: what the operations got (answered, OVERLOADED per scope, other codes), the REST calls
 // the emulator received, the gateway's RSS (sampled every 50 ms) and the canary's latencies.
 //
-//   npm run bench:abuse         (BENCH_PARALLEL, BENCH_BATCH, BENCH_ABUSE_SECONDS, BENCH_GATEWAY_SOURCE=1 as in bench-processes.ts)
+//   npm run bench:abuse         (BENCH_PARALLEL, BENCH_BATCH, BENCH_ABUSE_SECONDS, BENCH_GATEWAY_SOURCE=1 as in bench-processes.ts;
+//                                F15-F17 after: bench/abuse-edges.ts, BENCH_EDGES=0 leaves them out)
 import { parse } from 'graphql';
 import { DEFAULT_MAX_COST } from '../src/config';
 import { estimateCost } from '../src/gateway/execution/cost-estimate';
 import { schema } from '../src/schema';
 import { benchWorkspace, rssBytes, startBenchEmulator, startGatewayProcess } from './bench-processes';
+import { edgeLoads } from './abuse-edges';
 
 const CLIENTS = Number(process.env.BENCH_PARALLEL ?? 20);
 const BATCH = Number(process.env.BENCH_BATCH ?? 10);
@@ -134,6 +136,8 @@ console.log(
 console.log(
   `canary { me { id } }: ${canary.length} sent (${list(canaryCodes)}), p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${canary[canary.length - 1]!.toFixed(0)} ms`,
 );
+// F15-F17 (issue 40): slow readers, an oversized message, deep variables (bench/abuse-edges.ts).
+if (process.env.BENCH_EDGES !== '0') await edgeLoads({ ...gateway, setup });
 emulator.process.send({ type: 'stop' });
 workspace.cleanup();
 process.exit(0);

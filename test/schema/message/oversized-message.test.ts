@@ -6,44 +6,15 @@
 // service answers here: three messages, the middle one 9 MiB.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayOver } from '../../helpers/scripted-gateway';
-import { envelope } from '../../helpers/scripted-server';
+import { conversation, OVERSIZED_PEER, oversizedService } from '../../helpers/oversized-conversation';
 import type { GqlReply } from '../../helpers/stack';
 
-const PEER = 2_000_000_000_002;
-const MiB = 1024 * 1024;
-/** Newest first, as the service pages: the middle one is over the cap. */
-const MESSAGES = [
-  { id: 300, content: 'newest' },
-  { id: 200, content: 'x'.repeat(9 * MiB) },
-  { id: 100, content: 'oldest' },
-];
-
-const record = (m: (typeof MESSAGES)[number]) =>
-  `{"msg_id":${m.id},"ctype":"TEXT","content":"${m.content}","attachment":"","config":"","ext":"","status":"READ",` +
-  `"timestamp":1700000000000,"from_xid":{"uid":${PEER},"device_sn":0},"to_xid":{"uid":1,"device_sn":0}}`;
-
-/** GET /message/conversation as the service answers it: the `limit` messages older than msg_id_start (0: the newest). */
-function page(start: number, limit: number): string {
-  const older = MESSAGES.filter((m) => start === 0 || m.id < start);
-  const shown = older.slice(0, limit);
-  const last = older.length <= limit;
-  return `{"code":200,"message":null,"data":{"is_last":${last},"messages":[${shown.map(record).join(',')}],"next_msg_id":${shown.at(-1)?.id ?? 0}}}`;
-}
+const PEER = OVERSIZED_PEER;
+const MESSAGES = conversation();
 
 let service: Awaited<ReturnType<typeof gatewayOver>>;
 beforeAll(async () => {
-  service = await gatewayOver(
-    (req) => {
-      if (req.path === '/message/conversation') {
-        const body = page(Number(req.query.get('msg_id_start')), Number(req.query.get('limit')));
-        return { headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body };
-      }
-      if (req.path === '/message/unread') return envelope([{ conversation_id: { uid: PEER }, num: 0 }]);
-      if (req.path === '/user/conversation/pin_list') return envelope({ conversation_ids: [] });
-      return envelope([]);
-    },
-    { IM_RETRIES: '0' },
-  );
+  service = await gatewayOver(oversizedService(MESSAGES), { IM_RETRIES: '0' });
 });
 afterAll(() => service.stop());
 
