@@ -87,16 +87,23 @@ async function f15(target: Target): Promise<void> {
       body: JSON.stringify({ content_type: 0, content, attachment: '', targets: users, type: 1 }),
     }).then((r) => r.text());
   }
-  // The last events reach the readers' queues within a few polls; the canary runs meanwhile.
-  const p50During = await canaryP50(target);
   const sent = performance.now() - started;
+  // The events reach the readers as their polls catch up: the canary runs meanwhile, then the drops are awaited (60 s at most).
+  const p50During = await canaryP50(target);
   const heapDuring = await heapUsed(target.metricsOrigin);
+  for (const deadline = performance.now() + 60_000; drops < READERS && performance.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const settled = performance.now() - started;
+  const heapAfter = await heapUsed(target.metricsOrigin);
+  const p50After = await canaryP50(target);
   clearInterval(sampler);
   for (const reader of readers) reader.destroy();
   console.log(
-    `F15 ${READERS} stopped readers (half SSE, half multipart), ${MESSAGES} messages of ~100 KB events each in ${(sent / 1000).toFixed(1)} s: ` +
-      `${drops} dropped with SLOW_CONSUMER; RSS ${mb(rssBefore)} before, ${mb(peak)} at most; heap ${mb(heapBefore)} before, ${mb(heapDuring)} while held; ` +
-      `canary p50 ${p50Before.toFixed(0)} ms before, ${p50During.toFixed(0)} ms while held`,
+    `F15 ${READERS} stopped readers (half SSE, half multipart), ${MESSAGES} messages of ~100 KB events each sent in ${(sent / 1000).toFixed(1)} s: ` +
+      `${drops} dropped with SLOW_CONSUMER within ${(settled / 1000).toFixed(1)} s; RSS ${mb(rssBefore)} before, ${mb(peak)} at most; ` +
+      `heap ${mb(heapBefore)} before, ${mb(heapDuring)} while held, ${mb(heapAfter)} after the drops; ` +
+      `canary p50 ${p50Before.toFixed(0)} ms before, ${p50During.toFixed(0)} ms while held, ${p50After.toFixed(0)} ms after`,
   );
 }
 

@@ -29,6 +29,9 @@ export interface Backlog {
   bytes: number;
 }
 
+/** How often a backlog over the bounds on a socket not (yet) stalled is looked at again. */
+const RECHECK_MS = 250;
+
 interface Waiting<T> {
   value: T;
   bytes: number;
@@ -49,7 +52,28 @@ export function boundedBacklog<T>(source: AsyncIterable<T>, bounds: BacklogBound
 
   const finish = () => {
     ended = true;
+    clearTimeout(recheck);
     void iterator.return?.();
+  };
+
+  let recheck: ReturnType<typeof setTimeout> | undefined;
+  const over = () => queue.length > bounds.maxEvents || bytes > bounds.maxBytes;
+  /** Drops the reader when its backlog is over the bounds and its socket stalled; over them but not yet stalled, looks again later (a burst may be all that comes). */
+  const check = () => {
+    clearTimeout(recheck);
+    recheck = undefined;
+    if (ended || !over()) return;
+    if (!stalled()) {
+      recheck = setTimeout(check, RECHECK_MS);
+      recheck.unref();
+      return;
+    }
+    const backlog = { events: queue.length, bytes };
+    queue.length = 0;
+    bytes = 0;
+    queue.push({ value: final(backlog), bytes: 0 });
+    finish();
+    onDrop(backlog);
   };
 
   const receive = (value: T) => {
@@ -58,14 +82,7 @@ export function boundedBacklog<T>(source: AsyncIterable<T>, bounds: BacklogBound
     const size = wake && queue.length === 0 ? 0 : JSON.stringify(value).length;
     queue.push({ value, bytes: size });
     bytes += size;
-    if ((queue.length > bounds.maxEvents || bytes > bounds.maxBytes) && stalled()) {
-      const backlog = { events: queue.length, bytes };
-      queue.length = 0;
-      bytes = 0;
-      queue.push({ value: final(backlog), bytes: 0 });
-      finish();
-      onDrop(backlog);
-    }
+    check();
   };
 
   void (async () => {
