@@ -29,6 +29,9 @@ export interface Backlog {
   bytes: number;
 }
 
+/** A backlog this many times over the bounds drops the reader even while its socket still takes data. */
+const HARD_TIMES = 4;
+
 /** How often a backlog over the bounds on a socket not (yet) stalled is looked at again. */
 const RECHECK_MS = 250;
 
@@ -57,13 +60,14 @@ export function boundedBacklog<T>(source: AsyncIterable<T>, bounds: BacklogBound
   };
 
   let recheck: ReturnType<typeof setTimeout> | undefined;
-  const over = () => queue.length > bounds.maxEvents || bytes > bounds.maxBytes;
+  const over = (times = 1) => queue.length > times * bounds.maxEvents || bytes > times * bounds.maxBytes;
   /** Drops the reader when its backlog is over the bounds and its socket stalled; over them but not yet stalled, looks again later (a burst may be all that comes). */
   const check = () => {
     clearTimeout(recheck);
     recheck = undefined;
     if (ended || !over()) return;
-    if (!stalled()) {
+    // Past HARD_TIMES the bounds the reader is dropped whatever its socket says: a burst queues no more than that.
+    if (!over(HARD_TIMES) && !stalled()) {
       recheck = setTimeout(check, RECHECK_MS);
       recheck.unref();
       return;
