@@ -9,13 +9,15 @@
 // the emulator received, the gateway's RSS (sampled every 50 ms) and the canary's latencies; then
 // issue 40's loads F12-F14 (bench/abuse-limits.ts: BENCH_F12_USERS, BENCH_F14_REQUESTS).
 //
-//   npm run bench:abuse         (BENCH_PARALLEL, BENCH_BATCH, BENCH_ABUSE_SECONDS, BENCH_GATEWAY_SOURCE=1 as in bench-processes.ts)
+//   npm run bench:abuse         (BENCH_PARALLEL, BENCH_BATCH, BENCH_ABUSE_SECONDS, BENCH_GATEWAY_SOURCE=1 as in bench-processes.ts;
+//                                F15-F17 after: bench/abuse-edges.ts, BENCH_EDGES=0 leaves them out)
 import { parse } from 'graphql';
 import { DEFAULT_MAX_COST } from '../src/config';
 import { estimateCost } from '../src/gateway/execution/cost-estimate';
 import { schema } from '../src/schema';
 import { limitsLoads } from './abuse-limits';
 import { benchWorkspace, rssBytes, startBenchEmulator, startGatewayProcess } from './bench-processes';
+import { edgeLoads } from './abuse-edges';
 
 const CLIENTS = Number(process.env.BENCH_PARALLEL ?? 20);
 const BATCH = Number(process.env.BENCH_BATCH ?? 10);
@@ -138,6 +140,8 @@ console.log(
 );
 // Issue 40's F12-F14: what one request does to others (bench/abuse-limits.ts).
 await limitsLoads({ origin: gateway.origin, pid: gateway.process.pid! }, setup, headersAs, setup.bigGroupMembers.slice(0, 5));
+// F15-F17 (issue 40): slow readers, an oversized message, deep variables (bench/abuse-edges.ts).
+if (process.env.BENCH_EDGES !== '0') await edgeLoads({ ...gateway, setup });
 emulator.process.send({ type: 'stop' });
 workspace.cleanup();
 process.exit(0);

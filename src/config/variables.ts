@@ -116,6 +116,7 @@ export const DEFAULT_ADMISSION_WAIT_MS = 3_000;
 /** The Prometheus exporters' usual port (OpenTelemetry's among them). */
 const PRODUCTION_METRICS_PORT = 9464;
 
+const ERROR_DETAILS = ['full', 'masked'] as const;
 const production = (earlier: Earlier) => earlier<string | undefined>('NODE_ENV') === 'production';
 const port = (fallback: number) => integer(fallback, 1, 65535);
 
@@ -129,6 +130,17 @@ export const GATEWAY_VARIABLES = [
     doc: '`production` turns GraphiQL and introspection off and moves metrics to port 9464 by default',
   }),
   variable({ name: 'PORT', field: 'port', group: 'server', parser: port(4000), doc: 'gateway port' }),
+  variable({
+    name: 'ERROR_DETAIL',
+    field: 'errorDetail',
+    group: 'server',
+    parser: {
+      parse: (env, name, earlier) => oneOfIn(env, name, ERROR_DETAILS, production(earlier) ? 'masked' : 'full'),
+      fallback: 'see meaning',
+      accepts: ERROR_DETAILS.join(', '),
+    },
+    doc: "what errors from the IM service or the gateway's inside tell clients: `full` (the REST endpoint, the service's message and code) or `masked` (the code, an `upstreamCode` the client can act on, and a `requestId` that the log line with the detail also has); unset: `masked` when `NODE_ENV=production`, otherwise `full`",
+  }),
   variable({
     name: 'EMULATOR_PORT',
     field: 'emulatorPort',
@@ -284,6 +296,20 @@ export const GATEWAY_VARIABLES = [
     group: 'subscriptions',
     parser: integer(5_000, 10, 60_000),
     doc: "period of the `{}` heartbeat of a subscription over multipart HTTP (Apollo's protocol)",
+  }),
+  variable({
+    name: 'HTTP_SUBSCRIBER_BACKLOG_EVENTS',
+    field: 'httpSubscriberBacklogEvents',
+    group: 'subscriptions',
+    parser: integer(1_000, 1, 1_000_000),
+    doc: 'events an SSE or multipart subscriber may leave unread before it is dropped (a final `SLOW_CONSUMER` error, then the end)',
+  }),
+  variable({
+    name: 'HTTP_SUBSCRIBER_BACKLOG_BYTES',
+    field: 'httpSubscriberBacklogBytes',
+    group: 'subscriptions',
+    parser: integer(1024 * 1024, 1024, 1024 * 1024 * 1024),
+    doc: 'bytes (of JSON) an SSE or multipart subscriber may leave unread before it is dropped, as for HTTP_SUBSCRIBER_BACKLOG_EVENTS',
   }),
   variable({
     name: 'MAX_UPLOAD_BYTES',

@@ -22,6 +22,8 @@ import { useCsrfPrevention } from './http/csrf';
 import { useFrontRefusals } from './http/front';
 import { useStreamingMultipart } from './http/multipart';
 import { useMultipartSubscriptions } from './http/multipart-subscriptions';
+import { useParamsDepth } from './http/params-depth';
+import { useSlowReaderDrop } from './http/slow-readers';
 import { useRequestParseErrors } from './http/parse-errors';
 import { useReadinessRoute } from './http/readiness-route';
 import type { RateLimiter } from './rate-limit/limiter';
@@ -42,6 +44,7 @@ import { useSubscriptionLimits } from './execution/subscription-limits';
 import type { WriteClock } from '../rest/write-clock';
 import type { GatewayMetrics } from './observability/metrics';
 import { useOperationTracing } from './observability/tracing/operation-plugin';
+import { errorMasking } from './observability/error-detail';
 import type { Tracing } from './observability/tracing/tracing';
 
 export const PHASES = ['request', 'document', 'observers', 'execution'] as const;
@@ -108,6 +111,8 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
     named('multipart-body-limit', useMultipartBodyLimit({ maxUploadBytes: config.maxUploadBytes, maxFieldBytes: MULTIPART_FIELD_BYTES })),
     // onRequestParse: wraps the parsers above, wording their failures.
     named('request-parse-errors', useRequestParseErrors()),
+    // onParams, first: variables nested past MAX_JSON_DEPTH are refused before anything walks them.
+    named('params-depth', useParamsDepth()),
     // onParams: a documentId or a hash alone becomes the document's text before yoga checks the parameters.
     named('persisted-documents', parts.persisted.plugin),
     // onRequestParseDone: a batch over MAX_BATCH is refused before the rate limit takes anything for it.
@@ -118,6 +123,11 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
     named('accept-check', useAcceptCheck()),
     // onSubscribe/onResultProcess: subscriptions over multipart HTTP, with heartbeats.
     named('multipart-subscriptions', useMultipartSubscriptions({ heartbeatMs: config.multipartHeartbeatMs })),
+    // onSubscribe/onResultProcess: an SSE or multipart subscriber that stops reading is dropped past its backlog bound.
+    named(
+      'slow-readers',
+      useSlowReaderDrop({ maxEvents: config.httpSubscriberBacklogEvents, maxBytes: config.httpSubscriberBacklogBytes }),
+    ),
     // onRequest: /ready, ahead of the metrics' own route (another path).
     named('readiness-route', useReadinessRoute({ endpoint: '/ready', problem: parts.notReady })),
   ];
@@ -163,7 +173,7 @@ export function gatewayPhases(parts: PluginParts): Record<Phase, NamedPlugin[]> 
       named('shared-execution', useSharedExecution({ writes: parts.writes, ...(metrics ? { onShared: metrics.sharedExecution } : {}) })),
     ),
     // onExecuteDone/onSubscribeResult, after compiled execution, whose hook gives its errors their nodes.
-    named('upstream-errors', useUpstreamErrors()),
+    named('upstream-errors', useUpstreamErrors(config.errorDetail === 'masked' ? errorMasking() : undefined)),
   ];
   return { request, document, observers, execution };
 }

@@ -2,14 +2,14 @@
 // front or the socket), the body and parse settings the plugins replace, and errors worded once.
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
-import { createYoga, maskError } from 'graphql-yoga';
+import { createYoga } from 'graphql-yoga';
 import type { Config } from '../config';
 import { type ContextParts, createContext, type GatewayContext } from '../context';
 import type { Identity } from '../identity';
 import type { RestClient } from '../rest/client';
 import { schema } from '../schema';
 import { ScalarInputError } from '../schema/core/scalars';
-import { graphqlErrorOf } from '../schema/core/upstream-errors';
+import { edgeMaskError } from './observability/error-detail';
 import type { SubscriptionHub } from '../subscriptions/hub';
 import type { ResumeSlot } from '../subscriptions/resume';
 import { requestIdentity } from './http/front';
@@ -38,6 +38,8 @@ function causedByScalarInput(error: unknown): boolean {
 }
 
 export function gatewayYoga(config: Config, { plugins, rest, settings, subscriptions, service, tracing }: YogaParts) {
+  // What errors tell clients (ERROR_DETAIL): observability/error-detail.ts.
+  const maskOther = edgeMaskError(config.errorDetail);
   return createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -76,7 +78,7 @@ export function gatewayYoga(config: Config, { plugins, rest, settings, subscript
       maskError(error, message, isDev) {
         // A variable refused by our scalars is the client's mistake, not an internal error.
         if (causedByScalarInput(error)) return error as GraphQLError;
-        return graphqlErrorOf(error) ?? maskError(error, message, isDev);
+        return maskOther(error, message, isDev);
       },
     },
     plugins: plugins.map(({ plugin }) => plugin),

@@ -39,7 +39,14 @@ export function failureOf(settings: AttemptSettings, prepared: Prepared, err: un
   if (err instanceof UpstreamError) return err;
   const endpoint = prepared.p.name;
   if (signal?.aborted) return signal.reason;
-  if (err instanceof BodyTooLarge) return new UpstreamError({ endpoint, kind: 'invalid-body', detail: err.message });
+  if (err instanceof BodyTooLarge)
+    return new UpstreamError({
+      endpoint,
+      kind: 'invalid-body',
+      detail: err.message,
+      // The head of the refused body: enough to name the items of a page (schema/message/oversized.ts).
+      ...(err.head === undefined ? {} : { bodyHead: err.head }),
+    });
   const code = (err as { code?: unknown } | null)?.code;
   // undici refusing our request is a bug of ours, not an upstream failure: let it surface as one.
   if (code === 'UND_ERR_INVALID_ARG') return err;

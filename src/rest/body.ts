@@ -2,11 +2,24 @@
 // either read to its end or destroyed, so its socket goes back to the pool or is closed.
 import { Readable } from 'node:stream';
 
+/**
+ * How much of a body too large to read whole is kept: a reader may recover what precedes its
+ * large part (a page of history: the one message that is too large, by its ID; src/schema/message/oversized.ts).
+ */
+export const HEAD_BYTES = 64 * 1024;
+
 export class BodyTooLarge extends Error {
-  constructor(readonly limit: number) {
+  constructor(
+    readonly limit: number,
+    /** The body's first bytes (up to HEAD_BYTES) as UTF-8, when they were read. */
+    readonly head?: string,
+  ) {
     super(`body larger than ${limit} bytes`);
   }
 }
+
+/** The first HEAD_BYTES of the chunks read, as UTF-8 (a character cut at the end decodes as U+FFFD). */
+export const headOf = (chunks: readonly Buffer[]): string => Buffer.concat(chunks).subarray(0, HEAD_BYTES).toString('utf8');
 
 function declaredLength(headers: Record<string, string | string[] | undefined>): number | undefined {
   const raw = headers['content-length'];

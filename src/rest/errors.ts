@@ -32,6 +32,8 @@ export interface UpstreamErrorInit {
   upstreamMessage?: string;
   /** What happened, for kinds without an envelope ('connection refused', 'body is not JSON'). */
   detail?: string;
+  /** A body over the size cap (kind invalid-body): its first bytes, for readers that recover an item from them. */
+  bodyHead?: string;
   cause?: unknown;
 }
 
@@ -43,6 +45,7 @@ export class UpstreamError extends Error {
   readonly code?: number;
   readonly upstreamMessage?: string;
   readonly detail?: string;
+  readonly bodyHead?: string;
 
   constructor(init: UpstreamErrorInit) {
     super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -52,6 +55,7 @@ export class UpstreamError extends Error {
     if (init.code !== undefined) this.code = init.code;
     if (init.upstreamMessage !== undefined) this.upstreamMessage = init.upstreamMessage;
     if (init.detail !== undefined) this.detail = init.detail;
+    if (init.bodyHead !== undefined) this.bodyHead = init.bodyHead;
   }
 }
 

@@ -6,7 +6,7 @@
 // the attempt fails at once and is aborted as soon as undici starts it, before anything is sent.
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header';
-import { BodyTooLarge } from './body';
+import { BodyTooLarge, HEAD_BYTES, headOf } from './body';
 import { AttemptTimedOut, type Deadlines, type Expiring } from './deadlines';
 
 export class TextAttempt implements Dispatcher.DispatchHandler, Expiring {
@@ -22,6 +22,8 @@ export class TextAttempt implements Dispatcher.DispatchHandler, Expiring {
   private settled = false;
   private readonly chunks: Buffer[] = [];
   private size = 0;
+  /** The Content-Length says the body is over the limit: only its head is read, then the attempt ends. */
+  private declaredTooLarge = false;
   private readonly onAbort: (() => void) | undefined;
 
   constructor(
@@ -74,18 +76,24 @@ export class TextAttempt implements Dispatcher.DispatchHandler, Expiring {
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     this.status = statusCode;
     const declared = Number(headers['content-length']);
-    if (Number.isSafeInteger(declared) && declared > this.limit) this.end(new BodyTooLarge(this.limit));
+    this.declaredTooLarge = Number.isSafeInteger(declared) && declared > this.limit;
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled) return;
     this.size += chunk.length;
-    if (this.size > this.limit) this.end(new BodyTooLarge(this.limit));
-    else this.chunks.push(chunk);
+    if (this.size <= this.limit) this.chunks.push(chunk);
+    if (this.size > this.limit || (this.declaredTooLarge && this.size >= HEAD_BYTES)) this.tooLarge();
+  }
+
+  /** Ends the attempt with the head of the body kept (BodyTooLarge.head). */
+  private tooLarge(): void {
+    this.end(new BodyTooLarge(this.limit, headOf(this.chunks)));
   }
 
   onResponseEnd(): void {
     if (this.settled) return;
+    if (this.declaredTooLarge) return this.tooLarge();
     this.settle();
     // Most answers arrive in one chunk: decoded as it is, without a copy.
     const { chunks } = this;

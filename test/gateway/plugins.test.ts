@@ -43,11 +43,13 @@ const REQUEST = [
   'streaming-multipart',
   'multipart-body-limit',
   'request-parse-errors',
+  'params-depth',
   'persisted-documents',
   'batch-limit',
   'rate-limit',
   'accept-check',
   'multipart-subscriptions',
+  'slow-readers',
   'readiness-route',
 ];
 

@@ -2,10 +2,9 @@
 // a frame over MAX_WS_INIT_BYTES (16 KiB) closes the socket with 1009; after it, frames up to
 // MAX_WS_PAYLOAD_BYTES (1 MiB) are taken and a larger one closes with 1009 (once, 100 MiB frames
 // were buffered before authentication). ws refuses such a frame from its header, unbuffered.
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
-import { wsUrl } from '../helpers/subscriptions/clients';
+import { openRawSocket, sendRaw } from '../helpers/raw-socket';
 import type { TestUser } from '../helpers/emulator';
 import { identity } from '../helpers/users';
 import { expectNoErrorLogs } from '../helpers/no-error-logs';
@@ -21,36 +20,8 @@ afterAll(() => stack.stop());
 
 expectNoErrorLogs();
 
-interface RawSocket {
-  socket: WebSocket;
-  /** The next message from the server, parsed. */
-  next(): Promise<{ type: string; id?: string; payload?: unknown }>;
-  closed: Promise<{ code: number; reason: string }>;
-}
-
-async function open(): Promise<RawSocket> {
-  const socket = new WebSocket(wsUrl(stack.url), 'graphql-transport-ws');
-  const inbox: string[] = [];
-  const waiting: (() => void)[] = [];
-  socket.on('message', (data) => {
-    inbox.push(String(data));
-    waiting.splice(0).forEach((wake) => wake());
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
-  );
-  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  return {
-    socket,
-    closed,
-    async next() {
-      while (inbox.length === 0) await new Promise<void>((resolve) => waiting.push(resolve));
-      return JSON.parse(inbox.shift()!) as { type: string };
-    },
-  };
-}
-
-const send = (raw: RawSocket, message: unknown) => raw.socket.send(JSON.stringify(message));
+const open = () => openRawSocket(stack.url);
+const send = sendRaw;
 
 describe('WebSocket frame limits', () => {
   it('closes with 1009 on a 20 KiB connection_init, before any identity is checked', async () => {

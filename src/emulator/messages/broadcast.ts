@@ -8,6 +8,7 @@ import type { ParamsOut } from '../../rest/table';
 import { Code, ImError } from '../errors';
 import type { Ctx, HandlerMap } from '../handler';
 import { checkAttachment } from './attachment';
+import { checkContent } from './content-limit';
 import { CTYPES, SYSTEM_UID } from './model';
 import { newMessage } from './send';
 
@@ -17,6 +18,7 @@ function broadcast(body: BroadcastBody, ctx: Ctx): BroadcastResult {
   // The user_id and group_id headers change nothing: the app itself speaks, as the system.
   if (!ctx.actor.admin) throw new ImError(Code.NO_PERMISSION, 'a broadcast needs the admin token');
   const ctype = CTYPES[body.content_type]!;
+  checkContent(body.content);
   checkAttachment(ctype, body.attachment ?? '');
   const draft = { ctype, content: body.content ?? '', attachment: body.attachment, config: body.config, ext: body.ext };
   const users = [...ctx.state.users.all()].map((u) => u.id).sort((a, b) => a - b);

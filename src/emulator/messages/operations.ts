@@ -5,6 +5,7 @@
 // The readings behind these rules: ../NOTES.md.
 import type { OperationCtype } from '../../rest/records';
 import { Code, ImError, invalidParam } from '../errors';
+import { checkAppended } from './content-limit';
 import type { State } from '../state';
 import { isOperation, type Peer, type StoredMessage, SYSTEM_UID } from './model';
 
@@ -37,6 +38,7 @@ export function checkOperation(
     case 'REPLACE':
       if (isOperation(m.ctype)) throw invalidParam('related_mid', `message ${relatedMid} is an operation message (${m.ctype})`);
       assertOwn(m, senderUid, op === 'APPEND' ? 'append to' : 'replace');
+      if (op === 'APPEND') checkAppended(m.content, content);
       return () => {
         m.content = op === 'APPEND' ? m.content + content : content;
       };

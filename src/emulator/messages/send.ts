@@ -10,6 +10,7 @@ import { isOnline } from '../auth/online';
 import { Code, ImError, invalidParam } from '../errors';
 import type { Ctx } from '../handler';
 import { checkAttachment } from './attachment';
+import { checkContent } from './content-limit';
 import { CTYPES, isOperation, OPERATION_CTYPES, type Peer, type StoredCtype, type StoredMessage, SYSTEM_UID } from './model';
 import { checkOperation, KEPT_OPERATIONS } from './operations';
 
@@ -79,6 +80,7 @@ export function sendMessages(ctx: Ctx, body: SendBody, mode: SendMode): bigint[]
 export function sendAs(ctx: Ctx, body: SendBody, sender: Sender): StoredMessage[] {
   const { state } = ctx;
   const ctype = ctypeOf(body.content_type);
+  checkContent(body.content);
   checkAttachment(ctype, body.attachment ?? '');
   const targets = resolveTargets(ctx, body, sender);
   const relatedMid = body.related_mid === undefined ? undefined : BigInt(body.related_mid);

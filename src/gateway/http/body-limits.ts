@@ -14,7 +14,9 @@
 // first (a few ms for 2 MB), and one with more than MAX_JSON_MEMBERS object members is refused
 // with 400 BAD_REQUEST. So is one with more than MAX_JSON_ITEMS array items: parsing them is
 // cheap, but coercing every item of a variable (an ID list of 100,000) holds the event loop for
-// as long, and no field takes a list of that size.
+// as long, and no field takes a list of that size. And one nested deeper than MAX_JSON_DEPTH:
+// V8 parses any depth, but everything after it that walks the value recurses (JSON.stringify in
+// the shared-execution key overflowed the stack on 100,000 nested arrays: a 500 with a stack).
 import { createGraphQLError, type FetchAPI, type Plugin } from 'graphql-yoga';
 
 interface MultipartLimits {
@@ -30,6 +32,12 @@ export const MAX_JSON_MEMBERS = 10_000;
 /** Array items a JSON body may hold: the longest list a field takes is a few hundred IDs. */
 export const MAX_JSON_ITEMS = 10_000;
 
+/**
+ * Arrays and objects open at once in a JSON body: a request nests its variables three levels in
+ * (a batch, the request, `variables`), and the deepest input a field takes is a few levels more.
+ */
+export const MAX_JSON_DEPTH = 64;
+
 /** Multipart part headers and boundaries: generous for the handful of parts a request has. */
 const PART_FRAMING_BYTES = 64 * 1024;
 
@@ -37,17 +45,19 @@ const PART_FRAMING_BYTES = 64 * 1024;
 export const isMultipart = (type: string | null | undefined): boolean => type != null && /^multipart\/form-data\b/i.test(type);
 
 /** Which bound of a JSON body is passed. */
-export type JsonExcess = 'object members' | 'array items';
+export type JsonExcess = 'object members' | 'array items' | 'nesting depth';
 
 /**
  * Which bound a JSON body passes: more than MAX_JSON_MEMBERS object members (colons outside
- * strings), or more than MAX_JSON_ITEMS array items (commas outside strings beyond one per member:
- * never more than the items there are); undefined within both. Read as bytes: the characters it
+ * strings), more than MAX_JSON_ITEMS array items (commas outside strings beyond one per member:
+ * never more than the items there are), or more than MAX_JSON_DEPTH brackets open at once (not
+ * checked for balance: the parser refuses what does not close); undefined within all three. Read as bytes: the characters it
  * looks for are ASCII, and UTF-8 never uses ASCII bytes inside a character.
  */
 export function jsonExcess(body: Uint8Array): JsonExcess | undefined {
   let members = 0;
   let commas = 0;
+  let depth = 0;
   let inString = false;
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
@@ -58,15 +68,27 @@ export function jsonExcess(body: Uint8Array): JsonExcess | undefined {
     } else if (c === 0x22) inString = true;
     else if (c === 0x3a) {
       if (++members > MAX_JSON_MEMBERS) return 'object members';
-    } else if (c === 0x2c && ++commas - members > MAX_JSON_ITEMS) return 'array items';
+    } else if (c === 0x2c) {
+      if (++commas - members > MAX_JSON_ITEMS) return 'array items';
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return 'nesting depth';
+    } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return undefined;
 }
 
 export function tooMuchJson(excess: JsonExcess): Error {
+  if (excess === 'nesting depth') return nestedTooDeep('the JSON body');
   const limit = excess === 'object members' ? MAX_JSON_MEMBERS : MAX_JSON_ITEMS;
   return createGraphQLError(`the JSON body has more than ${limit} ${excess}`, {
     extensions: { http: { status: 400 }, code: 'BAD_REQUEST', limit },
+  });
+}
+
+/** The refusal of a value nested deeper than MAX_JSON_DEPTH: `what` names it (a body, a request's `variables`). */
+export function nestedTooDeep(what: string): Error {
+  return createGraphQLError(`${what} is nested deeper than ${MAX_JSON_DEPTH} levels`, {
+    extensions: { http: { status: 400 }, code: 'BAD_REQUEST', limit: MAX_JSON_DEPTH },
   });
 }
 

@@ -18,6 +18,7 @@ import { paramsLookup } from '../../context';
 import type { Verdict } from '../../subscriptions/hub';
 import type { Identity } from '../../identity';
 import { SLOT_HELD } from '../execution/subscription-limits';
+import { paramsDepthRefusal } from '../http/params-depth';
 import { limitMessages } from './ws-limits';
 import { serveGraphqlWs } from './socket-server';
 import type { SocketSlots } from './socket-slots';
@@ -108,6 +109,9 @@ export function mountWebSocket(server: Server, yoga: YogaServerInstance<any, any
 
   /** The operation's execution args, or the errors that refuse it (thrown errors included). */
   const prepare = async (ctx: Context<Record<string, unknown> | undefined, Extra>, sent: SubscribePayload) => {
+    // Before anything walks them (the resume and sharing keys, coercion): an error for this operation alone.
+    const tooDeep = paramsDepthRefusal(sent);
+    if (tooDeep) throw tooDeep;
     const payload = options.resolveParams ? (await options.resolveParams(sent)).params : sent;
     const headers = payload.extensions?.headers;
     const connection = identities.get(ctx.extra.socket)!;

@@ -3,6 +3,10 @@
 // extensions.code from the fixed set, plus upstreamCode, upstreamMessage and endpoint. Results are
 // worded by useUpstreamErrors before yoga masks them, whatever else is thrown by yoga's maskError,
 // and user-errors.ts reads refusals for payloads through upstreamCause. Anything else stays masked.
+// Masked detail (ERROR_DETAIL=masked, production's default): what comes from the service or the
+// gateway's inside says only its code, the upstreamCode when the client can act on it (a refusal
+// the fixed set names) and the request's ID; the REST endpoint, the service's message, socket
+// errors and HTTP statuses go to the one log line that carries the same ID (Masking.masked).
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import { classifyUpstreamError, GatewayError, UpstreamError } from '../../rest/errors';
@@ -30,6 +34,52 @@ function plainCause(error: unknown): UpstreamError | GatewayError | KeyedFailure
   return undefined;
 }
 
+/**
+ * Masked detail: the request's ID, named by every masked error and by the log line with the detail.
+ * (The gateway provides both: this layer logs nothing.)
+ */
+export interface Masking {
+  /** The request's (or subscription's) ID: the same for every error of it. */
+  requestId(context: object): string;
+  /** The failures a result's errors were masked from, for the log line of the request's ID. */
+  masked(requestId: string, failures: readonly (UpstreamError | GatewayError)[]): void;
+}
+
+/** Codes of the gateway's inside: their words (endpoints, limits of calls) are masked as the service's are. */
+const INSIDE_CODES: ReadonlySet<string> = new Set([
+  'UPSTREAM_ERROR',
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_BUDGET_EXCEEDED',
+  'INTERNAL_SERVER_ERROR',
+]);
+
+/** What a client is told of a masked failure, by code. */
+const MASKED_MESSAGES: Readonly<Record<string, string>> = {
+  UNAUTHENTICATED: 'The IM service refused the credentials.',
+  FORBIDDEN: 'The IM service refused: not allowed.',
+  NOT_FOUND: 'The IM service found no such object.',
+  BAD_USER_INPUT: 'The IM service refused the request as invalid.',
+  CONFLICT: 'The IM service refused: it exists already.',
+  RATE_LIMITED: 'The IM service refused: too many requests.',
+  UPSTREAM_ERROR: 'The IM service failed to answer.',
+  UPSTREAM_UNAVAILABLE: 'The IM service is unavailable.',
+  UPSTREAM_BUDGET_EXCEEDED: 'This request made too many calls to the IM service.',
+  INTERNAL_SERVER_ERROR: 'Unexpected error.',
+};
+
+/** Whether masked detail hides this failure's words (the gateway's own refusals keep theirs). */
+const masks = (failure: UpstreamError | GatewayError) => failure instanceof UpstreamError || INSIDE_CODES.has(failure.code);
+
+/** The masked message and extensions of a failure: its code, an upstreamCode the client can act on, the request's ID. */
+function maskedOf(failure: UpstreamError | GatewayError, requestId: string): { message: string; extensions: Record<string, unknown> } {
+  const code = failure instanceof GatewayError ? failure.code : classifyUpstreamError(failure);
+  const actionable = failure instanceof UpstreamError && failure.code !== undefined && !INSIDE_CODES.has(code);
+  return {
+    message: MASKED_MESSAGES[code] ?? MASKED_MESSAGES.UPSTREAM_ERROR!,
+    extensions: { code, ...(actionable ? { upstreamCode: failure.code } : {}), requestId },
+  };
+}
+
 function extensionsOf(failure: UpstreamError | GatewayError): Record<string, unknown> {
   if (failure instanceof GatewayError) {
     return { code: failure.code, ...(failure.field === undefined ? {} : { field: failure.field }), ...failure.details };
@@ -44,22 +94,44 @@ function extensionsOf(failure: UpstreamError | GatewayError): Record<string, unk
 }
 
 /**
- * The failure as a GraphQL error. `from` lends it the location and path of the field that failed.
+ * The failure as a GraphQL error. `from` lends it the location and path of the field that failed;
+ * `requestId` (masked detail) masks what the failure says of the inside.
  * No originalError: yoga treats an error wrapping a non-GraphQL error as unexpected, and masks it.
  */
-export function toGraphQLError(failure: UpstreamError | GatewayError, from?: GraphQLError, more?: Record<string, string>): GraphQLError {
-  return new GraphQLError(failure.message, {
+export function toGraphQLError(
+  failure: UpstreamError | GatewayError,
+  from?: GraphQLError,
+  more?: Record<string, string>,
+  requestId?: string,
+): GraphQLError {
+  const told =
+    requestId !== undefined && masks(failure)
+      ? maskedOf(failure, requestId)
+      : { message: failure.message, extensions: extensionsOf(failure) };
+  return new GraphQLError(told.message, {
     ...(from ? { nodes: from.nodes, source: from.source, positions: from.positions, path: from.path } : {}),
-    extensions: { ...extensionsOf(failure), ...more },
+    extensions: { ...told.extensions, ...more },
   });
 }
 
-/** The GraphQL error for a thrown error with a plain failure behind it; undefined for anything else (to be masked). */
-export function graphqlErrorOf(error: unknown): GraphQLError | undefined {
+/** Masked detail for one request: its ID (made on first need), and who hears of each failure masked. */
+export interface MaskedRequest {
+  requestId(): string;
+  onMasked(failure: UpstreamError | GatewayError): void;
+}
+
+/**
+ * The GraphQL error for a thrown error with a plain failure behind it; undefined for anything else
+ * (to be masked). With `mask` (masked detail), masked, and `mask.onMasked` hears of the failure.
+ */
+export function graphqlErrorOf(error: unknown, mask?: MaskedRequest): GraphQLError | undefined {
   const cause = plainCause(error);
   if (!cause) return undefined;
   const located = error instanceof GraphQLError ? error : undefined;
-  return cause instanceof KeyedFailure ? toGraphQLError(cause.failure, located, cause.key) : toGraphQLError(cause, located);
+  const [failure, key] = cause instanceof KeyedFailure ? [cause.failure, cause.key] : [cause, undefined];
+  if (!mask || !masks(failure)) return toGraphQLError(failure, located, key);
+  mask.onMasked(failure);
+  return toGraphQLError(failure, located, key, mask.requestId());
 }
 
 /** The failure behind an error, without a retry key it may carry. */
@@ -92,12 +164,11 @@ export async function withRetryKey<T>(key: Record<string, string>, write: Promis
   }
 }
 
-const wordedErrors = (errors: readonly GraphQLError[]) =>
-  errors.some((e) => plainCause(e)) ? errors.map((e) => graphqlErrorOf(e) ?? e) : undefined;
-
-/** The result with its failures worded, those of deferred and streamed parts too; undefined when none is. */
-function worded(result: ExecutionResult): ExecutionResult | undefined {
-  const mapped = mapPayloadErrors(result, wordedErrors);
+/** The result with its failures worded (masked with `mask`), those of deferred and streamed parts too; undefined when none is. */
+function worded(result: ExecutionResult, mask?: MaskedRequest): ExecutionResult | undefined {
+  const mapped = mapPayloadErrors(result, (errors) =>
+    errors.some((e) => plainCause(e)) ? errors.map((e) => graphqlErrorOf(e, mask) ?? e) : undefined,
+  );
   return mapped === result ? undefined : mapped;
 }
 
@@ -105,14 +176,28 @@ function worded(result: ExecutionResult): ExecutionResult | undefined {
  * Words the failures of every result (queries, mutations, each subscription event, each deferred
  * or streamed payload) before yoga's masking sees them: yoga logs every error its masking
  * replaces, and a missing group is an answer, not a crash. Listed after compiled execution, whose hook gives its errors their nodes.
+ * With `masking`, the failures of the service and of the gateway's inside are masked (see above).
  */
-export function useUpstreamErrors(): Plugin {
-  const onDone = (payload: { result: ExecutionResult; setResult: (r: ExecutionResult) => void }) => {
-    const result = worded(payload.result);
+export function useUpstreamErrors(masking?: Masking): Plugin {
+  const onDoneFor = (context: object) => (payload: { result: ExecutionResult; setResult: (r: ExecutionResult) => void }) => {
+    if (!masking) {
+      const result = worded(payload.result);
+      if (result) payload.setResult(result);
+      return;
+    }
+    const failures: (UpstreamError | GatewayError)[] = [];
+    const result = worded(payload.result, { requestId: () => masking.requestId(context), onMasked: (failure) => failures.push(failure) });
     if (result) payload.setResult(result);
+    if (failures.length > 0) masking.masked(masking.requestId(context), failures);
   };
   return {
-    onExecute: () => ({ onExecuteDone: (payload) => handleStreamOrSingleExecutionResult(payload, onDone) }),
-    onSubscribe: () => ({ onSubscribeResult: (payload) => handleStreamOrSingleExecutionResult(payload, onDone) }),
+    onExecute: ({ args }) => {
+      const onDone = onDoneFor(args.contextValue);
+      return { onExecuteDone: (payload) => handleStreamOrSingleExecutionResult(payload, onDone) };
+    },
+    onSubscribe: ({ args }) => {
+      const onDone = onDoneFor(args.contextValue);
+      return { onSubscribeResult: (payload) => handleStreamOrSingleExecutionResult(payload, onDone) };
+    },
   };
 }

@@ -16,6 +16,7 @@ import { inConversation, MessageRef, type MessageParent } from './message';
 import { restFor } from '../core/profile';
 import { UserRef } from '../core/refs';
 import { idInput } from '../core/id-kinds';
+import { readSplitting } from './oversized';
 
 interface HistoryPage {
   /** Oldest first. */
@@ -110,11 +111,14 @@ export async function readHistory(
   const limit = inRange('last', args.last ?? HISTORY_PAGE, 1, MAX_PAGE);
   const start = args.before ? parseBefore(args.before) : 0;
   const newestFirst: MessageParent[] = [];
+  const read = async (at: Int64, limit: number) =>
+    (await rest.call('GET /message/conversation', { opposite_id: opposite, msg_id_start: at, limit })).data;
   let from: Int64 = start;
   let more = true;
   for (let reads = 0; more && newestFirst.length < limit && reads < EDIT_READS; reads++) {
     const size = reads === 0 ? limit : Math.max(limit - newestFirst.length, EDIT_SKIP);
-    const { data } = await rest.call('GET /message/conversation', { opposite_id: opposite, msg_id_start: from, limit: size });
+    // A page too large to read whole is read in smaller pieces, a message too large alone marked (oversized.ts).
+    const data = await readSplitting(read, from, size);
     const shown = data.messages.filter((m) => !isEdit(m));
     const room = limit - newestFirst.length;
     // Messages beyond the page's size are left for the next page, whose cursor is the oldest shown.

@@ -16,6 +16,7 @@ import { nodeId } from '../core/global-id';
 import { fetchableNode } from '../core/node-kinds';
 import { MessageStatus, MessageType } from './enums';
 import { existingGroup, groupBatch } from '../group/loaders';
+import { isOversized } from './oversized';
 import { type GroupParent, NodeRef, PeerRef, type UserParent, UserRef } from '../core/refs';
 
 /**
@@ -79,6 +80,9 @@ export async function messageById(rest: RequestClient, conversation: Int64, msgI
 
 type Attachment = Readonly<Record<string, unknown>>;
 
+/** A field of the message, or null for one too large to read (its marker holds no content). */
+const unlessOversized = (m: MessageParent, value: string) => (isOversized(m) ? null : value);
+
 /** The attachment's JSON object; null when empty, not JSON or not an object (never fails the message). */
 function parseAttachment(raw: string): Attachment | null {
   if (!raw) return null;
@@ -132,23 +136,38 @@ export const MessageRef = builder.objectRef<MessageParent>('Message').implement(
       description: 'Kind of message (ctype); null for a kind this gateway does not know.',
       resolve: (m) => codeOf[m.ctype] ?? null,
     }),
-    content: t.exposeString('content', { description: 'Message content.' }),
+    content: t.string({
+      description: 'Message content; null when the message is too large for the gateway to read (`oversized`).',
+      resolve: (m) => (isOversized(m) ? null : m.content),
+    }),
+    oversized: t.boolean({
+      nullable: false,
+      description:
+        'True when the message is too large for the gateway to read (its answer passes the 8 MiB the gateway reads of one): ' +
+        'it is listed with its ID, and its content, attachment, config and ext are null (as are the other fields its answer did not tell before the content).',
+      resolve: (m) => isOversized(m),
+    }),
     attachment: t.field({
       type: MessageAttachmentRef,
       description: 'The file of an IMAGE, AUDIO, VIDEO or FILE message; null when the message has none or it is not a JSON object.',
-      resolve: (m) => parseAttachment(m.attachment),
+      resolve: (m) => (isOversized(m) ? null : parseAttachment(m.attachment)),
     }),
-    rawAttachment: t.exposeString('attachment', {
+    rawAttachment: t.string({
       description: 'The attachment as the service stores it: a string holding a JSON object.',
+      resolve: (m) => unlessOversized(m, m.attachment),
     }),
-    config: t.exposeString('config', { description: 'Extension field used by the SDK layer.' }),
-    ext: t.exposeString('ext', { description: 'Extension field.' }),
+    config: t.string({ description: 'Extension field used by the SDK layer.', resolve: (m) => unlessOversized(m, m.config) }),
+    ext: t.string({ description: 'Extension field.', resolve: (m) => unlessOversized(m, m.ext) }),
     status: t.field({
       type: MessageStatus,
       description: 'UNREAD, DELIVERED or READ, as the reader sees it; RECALLED in the answer of recallMessage.',
       resolve: (m) => (STATUSES.has(m.status) ? m.status : null),
     }),
-    sentAt: t.field({ type: 'DateTime', description: 'Delivery time (timestamp).', resolve: (m) => m.timestamp }),
+    sentAt: t.field({
+      type: 'DateTime',
+      description: 'Delivery time (timestamp).',
+      resolve: (m) => (isOversized(m) && String(m.timestamp) === '0' ? null : m.timestamp),
+    }),
     from: t.field({
       type: UserRef,
       description: 'The sender (from_xid.uid); null for a system notification (uid 0: sent by the app backend).',

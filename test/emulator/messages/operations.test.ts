@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createGroup } from '../../helpers/groups';
 import { type TestUser, useEmulator } from '../../helpers/emulator';
 import { contents, messaging, text } from './rest';
+import { MAX_CONTENT_CHARS, MAX_MESSAGE_CHARS } from '../../../src/emulator/messages/content-limit';
 
 const emu = useEmulator();
 const { history, unread, look, send } = messaging(emu);
@@ -272,5 +273,40 @@ describe('transaction_id with operations', () => {
     expect(again.msg_ids).toEqual(first.msg_ids);
     // Without the transaction ID the second recall names a message that is no longer there.
     expect((await operation(a, b.id, RECALL, m)).code).toBe(10002);
+  });
+});
+
+describe('content length (NOTES.md: at most 5,000 characters a request, 100,000 a message)', () => {
+  it('refuses a send, an append or a replace over 5,000 characters with 10002 naming content, changing nothing', async () => {
+    const a = await emu.user();
+    const b = await emu.user();
+    const [m] = await texts(a, b, 'x'.repeat(MAX_CONTENT_CHARS));
+    const before = await look(a, b);
+    for (const reply of [
+      await send(a, text([b.id], { content: 'y'.repeat(MAX_CONTENT_CHARS + 1) })),
+      await operation(a, b.id, APPEND, m, { content: 'y'.repeat(MAX_CONTENT_CHARS + 1) }),
+      await operation(a, b.id, REPLACE, m, { content: 'y'.repeat(MAX_CONTENT_CHARS + 1) }),
+    ]) {
+      expect(reply.code).toBe(10002);
+      expect(reply.message).toBe(`invalid parameter content: is ${MAX_CONTENT_CHARS + 1} characters long, more than ${MAX_CONTENT_CHARS}`);
+    }
+    expect(await look(a, b)).toEqual(before);
+  });
+
+  it('refuses the append that would bring a message past 100,000 characters; those within it are taken', async () => {
+    const a = await emu.user();
+    const b = await emu.user();
+    const [m] = await texts(a, b, 'x'.repeat(MAX_CONTENT_CHARS));
+    const piece = 'y'.repeat(MAX_CONTENT_CHARS);
+    for (let length = MAX_CONTENT_CHARS; length < MAX_MESSAGE_CHARS; length += piece.length) {
+      expect((await operation(a, b.id, APPEND, m, { content: piece })).code).toBe(200);
+    }
+    const refused = await operation(a, b.id, APPEND, m, { content: 'z' });
+    expect(refused).toMatchObject({
+      code: 10002,
+      message: expect.stringContaining('invalid parameter content: would make message content'),
+    });
+    const edited = (await history(a, b.id, 100)).find((r) => r.msg_id === m);
+    expect(edited?.content).toHaveLength(MAX_MESSAGE_CHARS);
   });
 });
