@@ -7,7 +7,7 @@ import { type Int64, sameId } from '../../rest/json';
 import type { GatewayContext } from '../../context';
 import { builder, reaches } from '../core/builder';
 import { type GroupParent, GroupRef } from '../core/refs';
-import { provenCaller } from '../user/peers';
+import { provenCaller } from '../core/caller-proof';
 import { recordOf, summaryOf } from './loaders';
 import { startedRead, startsAhead } from '../core/speculative';
 

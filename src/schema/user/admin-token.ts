@@ -8,7 +8,7 @@
 //   so a proof made with one is an admin token's too.
 import type { GatewayContext } from '../../context';
 import { GatewayError } from '../../rest/errors';
-import { provenCaller } from './peers';
+import { provenCaller } from '../core/caller-proof';
 
 /** Throws UNAUTHENTICATED without a token, FORBIDDEN for a user token; never sends the write itself. */
 export async function requireAdminToken(ctx: GatewayContext, what: string): Promise<void> {

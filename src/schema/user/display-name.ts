@@ -6,7 +6,8 @@ import type { GatewayContext } from '../../context';
 import { builder, reaches } from '../core/builder';
 import { errorCodeOf } from '../core/upstream-errors';
 import { type UserParent, UserRef } from '../core/refs';
-import { provenCaller, publicProfileOf } from './peers';
+import { provenCaller } from '../core/caller-proof';
+import { publicProfileOf } from './peers';
 import { userIdOf } from '../core/profile';
 
 const blankToNull = (s: string | null | undefined) => (s && s.trim() !== '' ? s : null);

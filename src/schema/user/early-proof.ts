@@ -7,6 +7,6 @@
 // and a query reading the caller's own profile shares the call). The gateway starts the reads
 // queries register (gateway/execution/early-proof.ts); refused operations (cost limit) start nothing.
 import { startsWithQuery } from '../core/speculative';
-import { provenCaller } from './peers';
+import { provenCaller } from '../core/caller-proof';
 
 startsWithQuery('GET /user/profile', (ctx) => (!ctx.peers || ctx.peers.callerIsService ? undefined : provenCaller(ctx)));

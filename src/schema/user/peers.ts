@@ -11,18 +11,16 @@ import type { GatewayContext } from '../../context';
 import { idText, type Int64, sameId, toInt64 } from '../../rest/json';
 import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
-import { provenBy, remembered } from '../../peers/service-credential';
-import { errorCodeOf, upstreamCodeOf } from '../core/upstream-errors';
+import { remembered } from '../../peers/service-credential';
+import { errorCodeOf } from '../core/upstream-errors';
 import type { UserParent } from '../core/refs';
-import { profileOf, restFor } from '../core/profile';
+import { restFor } from '../core/profile';
+import { provenCaller } from '../core/caller-proof';
 
 /** What the public fields' descriptions say about who may read them. */
 export const PUBLIC =
   'Public: any signed-in user of the app reads it for any user when the gateway holds a service credential (IM_ADMIN_TOKEN); ' +
   "without one, null for users the caller may not read. Other users' values may be up to 5 s old.";
-
-/** The service's code for an invalid parameter or header (upstream notes). */
-const INVALID_PARAMETER = 10002;
 
 /** A read of one user's public data, made with some client acting as that user. */
 type PeerRead<T> = (rest: RequestClient) => Promise<T>;
@@ -89,40 +87,6 @@ async function ownOrNull<T>(u: UserParent, ctx: GatewayContext, read: PeerRead<T
     if (!ctx.peers && isForbidden(err)) return null;
     throw err;
   }
-}
-
-/**
- * Who the caller is, by its own profile read with its own token: that read proves the token before
- * the credential serves the caller (authenticated callers only). Null for an admin token acting as
- * no user (another admin token of the app than the credential, without a user_id header): the
- * service refuses that read for the missing header (10002), and such a caller reads anyone itself.
- * A user token's proof is remembered in the gateway's record of proven tokens (README: trust
- * model; rest/proven-tokens.ts): within its lifetime, no proof round.
- */
-export function provenCaller(ctx: GatewayContext): Promise<Int64 | null> {
-  // Asked once per listed user: the request keeps the answer beside its loaders (forgotten with them).
-  let proof = ctx.loaders.get(PROOF) as Promise<Int64 | null> | undefined;
-  if (!proof) ctx.loaders.set(PROOF, (proof = proveCaller(ctx)));
-  return proof;
-}
-
-/** The request's proof of its caller, in its loaders' map. */
-const PROOF = Symbol('caller proof');
-
-function proveCaller(ctx: GatewayContext): Promise<Int64 | null> {
-  const prove = async () => {
-    try {
-      const profile = await profileOf({}, ctx);
-      // The caller's profile is its public face too: the app's cache starts with it, so the
-      // caller listed among others (a member, a sender) costs no second read.
-      ctx.peers?.credential.cache.set('profile', idText(profile.user_id), Promise.resolve(profile));
-      return profile.user_id;
-    } catch (err) {
-      if (ctx.caller.userId === undefined && upstreamCodeOf(err) === INVALID_PARAMETER) return null;
-      throw err;
-    }
-  };
-  return ctx.peers ? provenBy(ctx.peers.credential, ctx.caller, prove) : prove();
 }
 
 /** The user's public profile: see the top of this file for whose access reads it. */

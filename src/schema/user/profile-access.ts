@@ -12,7 +12,7 @@ import { sameId } from '../../rest/json';
 import type { RosterItem, UserProfile } from '../../rest/records';
 import type { UserParent } from '../core/refs';
 import { rosterItemOf } from '../roster/loaders';
-import { provenCaller } from './peers';
+import { provenCaller } from '../core/caller-proof';
 import { profileOf } from '../core/profile';
 
 /** The user as the caller may read it: its profile, or (another user, a user token) its roster item. */

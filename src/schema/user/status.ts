@@ -15,7 +15,8 @@ import { builder, reaches } from '../core/builder';
 import { defineLoader } from '../core/loader';
 import { type UserParent, UserRef } from '../core/refs';
 import { UserStatus } from './enums';
-import { isForbidden, provenCaller } from './peers';
+import { provenCaller } from '../core/caller-proof';
+import { isForbidden } from './peers';
 import { userIdOf } from '../core/profile';
 import { MAX_USERS_PAGE, readUsersPage, scanUsers, type UsersPageRead } from './user-list';
 
