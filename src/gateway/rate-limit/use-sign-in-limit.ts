@@ -79,13 +79,16 @@ function triesOf(args: ExecutionArgs): Omit<SignInTry, 'address' | 'appId'> | un
 
 export function useSignInLimit(limiter: SignInLimiter): Plugin {
   return {
-    async onExecute({ args, setResultAndStopExecution }) {
+    // Not async: an operation that is no sign-in (nearly all) returns at once, and envelop then
+    // runs execution without a promise and a microtask turn for this hook.
+    onExecute({ args, setResultAndStopExecution }) {
       const tries = triesOf(args);
       if (!tries) return;
       const ctx = args.contextValue as unknown as Context;
       const transport = ctx.connectionParams === undefined ? 'http' : 'ws';
-      const refused = await limiter.admit({ ...tries, address: ctx.identity.address, appId: ctx.identity.appId }, transport);
-      if (refused) setResultAndStopExecution({ errors: [refused] });
+      return limiter.admit({ ...tries, address: ctx.identity.address, appId: ctx.identity.appId }, transport).then((refused) => {
+        if (refused) setResultAndStopExecution({ errors: [refused] });
+      });
     },
   };
 }
