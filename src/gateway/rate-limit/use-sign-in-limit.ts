@@ -25,7 +25,9 @@ function successOf(result: unknown): SignInSuccess {
 
 export function useSignInLimit(limiter: SignInLimiter): Plugin {
   return {
-    async onExecute({ args, setResultAndStopExecution }) {
+    // Not async: an operation that is no sign-in (nearly all) returns at once, and envelop then
+    // runs execution without a promise and a microtask turn for this hook.
+    onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue as unknown as Context;
       const fields = declaredMutationFields(args, signInNamesOf).flatMap((f) => {
         const names = f.declared(f.input, ctx.caller);
@@ -34,24 +36,26 @@ export function useSignInLimit(limiter: SignInLimiter): Plugin {
       if (fields.length === 0) return;
       const transport = ctx.connectionParams === undefined ? 'http' : 'ws';
       const tried: SignInTry = { address: ctx.identity.address, appId: ctx.identity.appId, fields: fields.map((f) => f.names) };
-      const admitted = await limiter.admit(tried, transport);
-      if ('refused' in admitted) {
-        setResultAndStopExecution({ errors: [admitted.refused] });
-        return;
-      }
-      return {
-        async onExecuteDone() {
-          // Root mutation fields have all run by the first result (or the only one). Given back
-          // before the answer leaves, so that the client's next sign-in finds its bucket as it was.
-          const succeeded = signInSuccesses(ctx);
-          if (!succeeded) return;
-          for (const [index, field] of fields.entries()) {
-            if (succeeded.has(field.responseKey)) {
-              await limiter.succeeded(tried, admitted.charged, index, successOf(succeeded.get(field.responseKey)));
+      return (async () => {
+        const admitted = await limiter.admit(tried, transport);
+        if ('refused' in admitted) {
+          setResultAndStopExecution({ errors: [admitted.refused] });
+          return;
+        }
+        return {
+          async onExecuteDone() {
+            // Root mutation fields have all run by the first result (or the only one). Given back
+            // before the answer leaves, so that the client's next sign-in finds its bucket as it was.
+            const succeeded = signInSuccesses(ctx);
+            if (!succeeded) return;
+            for (const [index, field] of fields.entries()) {
+              if (succeeded.has(field.responseKey)) {
+                await limiter.succeeded(tried, admitted.charged, index, successOf(succeeded.get(field.responseKey)));
+              }
             }
-          }
-        },
-      };
+          },
+        };
+      })();
     },
   };
 }
