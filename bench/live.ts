@@ -39,6 +39,8 @@ const BLAST_MS = env('BENCH_LIVE_BLAST_S', 10, 3) * 1000;
 /** How long a message may take to arrive before it counts as lost: beyond two slow intervals (30 s each). */
 const DELIVERY_DEADLINE_MS = 70_000;
 const BLAST_CONCURRENCY = 32;
+/** How often the app's other users send a message while the measured ones idle. */
+const BACKGROUND_MS = 2_000;
 const TIME_LIMIT_MS = 1_800_000;
 const SECRET = randomBytes(12).toString('hex');
 
@@ -155,13 +157,31 @@ async function runMode(mode: Mode): Promise<void> {
       arrivals.set(id, list);
     }),
   );
+  // The app's other traffic: a replica slows its polls while callbacks arrive, and an app whose
+  // users talk is called back all the time. Two users outside the measured ones exchange a message
+  // every BACKGROUND_MS while the measured users idle (those sends are the bench's, not counted;
+  // polling mode gets the same traffic, which concerns none of its subscribers either).
+  const background = [await w.newUser('other0'), await w.newUser('other1')];
+  let talking = true;
+  const talk = (async () => {
+    for (let n = 0; talking; n++) {
+      await w.rest(
+        '/message/send',
+        { type: 1, targets: [background[(n + 1) % 2]!.id], content_type: 0, content: `bg${n}` },
+        background[n % 2]!.token,
+      );
+      await sleep(BACKGROUND_MS);
+    }
+  })();
   // Every poller through its first rounds (their baselines) before counting.
   await sleep(5_000);
   w.emulator.resetCalls();
   const idleStart = now();
   await sleep(IDLE_MS);
-  const idleCalls = w.emulator.calls.length;
+  const idleCalls = w.emulator.calls.filter((c) => c.endpoint !== 'PUT /message/send').length;
   const perMinute = idleCalls / USERS / ((now() - idleStart) / 60_000);
+  talking = false;
+  await talk;
 
   // Messages one at a time from a user's peer, round robin, each timed from the send's answer.
   const sentAt = new Map<string, number>();
