@@ -4,7 +4,6 @@
 import type { GatewayContext } from '../../context';
 import { idText, type Int64 } from '../../rest/json';
 import { provenBy } from '../../peers/service-credential';
-import { profileOf } from './profile';
 import { upstreamCodeOf } from './upstream-errors';
 
 /** The service's code for an invalid parameter or header (upstream notes). */
@@ -31,7 +30,8 @@ const PROOF = Symbol('caller proof');
 function proveCaller(ctx: GatewayContext): Promise<Int64 | null> {
   const prove = async () => {
     try {
-      const profile = await profileOf({}, ctx);
+      // The caller's own profile, with its own client (core/profile.ts's profileOf of the acting user).
+      const profile = (await ctx.rest.call('GET /user/profile', {})).data;
       // The caller's profile is its public face too: the app's cache starts with it, so the
       // caller listed among others (a member, a sender) costs no second read.
       ctx.peers?.credential.cache.set('profile', idText(profile.user_id), Promise.resolve(profile));

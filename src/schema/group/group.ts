@@ -5,6 +5,7 @@
 // Members, requests, moderation, announcements, files and settings add their fields elsewhere.
 import type { Int64 } from '../../rest/json';
 import { builder, reaches } from '../core/builder';
+import { restFor } from '../core/profile';
 import { connectionOf } from '../core/connection';
 import { wholeListField } from '../core/keyset';
 import { ApplyApproval, GroupStatus, GroupType, MsgMuteMode, MsgPushMode } from './enums';
@@ -130,8 +131,7 @@ builder.objectField(UserRef, 'joinedGroups', (t) =>
     key: (g) => ({ sort: null, id: String(g.id) }),
     order: 'ascending',
     read: async (u, ctx) => {
-      const rest = u.id === undefined ? ctx.rest : ctx.restAs(u.id);
-      return asGroups((await rest.call('GET /group/user_joined', {})).data);
+      return asGroups((await restFor(u, ctx).call('GET /group/user_joined', {})).data);
     },
   }),
 );

@@ -40,6 +40,34 @@ describe('user_id placement', () => {
     expect(stack.emu.server.calls.filter((c) => c.headers.user_id !== undefined)).toEqual([]);
   });
 
+  it("refuses another user's private reads (settings, push tags, devices) to a user token before any call, and serves its own by ID", async () => {
+    const [me, other] = [await stack.emu.user(), await stack.emu.user()];
+    stack.emu.server.resetCalls();
+    const reply = await stack.gql<{ user: { settings: unknown; devices: unknown } | null }>(
+      `query($id: ID!) { user(id: $id) { id settings { id } pushTags devices(first: 5) { nodes { deviceSn } } } }`,
+      { id: String(other.id) },
+      identity(stack.emu, me),
+    );
+    const codes = (reply.errors ?? []).map((e) => e.extensions?.code);
+    expect(codes.length).toBeGreaterThan(0);
+    expect(new Set(codes)).toEqual(new Set(['FORBIDDEN']));
+    expect(reply.errors![0]!.message).toMatch(/of another user needs the admin token/);
+    const sent = stack.emu.server.calls.map((c) => c.endpoint);
+    expect(sent).not.toContain('GET /user/settings');
+    expect(sent).not.toContain('GET /user/device/list');
+    expect(sent).not.toContain('GET /user/push/tag');
+    expect(stack.emu.server.calls.filter((c) => c.headers.user_id !== undefined)).toEqual([]);
+    // The same fields of the caller itself, asked by its ID, are read with its own token.
+    const own = await stack.gql<{ user: { settings: { id: string } } }>(
+      `query($id: ID!) { user(id: $id) { settings { id } } }`,
+      { id: String(me.id) },
+      identity(stack.emu, me),
+    );
+    expect(own.errors).toBeUndefined();
+    expect(own.data!.user.settings.id).toBeTruthy();
+    expect(stack.emu.server.calls.filter((c) => c.headers.user_id !== undefined)).toEqual([]);
+  });
+
   it('refuses the admin token acting as a user on a roster endpoint without a user_id header, before any call', async () => {
     const [me, other] = [await stack.emu.user(), await stack.emu.user()];
     stack.emu.server.resetCalls();
