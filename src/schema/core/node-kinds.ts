@@ -4,7 +4,7 @@
 // parts) start beside the fetch.
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../../context';
-import { classifyUpstreamError, type ErrorCode } from '../../rest/errors';
+import { classifyUpstreamError, type ErrorCode, GatewayError } from '../../rest/errors';
 import type { Int64 } from '../../rest/json';
 import type { GlobalId, GlobalKind } from './global-id';
 import { startSelectedReads } from './speculative';
@@ -43,7 +43,8 @@ export const fetchedKind = (parent: object): GlobalKind | undefined => fetchedKi
 export const fetchableKinds = (): GlobalKind[] => [...fetchers.keys()];
 
 // How the service refuses a read of something that is not there or not the caller's: an ID it does
-// not know (NOT_FOUND, or an invalid parameter naming it), or one the caller may not read.
+// not know (NOT_FOUND, or an invalid parameter naming it), or one the caller may not read (also
+// when the gateway refuses it before sending, as the service would).
 const UNSEEN: ReadonlySet<ErrorCode> = new Set(['NOT_FOUND', 'FORBIDDEN', 'BAD_USER_INPUT']);
 
 /**
@@ -57,6 +58,8 @@ async function unlessRefused<T>(read: Promise<T | null>): Promise<T | null> {
   } catch (err) {
     const upstream = upstreamCause(err);
     if (upstream && UNSEEN.has(classifyUpstreamError(upstream))) return null;
+    // The gateway refusing in the service's place (a read it would refuse is never sent: core/profile.ts).
+    if (err instanceof GatewayError && err.code === 'FORBIDDEN') return null;
     throw err;
   }
 }
