@@ -5,6 +5,7 @@
 // twice, the order shuffled) still give each event once.
 import { describe, expect, it } from 'vitest';
 import { parseCallbackFaults } from '../../src/config/callback-faults';
+import { metric } from '../helpers/callbacks';
 import type { TestUser } from '../helpers/emulator';
 import { type Stack, useStack } from '../helpers/stack';
 import { wsClient } from '../helpers/subscriptions/clients';
@@ -74,10 +75,7 @@ describe('callbacks the emulator sends twice and out of order', () => {
       const events = await take(mine, 3);
       expect(events.map((e) => (e as { messageId: string }).messageId).sort()).toEqual([...sent].sort());
       // The repeats reached the route and were dropped there (or by the subscription): none comes after.
-      await until('every repeat answered by the route', async () => {
-        const text = await (await fetch(`${stack.url}/metrics`)).text();
-        return Number(/^im_gateway_callback_duplicates_total (\S+)$/m.exec(text)?.[1] ?? 0) >= 3;
-      });
+      await until('every repeat answered by the route', async () => (await metric(stack.url, 'im_gateway_callback_duplicates_total')) >= 3);
       expect(mine.pending).toBe(0);
     } finally {
       await close();

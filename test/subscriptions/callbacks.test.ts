@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestEmulator, TestUser } from '../helpers/emulator';
 import { type Stack, useStack } from '../helpers/stack';
 import { createGroup } from '../helpers/groups';
+import { metric } from '../helpers/callbacks';
 import { chat } from '../helpers/subscriptions/callbacks';
 import { type Feed, wsClient } from '../helpers/subscriptions/clients';
 import { EVENTS, type EventData, sendText, take, UNREAD, type UnreadData } from '../helpers/subscriptions/operations';
@@ -29,12 +30,6 @@ const received = (peer: TestUser, id: string, content: string) => ({
 const readsOf = (emu: TestEmulator, peer: TestUser) =>
   emu.calls('GET /message/conversation').filter((c) => c.query.opposite_id === String(peer.id)).length;
 
-/** A metric's value on the gateway's /metrics. */
-async function metric(stack: Stack, name: string): Promise<number> {
-  const text = await (await fetch(`${stack.url}/metrics`)).text();
-  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-}
-
 /**
  * Slows the gateway's polls with a first callback (between two users nobody here watches), and
  * waits until the polls went quiet (a poll asleep at the fast interval when they slowed runs once more).
@@ -42,7 +37,7 @@ async function metric(stack: Stack, name: string): Promise<number> {
 async function slowDown(stack: Stack): Promise<void> {
   const [a, b] = [await stack.emu.user(), await stack.emu.user()];
   stack.gateway.callbacks.deliver(chat(stack.emu, a, b, '1', 'warm-up'));
-  await until('the polls slowed', async () => (await metric(stack, 'im_gateway_subscription_polls_slowed')) === 1);
+  await until('the polls slowed', async () => (await metric(stack.url, 'im_gateway_subscription_polls_slowed')) === 1);
   await pollsStopped(stack.emu, FAST, (c) => c.endpoint === 'GET /message/conversation');
   stack.emu.mark();
 }
@@ -129,7 +124,7 @@ describe('with callbacks, the slow interval far away', () => {
     try {
       const feed: Feed<UnreadData> = client.feed<UnreadData>(UNREAD);
       // The gateway is slowed already (the test before): the poll's first round is followed by the slow interval.
-      expect(await metric(stack, 'im_gateway_subscription_polls_slowed')).toBe(1);
+      expect(await metric(stack.url, 'im_gateway_subscription_polls_slowed')).toBe(1);
       expect((await feed.next()).data).toEqual({ unreadCounts: [] });
       emu.mark();
       const ids: string[] = [];
@@ -164,13 +159,13 @@ describe('polling as the safety net', () => {
       const first = await sendText(emu, peer, me, 'first');
       stack.gateway.callbacks.deliver(chat(emu, peer, me, first, 'first'));
       expect(await take(mine, 1)).toEqual([received(peer, first, 'first')]);
-      expect(await metric(stack, 'im_gateway_subscription_polls_slowed')).toBe(1);
-      const fallbacks = await metric(stack, 'im_gateway_subscription_fallbacks_total');
+      expect(await metric(stack.url, 'im_gateway_subscription_polls_slowed')).toBe(1);
+      const fallbacks = await metric(stack.url, 'im_gateway_subscription_fallbacks_total');
 
       // No callback for this one: the slow poll finds it.
       const lost = await sendText(emu, peer, me, 'lost');
       expect(await take(mine, 1)).toEqual([received(peer, lost, 'lost')]);
-      await until('the fallback counted', async () => (await metric(stack, 'im_gateway_subscription_fallbacks_total')) > fallbacks);
+      await until('the fallback counted', async () => (await metric(stack.url, 'im_gateway_subscription_fallbacks_total')) > fallbacks);
       // Fast again: ten polls within the deadline (at the slow interval they would take 40 s).
       emu.mark();
       await until('ten polls', () => readsOf(emu, peer) >= 10);

@@ -7,11 +7,10 @@
 // from its identity's recipient bucket (a token's own, or the address's without one). Over either
 // (or more at once than a bucket holds), the operation is refused whole with RATE_LIMITED and no
 // REST call is made. Token buckets (bucket.ts) in memory, or in Redis with REDIS_URL.
-import { createHash } from 'node:crypto';
 import type { GraphQLError } from 'graphql';
 import type { RateLimit } from '../../config';
 import { buckets, type Buckets } from './buckets';
-import { type LimitOptions, rateLimited, type Transport, windowText } from './limiter';
+import { keyDigest, type LimitOptions, rateLimited, type Transport, windowText } from './limiter';
 
 interface FanOutLimiterOptions extends LimitOptions {
   /** Users registered per client address; undefined: not limited. */
@@ -35,8 +34,6 @@ export interface FanOutLimiter {
   admit(charge: FanOutCharge, transport: Transport): Promise<GraphQLError | undefined>;
   close(): Promise<void>;
 }
-
-const digest = (parts: readonly string[]) => createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 
 interface Limit {
   readonly rate: RateLimit;
@@ -85,12 +82,12 @@ export function createFanOutLimiter(options: FanOutLimiterOptions): FanOutLimite
       for (const l of limits) await l.buckets.start();
     },
     async admit(charge, transport) {
-      const address = digest(['address', charge.address ?? '']);
+      const address = keyDigest(['address', charge.address ?? '']);
       return (
         (await take(registration, address, charge.registers, transport)) ??
         (await take(
           recipients,
-          charge.identityKey === undefined ? address : digest(['identity', charge.identityKey]),
+          charge.identityKey === undefined ? address : keyDigest(['identity', charge.identityKey]),
           charge.recipients,
           transport,
         ))

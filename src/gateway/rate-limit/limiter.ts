@@ -68,6 +68,11 @@ export interface RateLimiter {
 export function bucketKey({ caller, address }: Sender, defaultAppId: string, proven: (caller: Caller) => boolean): string {
   const parts =
     caller.token !== undefined && proven(caller) ? ['token', appIdOf(caller, defaultAppId), caller.token] : ['address', address ?? ''];
+  return keyDigest(parts);
+}
+
+/** A bucket's key from its parts: never a token or an address in the clear. */
+export function keyDigest(parts: readonly string[]): string {
   // JSON keeps the parts apart; 128 bits of the digest are plenty to tell identities apart.
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }

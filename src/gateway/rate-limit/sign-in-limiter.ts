@@ -9,11 +9,10 @@
 // stay counted. Charging first and refunding after (rather than charging failures after) keeps
 // a burst of guesses sent at once within the limit. Both are token buckets (bucket.ts) in memory,
 // or in Redis with REDIS_URL.
-import { createHash } from 'node:crypto';
 import type { GraphQLError } from 'graphql';
 import type { RateLimit } from '../../config';
 import { buckets, type Buckets } from './buckets';
-import { type LimitOptions, rateLimited, type Transport, windowText } from './limiter';
+import { keyDigest, type LimitOptions, rateLimited, type Transport, windowText } from './limiter';
 import { type AccountSpellings, signInAccounts, type SignInAccounts } from './sign-in-accounts';
 
 interface SignInLimiterOptions extends LimitOptions {
@@ -54,8 +53,6 @@ export interface SignInLimiter {
   close(): Promise<void>;
 }
 
-const digest = (parts: readonly string[]) => createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
-
 interface Limit {
   readonly rate: RateLimit;
   readonly buckets: Buckets;
@@ -87,14 +84,14 @@ export function createSignInLimiter(options: SignInLimiterOptions, accounts: Sig
       for (const l of limits) await l.buckets.start();
     },
     async admit({ address, appId, fields }, transport) {
-      const addressKey = digest([address ?? '']);
+      const addressKey = keyDigest([address ?? '']);
       if (byAddress && fields.length > 0) {
         const wait = await byAddress.buckets.take(addressKey, fields.length);
         if (wait > 0) return refuse('from this address', byAddress.rate, wait, transport);
       }
       const charged = fields.map((names) => ({
         address: byAddress ? addressKey : undefined,
-        accounts: byName ? names.map((name) => digest([appId, accounts.accountOf(appId, name)])) : [],
+        accounts: byName ? names.map((name) => keyDigest([appId, accounts.accountOf(appId, name)])) : [],
       }));
       const counts = new Map<string, number>();
       for (const key of charged.flatMap((c) => c.accounts)) counts.set(key, (counts.get(key) ?? 0) + 1);
