@@ -31,9 +31,11 @@ afterAll(async () => {
   await server.close();
 });
 
-/** The call's outcome and how long it took, ms, from before it starts (its deadline starts inside). */
-async function timed(start: () => Promise<unknown>): Promise<{ ms: number; error?: unknown }> {
-  const started = performance.now();
+/**
+ * The call's outcome and how long it took, ms, from before it starts (its deadline starts inside),
+ * or from `started` when several calls share one deadline (the first's).
+ */
+async function timed(start: () => Promise<unknown>, started = performance.now()): Promise<{ ms: number; error?: unknown }> {
   try {
     await start();
     return { ms: performance.now() - started };
@@ -155,7 +157,10 @@ describe('REST call timeout', () => {
     const shared = coalescing(rest);
     server.setScript(answerAfter(LATE_MS));
     const requestsBefore = server.requests.length;
-    const outcomes = await Promise.all([1, 2, 3].map(() => timed(() => shared.call('GET /user/profile', {}, caller))));
+    // The waiters share the first call's deadline: each is timed from before the first started (on a
+    // busy machine the three starts may lie milliseconds apart).
+    const first = performance.now();
+    const outcomes = await Promise.all([1, 2, 3].map(() => timed(() => shared.call('GET /user/profile', {}, caller), first)));
     for (const outcome of outcomes) expectTimeout(outcome);
     expect(server.requests.length).toBe(requestsBefore + 1);
   });
