@@ -103,9 +103,7 @@ export const SCREEN_DEPTHS: readonly ScreenDepth[] = [
     cold: 2,
     proven: 1,
     reason:
-      "the member record, the group summary and the admin list (for the role) need only the global ID: one round; cold, then the member's profile through the credential, after the caller's proof (trust model); proven, the profile could go beside them (its user ID is in the global ID)",
-    // Proven, the member's profile still waits for the member record that names it: a speculative read (issue 43 item 5) takes it to 1.
-    today: { warm: 1, cold: 2, proven: 2 },
+      "the member record, the group summary and the admin list (for the role) need only the global ID: one round; cold, then the member's profile through the credential, after the caller's proof (trust model); proven, the profile goes beside them (its user ID is in the global ID)",
   },
   {
     operation: 'Users',

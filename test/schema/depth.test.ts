@@ -19,6 +19,7 @@ let probe: DepthProbe;
 let warm: { gateway: Gateway; url: string };
 let alice: TestUser;
 let bob: TestUser;
+let dave: TestUser;
 let groupId: number;
 let lastMessageId: string;
 
@@ -84,6 +85,11 @@ async function runOperation(
   globalIds = false,
 ) {
   const document = (documents as unknown as Record<string, DocumentNode>)[`${operation}Document`]!;
+  return runQuery(url, print(document), variables, caller, globalIds);
+}
+
+/** Runs a query as the caller and answers its data; fails the test on any GraphQL error. */
+async function runQuery(url: string, query: string, variables: Record<string, unknown>, caller: TestUser | 'admin', globalIds = false) {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: {
@@ -92,10 +98,11 @@ async function runOperation(
       'access-token': caller === 'admin' ? emu.adminToken : caller.token,
       ...(globalIds ? { 'x-id-format': 'global' } : {}),
     },
-    body: JSON.stringify({ query: print(document), variables }),
+    body: JSON.stringify({ query, variables }),
   });
   const reply = (await res.json()) as { errors?: unknown[]; data?: unknown };
   expect(reply.errors, JSON.stringify(reply.errors)).toBeUndefined();
+  return reply.data;
 }
 
 /** The depth of one run, with the rounds in the failure message. */
@@ -114,6 +121,7 @@ beforeAll(async () => {
   alice = await emu.user();
   bob = await emu.user();
   const carol = await emu.user();
+  dave = await emu.user();
   groupId = await createGroup(emu, alice, { members: [bob], admins: [carol] });
   await emu.ok('POST', '/group/announcement/edit', { token: alice.token, body: { group_id: groupId, title: 'hello', content: 'all' } });
   const body = (targets: number[], type: number) => ({ content_type: 0, content: 'hi', attachment: '', targets, type });
@@ -168,5 +176,47 @@ describe('round trips one after another per example operation', () => {
     } finally {
       await cold.gateway.stop();
     }
+  });
+});
+
+// Refetch (Member) proven at one round reads the member's profile ahead, from the user ID in the
+// global ID: only when the selection asks for the user's profile and the caller is proven, so no
+// call is added where none is asked for, nor one the caller's proof would hold back anyway.
+describe("a refetched member's profile, read ahead only when it goes out at once", () => {
+  const MEMBER = 'query ($id: ID!) { node(id: $id) { ... on Member { userId role user { id FIELDS } } } }';
+  const profileReads = () => probe.calls().filter((c) => `${c.method} ${c.path}` === 'GET /user/profile').length;
+
+  /** The calls bob's query about `user`'s membership makes on a gateway afresh (bob proven first when `proven`). */
+  async function callsOf(user: () => TestUser, fields: string, proven: boolean) {
+    const fresh = await gatewayVia(probe.url, {}, service());
+    try {
+      if (proven) await runOperation(fresh.url, 'Me', {}, bob);
+      probe.mark();
+      const data = await runQuery(fresh.url, MEMBER.replace('FIELDS', fields), { id: globalId('Member', groupId, user().id) }, bob, true);
+      return { data, rounds: probe.rounds(), profileReads: profileReads() };
+    } finally {
+      await fresh.gateway.stop();
+    }
+  }
+
+  it("adds no call for a selection that asks for none of the user's profile", async () => {
+    const { rounds } = await callsOf(() => alice, '', true);
+    expect(rounds.flat().sort(), JSON.stringify(rounds)).toEqual([
+      'GET /group/admin_list',
+      'POST /group/info/batch',
+      'POST /group/members/display_name',
+    ]);
+  });
+
+  it("reads the profile once, beside the member's record, for a proven caller", async () => {
+    const { rounds, profileReads } = await callsOf(() => alice, 'displayName nickName', true);
+    expect(rounds, JSON.stringify(rounds)).toHaveLength(1);
+    expect(profileReads).toBe(1);
+  });
+
+  it('starts no profile read for an unproven caller: the proof alone, and nothing for a user who is no member', async () => {
+    const { data, profileReads } = await callsOf(() => dave, 'displayName', false);
+    expect(data).toEqual({ node: null });
+    expect(profileReads).toBe(1);
   });
 });

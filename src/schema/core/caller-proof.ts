@@ -24,6 +24,15 @@ export function provenCaller(ctx: GatewayContext): Promise<Int64 | null> {
   return proof;
 }
 
+/**
+ * Whether the service credential serves the caller at once, with no proof round (no I/O): the
+ * service token itself, or a token proven within its lifetime whom it acts as is known.
+ */
+export function provenNow(ctx: GatewayContext): boolean {
+  const peers = ctx.peers;
+  return peers !== undefined && (peers.callerIsService || peers.credential.tokens.actingOf(ctx.caller) !== undefined);
+}
+
 /** The request's proof of its caller, in its loaders' map. */
 const PROOF = Symbol('caller proof');
 

@@ -32,14 +32,17 @@ export function someField(
   return false;
 }
 
-/** The fields of the resolving field's selection (all its nodes), through fragments (see `someField`). */
-export function selectedFields(info: GraphQLResolveInfo, typeName?: string): FieldNode[] {
+/**
+ * The fields of the resolving field's selection (all its nodes), or of `nodes` (a field below it),
+ * through fragments (see `someField`).
+ */
+export function selectedFields(info: GraphQLResolveInfo, typeName?: string, nodes: readonly FieldNode[] = info.fieldNodes): FieldNode[] {
   const fields: FieldNode[] = [];
   const collect = (field: FieldNode) => {
     fields.push(field);
     return false;
   };
-  for (const node of info.fieldNodes) someField(info, node.selectionSet, collect, typeName);
+  for (const node of nodes) someField(info, node.selectionSet, collect, typeName);
   return fields;
 }
 

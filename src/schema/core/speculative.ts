@@ -2,7 +2,8 @@
 // resolves, so the field finds it in flight (the request's memo of identical GETs) instead of
 // starting it one round trip later. Three ways in:
 // - a parent's resolver starts the reads its selected fields registered (`startsAhead`, keyed by
-//   the type and field, for any parent: group(id:) for a Group, node(id:) for a global kind);
+//   the type and field, for any parent: group(id:) for a Group, node(id:) for a global kind), and a
+//   field's start those of the fields below it (`startNestedReads`: a Member's user's profile);
 // - a query starts, as it begins, the reads registered for an endpoint its fields declare
 //   (`startsWithQuery`: the caller's proof);
 // - a resolver starts a read beside another (`startedRead`).
@@ -44,11 +45,23 @@ export function startsAhead<P>(type: TypeKey, field: string, start: Start<P>): v
  * (through fragments on that type), from `parent`. A field without an entry starts when it resolves.
  */
 export function startSelectedReads<P>(type: TypeKey, parent: P, ctx: GatewayContext, info: GraphQLResolveInfo): void {
+  startReadsBelow(type, parent, ctx, info, info.fieldNodes);
+}
+
+/**
+ * The same one level down, from a field's start: the reads of the fields `field` selects on its
+ * type `type`, from the parent that field will resolve to (a Member's `user`, the User by its ID).
+ */
+export function startNestedReads<P>(type: TypeKey, parent: P, ctx: GatewayContext, field: SelectedField): void {
+  startReadsBelow(type, parent, ctx, field.info, [field.node]);
+}
+
+function startReadsBelow<P>(type: TypeKey, parent: P, ctx: GatewayContext, info: GraphQLResolveInfo, below: readonly FieldNode[]): void {
   const name = nameOf(type);
   const fields = starts.get(name) as Map<string, Start<P>> | undefined;
   const def = info.schema.getType(name);
   if (!fields || !isObjectType(def)) return;
-  for (const node of selectedFields(info, name)) {
+  for (const node of selectedFields(info, name, below)) {
     const start = fields.get(node.name.value);
     const field = def.getFields()[node.name.value];
     // A directive (@include, @skip) may leave the field out: it starts when it resolves.

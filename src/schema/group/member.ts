@@ -29,7 +29,7 @@ import { userIdOf } from '../core/profile';
 import { cacheIdField } from '../core/cache-id';
 import { fetchableNode } from '../core/node-kinds';
 import { selectsDeep } from '../core/selection';
-import { startedRead, startsAhead } from '../core/speculative';
+import { startedRead, startNestedReads, startsAhead } from '../core/speculative';
 import { idInput, idListInput } from '../core/id-kinds';
 
 /** A member record with the group it was read through: the record itself does not name its group. */
@@ -105,6 +105,14 @@ fetchableNode('Member', ([groupId, userId], ctx) => memberByUserId(ctx, { id: gr
 startsAhead<readonly Int64[]>(MemberRef, 'role', ([groupId], ctx) => {
   void startedRead(ctx, groupSummary(groupId!, ctx));
   return startedAdmins(groupId!, ctx);
+});
+
+// The member's user's reads, when its fields ask (its public profile: user/peers.ts says when),
+// start beside the member's record too, as the global ID names the user: needless only for a user
+// who is not a member.
+startsAhead<readonly Int64[]>(MemberRef, 'user', ([, userId], ctx, field) => {
+  startNestedReads(UserRef, { id: userId! }, ctx, field);
+  return undefined;
 });
 
 export const MemberConnectionRef = connectionOf('Member', MemberRef, 'member');

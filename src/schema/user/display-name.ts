@@ -7,7 +7,7 @@ import { builder, reaches } from '../core/builder';
 import { errorCodeOf } from '../core/upstream-errors';
 import { type UserParent, UserRef } from '../core/refs';
 import { provenCaller } from '../core/caller-proof';
-import { publicProfileOf } from './peers';
+import { publicProfileOf, startsWithPublicProfile } from './peers';
 import { userIdOf } from '../core/profile';
 
 const blankToNull = (s: string | null | undefined) => (s && s.trim() !== '' ? s : null);
@@ -43,3 +43,4 @@ builder.objectField(UserRef, 'displayName', (t) =>
     resolve: (u, _a, ctx) => displayNameOf(u, ctx),
   }),
 );
+startsWithPublicProfile('displayName');

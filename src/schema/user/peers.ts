@@ -13,9 +13,10 @@ import type { UserProfile } from '../../rest/records';
 import type { RequestClient } from '../../rest/request-client';
 import { remembered } from '../../peers/service-credential';
 import { errorCodeOf } from '../core/upstream-errors';
-import type { UserParent } from '../core/refs';
+import { type UserParent, UserRef } from '../core/refs';
 import { restFor } from '../core/profile';
-import { provenCaller } from '../core/caller-proof';
+import { provenCaller, provenNow } from '../core/caller-proof';
+import { startsAhead } from '../core/speculative';
 
 /** What the public fields' descriptions say about who may read them. */
 export const PUBLIC =
@@ -91,6 +92,17 @@ async function ownOrNull<T>(u: UserParent, ctx: GatewayContext, read: PeerRead<T
 
 /** The user's public profile: see the top of this file for whose access reads it. */
 export const publicProfileOf = (u: UserParent, ctx: GatewayContext) => readPublic(u, ctx, readProfile, peerProfiles);
+
+/**
+ * The public profile's fields (here and in display-name.ts) start its read ahead, from a parent
+ * that knows the user's ID before its record (a Member by its global ID), only when it goes out at
+ * once: for a caller proven within its lifetime (or the service token). An unproven caller's read
+ * would wait for the caller's proof anyway (the trust model), so the field starts it then, and a
+ * parent found missing costs no read.
+ */
+export function startsWithPublicProfile(...fields: string[]): void {
+  for (const field of fields) startsAhead<UserParent>(UserRef, field, (u, ctx) => (provenNow(ctx) ? publicProfileOf(u, ctx) : undefined));
+}
 
 /** Whether the user is online; public like the profile's public fields. */
 export const publicOnlineOf = (u: UserParent, ctx: GatewayContext) => readPublic(u, ctx, readOnline, peerOnline);

@@ -4,7 +4,7 @@
 import { builder, reaches } from '../core/builder';
 import { nonBlank } from '../core/inputs';
 import { NodeRef, UserRef } from '../core/refs';
-import { PUBLIC, publicProfileOf, userExists } from './peers';
+import { PUBLIC, publicProfileOf, startsWithPublicProfile, userExists } from './peers';
 import { userIdOf } from '../core/profile';
 import { listedField, privateField } from './profile-access';
 import { orUndefined, UserPayloadRef, byActingUser, byActingUserFace } from './writes';
@@ -74,6 +74,8 @@ UserRef.implement({
     }),
   }),
 });
+
+startsWithPublicProfile('nickName', 'avatar', 'publicInfo');
 
 builder.queryFields((t) => ({
   me: t.field({

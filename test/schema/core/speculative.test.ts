@@ -6,7 +6,14 @@ import { buildSchema, execute, type GraphQLResolveInfo, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { GatewayContext } from '../../../src/context';
 import { selectedFields, selects, selectsDeep } from '../../../src/schema/core/selection';
-import { sharedRead, speculationOf, startedRead, startSelectedReads, startsAhead } from '../../../src/schema/core/speculative';
+import {
+  sharedRead,
+  speculationOf,
+  startedRead,
+  startNestedReads,
+  startSelectedReads,
+  startsAhead,
+} from '../../../src/schema/core/speculative';
 
 const schema = buildSchema(`
   interface Node { id: ID! }
@@ -69,6 +76,16 @@ describe('starts keyed by type and field', () => {
     started.length = 0;
     startSelectedReads('Box', 'b2', request(), infoOf('{ box { size @include(if: true) label } }', 'box'));
     expect(started).toEqual(['label of b2 in undefined']);
+  });
+
+  it("starts, from a field's start, the reads of the fields selected below it, from the parent it will resolve to", () => {
+    started.length = 0;
+    startsAhead<string>('Box', 'inner', (parent, ctx, field) => {
+      startNestedReads('Box', `${parent}'s inner`, ctx, field);
+      return undefined;
+    });
+    startSelectedReads('Box', 'b3', request(), infoOf('{ node { ... on Box { inner { ... on Box { size } } } } }', 'node'));
+    expect(started).toEqual(["size of b3's inner"]);
   });
 
   it('refuses a second start for the same field of a type', () => {
