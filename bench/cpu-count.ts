@@ -7,28 +7,30 @@
 //
 //   BENCH_CHECKOUTS="head=.,base=/path/to/other/checkout" npm run bench:cpu
 //   (BENCH_REQUESTS per round and case, default 2000; BENCH_ROUNDS default 3; BENCH_CONCURRENCY
-//   default 8; BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles each build)
+//   default 8; BENCH_CASES: words a case's label contains, comma-separated, default "varied";
+//   BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles each build)
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { benchWorkspace, cpuMs, startBenchEmulator, startGatewayProcess } from './bench-processes';
-import { cases, requestsOf } from './peers-cases';
+import { cases, historyCase, requestsOf } from './peers-cases';
 import type { Request } from './wrk';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const CASES = (process.env.BENCH_CASES ?? 'varied').split(',').filter(Boolean);
 const checkouts = (process.env.BENCH_CHECKOUTS ?? 'head=.').split(',').map((entry) => {
   const [name, path] = entry.split('=');
   return { name: name!, path: resolve(path!) };
 });
 
 /** Sends `count` requests from `list` in turn, `CONCURRENCY` at a time; throws on any answer other than 200. */
-async function drive(origin: string, list: Request[], count: number): Promise<void> {
+async function drive(origin: string, list: Request[], count: number, identity: Record<string, string>): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < count) {
       const request = list[next++ % list.length]!;
-      const res = await fetch(origin + request.path, { method: request.method, headers: request.headers, body: request.body });
+      const res = await fetch(origin + request.path, { method: request.method, headers: request.headers ?? identity, body: request.body });
       const body = await res.text();
       if (res.status !== 200 || body.includes('"errors"')) throw new Error(`HTTP ${res.status}: ${body.slice(0, 200)}`);
     }
@@ -40,7 +42,15 @@ async function main() {
   const { children, cleanup } = benchWorkspace('cpu-count');
   try {
     const emulator = await startBenchEmulator(children);
-    const varied = cases(emulator.setup).filter((c) => c.label.startsWith('varied'));
+    const varied = [...cases(emulator.setup), historyCase(emulator.setup)].filter((c) => CASES.some((word) => c.label.includes(word)));
+    // As bench/peers.ts asks a case that names no identity of its own: the admin token acting as the owner.
+    const { setup } = emulator;
+    const identity = {
+      app_id: setup.appId,
+      'access-token': setup.adminToken,
+      user_id: String(setup.ownerId),
+      'content-type': 'application/json',
+    };
     const gateways: { name: string; process: ChildProcess; origin: string }[] = [];
     for (const c of checkouts) gateways.push({ name: c.name, ...(await startGatewayProcess(children, emulator.setup, [], {}, c.path)) });
     const totals = new Map<string, { cpu: number; calls: number; requests: number }>();
@@ -51,7 +61,7 @@ async function main() {
           // Round 0 warms each build (JIT, pools, caches) and is not counted.
           await emulator.ask({ type: 'mark' }, 'marked');
           const before = cpuMs(g.process.pid!);
-          await drive(g.origin, list, REQUESTS);
+          await drive(g.origin, list, REQUESTS, identity);
           const cpu = cpuMs(g.process.pid!) - before;
           const { calls } = await emulator.ask({ type: 'mark' }, 'marked');
           if (round === 0) continue;
