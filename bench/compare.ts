@@ -5,7 +5,12 @@
 // names every case slower than 0.95× of it.
 //
 //   npm run bench:compare    (BENCH_BASE=<commit>, default release.json's commit: the last release;
-//                             BENCH_ROUNDS default 3; other bench:peers variables pass through)
+//                             BENCH_ROUNDS default 5; other bench:peers variables pass through)
+//
+// Each round starts both builds afresh (BENCH_FRESH=1: one process's JIT may settle well or badly
+// for a whole run; two processes of one build differed by 0.63-1.19× in one) and each ratio is the
+// median over the rounds of the two builds' windows of that round, which ran back to back: a
+// process or a window that something disturbed moves one round's ratio, not the figure.
 //
 // The base's files come from `git archive` into a cache folder outside the repository (kept for
 // the next run); its node_modules are this checkout's when both lock files are the same, else its
@@ -47,9 +52,12 @@ interface Ratio {
   cpu: number;
 }
 
-/** The peers bench's "gateway/baseline" lines: `  <case>: gateway/baseline req/s 1.02×, CPU per request 0.97×`. */
+/**
+ * The peers bench's "gateway/baseline" lines: `  <case>: gateway/baseline req/s 1.02×, CPU per
+ * request 0.97× (median of 5 paired rounds; …)`: each the median of the rounds' paired ratios.
+ */
 function ratiosOf(output: string): Ratio[] {
-  const line = /^ {2}(.+): gateway\/baseline req\/s ([\d.,]+)×, CPU per request ([\d.,]+)×$/gm;
+  const line = /^ {2}(.+): gateway\/baseline req\/s ([\d.,]+)×, CPU per request ([\d.,]+)×(?: \(.*\))?$/gm;
   return [...output.matchAll(line)].map((m) => ({
     label: m[1]!,
     rate: Number(m[2]!.replace(/,/g, '')),
@@ -65,7 +73,13 @@ async function main() {
   console.log(`bench:compare: working tree (${head}${dirty ? ' + changes' : ''}) against ${commit.slice(0, 7)} (${dir})`);
   const peers = spawn(process.execPath, ['--import', 'tsx', join(repo, 'bench/peers.ts')], {
     cwd: repo,
-    env: { ...process.env, BENCH_PEERS: 'gateway', BENCH_BASELINE: dir, BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? '3' },
+    env: {
+      ...process.env,
+      BENCH_PEERS: 'gateway',
+      BENCH_BASELINE: dir,
+      BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? '5',
+      BENCH_FRESH: process.env.BENCH_FRESH ?? '1',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';

@@ -7,7 +7,8 @@
 //
 //   BENCH_CHECKOUTS="head=.,base=/path/to/other/checkout" npm run bench:cpu
 //   (BENCH_REQUESTS per round and case, default 2000; BENCH_ROUNDS default 3; BENCH_CONCURRENCY
-//   default 8; BENCH_CASES: words a case's label contains, comma-separated, default "varied";
+//   default 8; BENCH_CASES: the cases by number as bench:peers numbers them (1 `me`, 2 a
+//   group's members, 3 joined groups, 4-5 varied, 6 a page of messages), default "4,5";
 //   BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles each build)
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -18,7 +19,7 @@ import type { Request } from './wrk';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const CASES = (process.env.BENCH_CASES ?? 'varied').split(',').filter(Boolean);
+const CASES = (process.env.BENCH_CASES ?? '4,5').split(',').filter(Boolean).map(Number);
 const checkouts = (process.env.BENCH_CHECKOUTS ?? 'head=.').split(',').map((entry) => {
   const [name, path] = entry.split('=');
   return { name: name!, path: resolve(path!) };
@@ -42,7 +43,7 @@ async function main() {
   const { children, cleanup } = benchWorkspace('cpu-count');
   try {
     const emulator = await startBenchEmulator(children);
-    const varied = [...cases(emulator.setup), historyCase(emulator.setup)].filter((c) => CASES.some((word) => c.label.includes(word)));
+    const varied = [...cases(emulator.setup), historyCase(emulator.setup)].filter((_c, i) => CASES.includes(i + 1));
     // As bench/peers.ts asks a case that names no identity of its own: the admin token acting as the owner.
     const { setup } = emulator;
     const identity = {

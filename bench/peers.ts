@@ -51,6 +51,13 @@ const WARMUP_S = env('BENCH_WARMUP_S', 2);
 const CONCURRENCY = env('BENCH_CONCURRENCY', 32);
 const PEERS = (process.env.BENCH_PEERS ?? 'gateway,tailcall,rest,node,jit,yoga').split(',');
 const BASELINE = process.env.BENCH_BASELINE;
+/**
+ * BENCH_FRESH=1: each round after the first starts the gateway builds afresh. A process's JIT
+ * settles differently from one start to the next: two processes of the same build, raced for a
+ * whole run, differed by up to 0.63× and 1.19× (2026-12-07), so a race of two builds measures
+ * each in several processes (bench:compare sets it).
+ */
+const FRESH = process.env.BENCH_FRESH === '1';
 const BASELINE_ENV = Object.fromEntries(
   (process.env.BENCH_BASELINE_ENV ?? '')
     .split(' ')
@@ -59,7 +66,8 @@ const BASELINE_ENV = Object.fromEntries(
 );
 /** Sent by every request (`gzip`, `br`): what compression costs; unset, no coding is asked for. */
 const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
-const TIME_LIMIT_MS = 600_000;
+// A bound on the whole run (a wrk or a start that hangs): ten minutes, more for many rounds.
+const TIME_LIMIT_MS = Math.max(600_000, ROUNDS * 180_000);
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 interface Peer {
@@ -69,6 +77,8 @@ interface Peer {
   origin: string;
   /** The process whose CPU is the peer's (for raw REST: the emulator's). */
   pid: number;
+  /** A gateway build's: stops its process and starts another (BENCH_FRESH), origin and pid updated. */
+  restart?: () => Promise<void>;
 }
 
 /** The Tailcall release raced (its npm package holds the binary for Linux x64 only). */
@@ -101,6 +111,8 @@ interface Row {
   oneQueryCalls: number;
   /** REST calls in the measured windows by endpoint. */
   byEndpoint: Record<string, number>;
+  /** Each round's window alone: req/s and CPU ms per request. */
+  windows: { rate: number; cpu: number }[];
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -122,14 +134,21 @@ async function main() {
   const peers: Peer[] = [];
   if (PEERS.includes('rest')) peers.push({ name: 'rest', asks: 'rest', origin: setup.url, pid: emulatorProcess.pid! });
 
-  if (PEERS.includes('gateway')) {
-    const gateway = await startGatewayProcess(children, setup);
-    peers.push({ name: 'gateway', asks: 'gateway', origin: gateway.origin, pid: gateway.process.pid! });
-  }
-  if (BASELINE) {
-    const baseline = await startGatewayProcess(children, setup, [], BASELINE_ENV, BASELINE);
-    peers.push({ name: 'baseline', asks: 'gateway', origin: baseline.origin, pid: baseline.process.pid! });
-  }
+  /** A gateway build as a peer, with what restarts it. */
+  const gatewayPeer = async (name: 'gateway' | 'baseline', start: () => ReturnType<typeof startGatewayProcess>): Promise<Peer> => {
+    let running = await start();
+    const peer: Peer = { name, asks: 'gateway', origin: running.origin, pid: running.process.pid! };
+    peer.restart = async () => {
+      const exited = new Promise((resolve) => running.process.once('exit', resolve));
+      running.process.kill();
+      await exited;
+      running = await start();
+      Object.assign(peer, { origin: running.origin, pid: running.process.pid! });
+    };
+    return peer;
+  };
+  if (PEERS.includes('gateway')) peers.push(await gatewayPeer('gateway', () => startGatewayProcess(children, setup)));
+  if (BASELINE) peers.push(await gatewayPeer('baseline', () => startGatewayProcess(children, setup, [], BASELINE_ENV, BASELINE)));
 
   for (const floor of ['node', 'jit', 'yoga'] as const) {
     if (!PEERS.includes(floor)) continue;
@@ -227,6 +246,7 @@ async function main() {
         p99: [],
         oneQueryCalls: mark.calls / list.length,
         byEndpoint: {},
+        windows: [],
       });
     }
   }
@@ -241,6 +261,7 @@ async function main() {
 
   const began = performance.now();
   for (let round = 1; round <= ROUNDS; round++) {
+    if (FRESH && round > 1) for (const peer of peers) await peer.restart?.();
     for (const c of all) {
       // Alternate the order too: no peer always goes first after another one's load.
       const order = round % 2 === 1 ? peers : [...peers].reverse();
@@ -264,6 +285,7 @@ async function main() {
         row.cpuMs += cpu;
         row.calls += mark.calls;
         for (const [endpoint, n] of Object.entries(mark.byEndpoint)) row.byEndpoint[endpoint] = (row.byEndpoint[endpoint] ?? 0) + n;
+        row.windows.push({ rate: result.requests / result.seconds, cpu: cpu / result.requests });
         row.p50.push(result.p50);
         row.p99.push(result.p99);
         process.stderr.write(`round ${round}: ${peer.name.padEnd(8)} ${c.label}: ${Math.round(result.perSecond)} req/s\n`);
@@ -306,9 +328,23 @@ async function main() {
       const o =
         rows.get(`${c.label}|${other}`) ?? (other === 'tailcall' && c.comparedWith ? rows.get(`${c.comparedWith}|${other}`) : undefined);
       if (!o) continue;
+      const against = o.caseLabel === c.label ? other : `${other} (its row of "${o.caseLabel}")`;
+      if (gw.windows.length >= 3 && o.windows.length === gw.windows.length) {
+        // Each round's windows of the two ran close together on the same machine, so their ratio is
+        // taken round by round and the median kept (a window or a process disturbed by something
+        // else moves one round, not the figure).
+        const paired = (pick: (w: Row['windows'][number]) => number) =>
+          gw.windows.map((w, i) => pick(w) / pick(o.windows[i]!)).sort((a, b) => a - b);
+        const rates = paired((w) => w.rate);
+        const cpus = paired((w) => w.cpu);
+        console.log(
+          `  ${c.label}: gateway/${against} req/s ${fmt(median(rates))}×, CPU per request ${fmt(median(cpus))}× ` +
+            `(median of ${rates.length} paired rounds; req/s ${fmt(rates[0]!)}-${fmt(rates.at(-1)!)}×)`,
+        );
+        continue;
+      }
       const rate = gw.requests / gw.seconds / (o.requests / o.seconds);
       const cpu = gw.cpuMs / gw.requests / (o.cpuMs / o.requests);
-      const against = o.caseLabel === c.label ? other : `${other} (its row of "${o.caseLabel}")`;
       console.log(`  ${c.label}: gateway/${against} req/s ${fmt(rate)}×, CPU per request ${fmt(cpu)}×`);
     }
   }

@@ -7,6 +7,7 @@ import { type DocumentNode, getOperationAST, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
 import { type CounterSeries, type HistogramSeries, SeriesCounter, SeriesHistogram } from './metric-series';
+import { pathOf } from '../http/request-path';
 
 // Operation names are chosen by clients: past this many distinct ones, new names count as 'other'.
 const MAX_OPERATION_NAMES = 200;
@@ -97,8 +98,8 @@ export function useOperationMetrics(registry: Registry, path: string | undefined
   const requestOf = (context: unknown) => (context as { request?: object } | undefined)?.request;
 
   return {
-    onRequest({ request, url, fetchAPI, endResponse }) {
-      if (url.pathname !== path) {
+    onRequest({ request, fetchAPI, endResponse }) {
+      if (path === undefined || pathOf(request.url) !== path) {
         started.set(request, performance.now());
         return undefined;
       }
