@@ -1,4 +1,6 @@
 // `npm start`: configuration → the emulator in process when IM_BASE_URL is unset → the gateway.
+// First: the V8 settings, before any other module allocates (runtime-flags.ts).
+import './runtime-flags';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from './config';
 import { createEmulator, type Emulator } from './emulator';
