@@ -1,8 +1,8 @@
 // GET /ready: 200 when the gateway takes traffic, else 503 with the reason as text. In place of
 // yoga's useReadinessCheck, which tests every request's URL against a URLPattern (3% of the CPU of
-// a cached `me` in profiles); the request's path, read off its URL string (request-path.ts), is enough here.
+// a cached `me` in profiles); the request's path, read off its URL string (observability/request-path.ts), is enough here.
 import type { Plugin } from 'graphql-yoga';
-import { pathOf } from './request-path';
+import { pathOf } from '../observability/request-path';
 
 export interface ReadinessRoute {
   endpoint: string;

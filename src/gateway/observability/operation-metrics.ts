@@ -7,7 +7,7 @@ import { type DocumentNode, getOperationAST, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
 import { type CounterSeries, type HistogramSeries, SeriesCounter, SeriesHistogram } from './metric-series';
-import { pathOf } from '../http/request-path';
+import { pathOf } from './request-path';
 
 // Operation names are chosen by clients: past this many distinct ones, new names count as 'other'.
 const MAX_OPERATION_NAMES = 200;

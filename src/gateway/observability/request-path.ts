@@ -1,6 +1,7 @@
 // The path of a request's URL, read off the string: whatwg-node hands hooks a URL parsed on first
 // use (a `new URL` per request), and the routes that only compare a path (/ready, /metrics) made
-// every request pay it, though none of the GraphQL path's own hooks need it.
+// every request pay it, though none of the GraphQL path's own hooks need it. Here, beside the
+// metrics that use it, so that the HTTP routes above import it downward.
 
 /** The path of an absolute URL (`http://host:port/graphql?x=1` → `/graphql`); `/` when it has none. */
 export function pathOf(url: string): string {

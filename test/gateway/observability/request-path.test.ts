@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathOf } from '../../../src/gateway/http/request-path';
+import { pathOf } from '../../../src/gateway/observability/request-path';
 
 describe('pathOf', () => {
   it('reads the path of an absolute URL as new URL does, without its query or fragment', () => {
