@@ -34,6 +34,10 @@ type FusedKind = (typeof FUSED)[number];
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
+// The defaults as constants: a default written as an arrow is a new closure on every call (hot: every request).
+const ignoreOutput = (): void => undefined;
+const neverStopped = (): boolean => false;
+
 /**
  * Runs `run` on each of `items` in order, handing each output to `take`, until `stopped()`:
  * synchronously while the outputs are plain values, else from the first promise on (awaited).
@@ -41,8 +45,8 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
 export function inOrder<T>(
   items: readonly T[],
   run: (item: T) => unknown,
-  take: (output: unknown) => void = () => undefined,
-  stopped: () => boolean = () => false,
+  take: (output: unknown) => void = ignoreOutput,
+  stopped: () => boolean = neverStopped,
   from = 0,
 ): void | Promise<void> {
   for (let i = from; i < items.length && !stopped(); i++) {

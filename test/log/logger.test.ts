@@ -38,7 +38,7 @@ describe('logger', () => {
     });
   });
 
-  it('a failed REST call is logged with its endpoint, upstream code and trace', () => {
+  it('a failed REST call is logged with its endpoint, upstream code and trace; one that went well is not', () => {
     const { logger, entries } = captureLog('debug');
     const log = upstreamLog({ logger });
     const call = {
@@ -50,6 +50,7 @@ describe('logger', () => {
       traceId: 'a'.repeat(32),
       spanId: 'b'.repeat(16),
     };
+    log({ ...call, status: 200 }); // a call that went well: no line
     log({ ...call, status: 200, error: 'envelope', code: 10004 });
     log({ ...call, status: 503, error: 'http', code: 503 });
     expect(entries).toEqual([

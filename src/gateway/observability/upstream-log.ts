@@ -30,6 +30,8 @@ export function upstreamLog(options: UpstreamLogOptions = {}): (info: CallInfo) 
   const quiet = new Map<string, { until: number; suppressed: number }>();
   return (info) => {
     const what = trouble(info);
+    // A call that went well (nearly every call) builds no line: nothing is logged for it.
+    if (!what && !info.error) return;
     const logger = options.logger ?? log();
     const fields = {
       endpoint: info.endpoint,
@@ -41,7 +43,7 @@ export function upstreamLog(options: UpstreamLogOptions = {}): (info: CallInfo) 
       ...traceFields(info),
     };
     if (!what) {
-      if (info.error) logger.debug(fields, 'IM call failed');
+      logger.debug(fields, 'IM call failed');
       return;
     }
     const at = now();
