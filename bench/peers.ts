@@ -115,7 +115,12 @@ interface Row {
   windows: { rate: number; cpu: number }[];
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The median; of an even count, the mean of the middle two (not the upper one: 6 rounds would lean high). */
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 
 async function main() {
   const watchdog = setTimeout(() => {
