@@ -18,7 +18,8 @@
 // update-check stamp in a private cache directory): it sends nothing beyond 127.0.0.1.
 //
 //   npm run bench:peers      (BENCH_ROUNDS, BENCH_MEASURE_S, BENCH_WARMUP_S, BENCH_CONCURRENCY,
-//                             BENCH_PEERS=gateway,tailcall,rest,node,jit,yoga, BENCH_ACCEPT_ENCODING=gzip|br;
+//                             BENCH_PEERS=gateway,tailcall,rest,node,jit,yoga, BENCH_ACCEPT_ENCODING=gzip|br,
+//                             BENCH_FRESH=1, BENCH_TOGETHER=1 (below);
 //                             gateway env vars pass through, COMPRESSION among them)
 //
 // BENCH_BASELINE=<another checkout> races that checkout's gateway too, as the peer `baseline`, in
@@ -58,6 +59,14 @@ const BASELINE = process.env.BENCH_BASELINE;
  * each in several processes (bench:compare sets it).
  */
 const FRESH = process.env.BENCH_FRESH === '1';
+/**
+ * BENCH_TOGETHER=1: a case's peers are loaded at the same time (each by its own wrk, with
+ * BENCH_CONCURRENCY connections), in one window, instead of one after another: two builds then
+ * share every moment of the machine's load, where windows in turn meet whatever load each moment
+ * brings. Each peer's CPU per request is its own process's; the REST calls are the window's,
+ * shared by requests.
+ */
+const TOGETHER = process.env.BENCH_TOGETHER === '1';
 const BASELINE_ENV = Object.fromEntries(
   (process.env.BENCH_BASELINE_ENV ?? '')
     .split(' ')
@@ -269,31 +278,40 @@ async function main() {
     if (FRESH && round > 1) for (const peer of peers) await peer.restart?.();
     for (const c of all) {
       // Alternate the order too: no peer always goes first after another one's load.
-      const order = round % 2 === 1 ? peers : [...peers].reverse();
-      for (const peer of order) {
-        const entry = c.requests[peer.asks];
-        if (!entry) continue;
-        const list = requestsOf(entry);
-        const [request] = list;
-        const headers = { ...identity, ...(request!.body ? { 'content-type': 'application/json' } : {}) };
-        const script = wrkScript(scratch, list, headers, new URL(peer.origin).host);
-        await wrk(peer.origin, request!.path, script, WARMUP_S, CONCURRENCY);
+      const order = (round % 2 === 1 ? peers : [...peers].reverse()).filter((peer) => c.requests[peer.asks]);
+      // TOGETHER: the case's peers loaded at the same time, one window for all; else one after another.
+      for (const group of TOGETHER ? [order] : order.map((peer) => [peer])) {
+        const loads = group.map((peer) => {
+          const list = requestsOf(c.requests[peer.asks]!);
+          const [request] = list;
+          const headers = { ...identity, ...(request!.body ? { 'content-type': 'application/json' } : {}) };
+          return { peer, path: request!.path, script: wrkScript(scratch, list, headers, new URL(peer.origin).host) };
+        });
+        await Promise.all(loads.map((l) => wrk(l.peer.origin, l.path, l.script, WARMUP_S, CONCURRENCY)));
         await drained();
-        const cpuBefore = cpuMs(peer.pid);
-        const result = await wrk(peer.origin, request!.path, script, MEASURE_S, CONCURRENCY);
-        const cpu = cpuMs(peer.pid) - cpuBefore;
+        const cpuBefore = loads.map((l) => cpuMs(l.peer.pid));
+        const results = await Promise.all(loads.map((l) => wrk(l.peer.origin, l.path, l.script, MEASURE_S, CONCURRENCY)));
+        const cpus = loads.map((l, i) => cpuMs(l.peer.pid) - cpuBefore[i]!);
+        // The emulator counts calls, not whose they are: a window of several peers shares its count by requests.
         const mark = await emulator({ type: 'mark' }, 'marked');
-        if (result.bad > 0) throw new Error(`${peer.name}, ${c.label}: ${result.bad} failed requests`);
-        const row = rows.get(`${c.label}|${peer.name}`)!;
-        row.requests += result.requests;
-        row.seconds += result.seconds;
-        row.cpuMs += cpu;
-        row.calls += mark.calls;
-        for (const [endpoint, n] of Object.entries(mark.byEndpoint)) row.byEndpoint[endpoint] = (row.byEndpoint[endpoint] ?? 0) + n;
-        row.windows.push({ rate: result.requests / result.seconds, cpu: cpu / result.requests });
-        row.p50.push(result.p50);
-        row.p99.push(result.p99);
-        process.stderr.write(`round ${round}: ${peer.name.padEnd(8)} ${c.label}: ${Math.round(result.perSecond)} req/s\n`);
+        const requests = results.reduce((sum, r) => sum + r.requests, 0);
+        loads.forEach(({ peer }, i) => {
+          const result = results[i]!;
+          const cpu = cpus[i]!;
+          const share = result.requests / requests;
+          if (result.bad > 0) throw new Error(`${peer.name}, ${c.label}: ${result.bad} failed requests`);
+          const row = rows.get(`${c.label}|${peer.name}`)!;
+          row.requests += result.requests;
+          row.seconds += result.seconds;
+          row.cpuMs += cpu;
+          row.calls += mark.calls * share;
+          for (const [endpoint, n] of Object.entries(mark.byEndpoint))
+            row.byEndpoint[endpoint] = (row.byEndpoint[endpoint] ?? 0) + n * share;
+          row.windows.push({ rate: result.requests / result.seconds, cpu: cpu / result.requests });
+          row.p50.push(result.p50);
+          row.p99.push(result.p99);
+          process.stderr.write(`round ${round}: ${peer.name.padEnd(8)} ${c.label}: ${Math.round(result.perSecond)} req/s\n`);
+        });
       }
     }
   }
