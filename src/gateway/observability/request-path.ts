@@ -6,12 +6,11 @@
 /** The path of an absolute URL (`http://host:port/graphql?x=1` → `/graphql`); `/` when it has none. */
 export function pathOf(url: string): string {
   const scheme = url.indexOf('://');
-  const start = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
-  if (start < 0) return '/';
-  let end = url.length;
-  for (const mark of ['?', '#']) {
-    const at = url.indexOf(mark, start);
-    if (at >= 0 && at < end) end = at;
-  }
+  // The authority ends at the first '/', '?' or '#' after the scheme: a '/' inside a query is no path.
+  let start = scheme < 0 ? 0 : scheme + 3;
+  while (start < url.length && url[start] !== '/' && url[start] !== '?' && url[start] !== '#') start++;
+  if (url[start] !== '/') return '/';
+  let end = start;
+  while (end < url.length && url[end] !== '?' && url[end] !== '#') end++;
   return url.slice(start, end);
 }

@@ -10,6 +10,8 @@ describe('pathOf', () => {
       'http://host:1/a/b?c=/d#e?f',
       'http://host:1',
       'http://host:1?q=1',
+      'http://host:1?q=/x',
+      'http://host:1#/frag',
     ]) {
       expect(pathOf(url), url).toBe(new URL(url).pathname);
     }
