@@ -1,11 +1,17 @@
 // One attempt of a JSON call, dispatched straight to undici with a handler of our own: the body is
 // gathered as it arrives (no stream per call), and the attempt can be ended at any moment (its
-// deadline passed, the caller aborted, the body too large) through undici's dispatch controller,
+// deadline passed, the caller aborted, the body too large) through the abort undici hands over,
 // which fails the request and destroys its socket, so a late answer never lands on a pooled
-// connection. Ended before undici has handed over its controller (still queued for a connection),
-// the attempt fails at once and is aborted as soon as undici starts it, before anything is sent.
+// connection. Ended before undici has handed over its abort (still queued for a connection), the
+// attempt fails at once and is aborted as soon as undici starts it, before anything is sent.
+//
+// The handler speaks undici's first handler interface (onConnect, onHeaders, onData, onComplete,
+// onError), the one undici's own `request()` still implements in 7.x. The newer one
+// (onRequestStart, onResponseStart...) is adapted to it per call by undici: an adapter and a
+// controller object per call, and the answer's headers (and trailers) turned into an object of
+// strings, of which an attempt reads one, the Content-Length; here it is found in the raw header
+// list instead (bench/RESULTS.md, "The REST call's handler").
 import type { Dispatcher } from 'undici';
-import type { IncomingHttpHeaders } from 'undici/types/header';
 import { BodyTooLarge, HEAD_BYTES, headOf } from './body';
 import { AttemptTimedOut, type Deadlines, type Expiring } from './deadlines';
 
@@ -17,7 +23,7 @@ export class TextAttempt implements Dispatcher.DispatchHandler, Expiring {
   readonly text: Promise<string>;
   private resolve!: (text: string) => void;
   private reject!: (err: unknown) => void;
-  private controller: Dispatcher.DispatchController | undefined;
+  private abort: ((reason: Error) => void) | undefined;
   private ended: Error | undefined;
   private settled = false;
   private readonly chunks: Buffer[] = [];
@@ -53,7 +59,7 @@ export class TextAttempt implements Dispatcher.DispatchHandler, Expiring {
     if (this.settled) return;
     this.ended = reason;
     this.fail(reason);
-    this.controller?.abort(reason);
+    this.abort?.(reason);
   }
 
   private fail(err: unknown): void {
@@ -68,22 +74,24 @@ export class TextAttempt implements Dispatcher.DispatchHandler, Expiring {
     if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.ended) controller.abort(this.ended);
+  onConnect(abort: (reason: Error) => void): void {
+    this.abort = abort;
+    if (this.ended) abort(this.ended);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     this.status = statusCode;
-    const declared = Number(headers['content-length']);
+    const declared = Number(contentLength(rawHeaders));
     this.declaredTooLarge = Number.isSafeInteger(declared) && declared > this.limit;
+    return true;
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.settled) return;
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return true;
     this.size += chunk.length;
     if (this.size <= this.limit) this.chunks.push(chunk);
     if (this.size > this.limit || (this.declaredTooLarge && this.size >= HEAD_BYTES)) this.tooLarge();
+    return true;
   }
 
   /** Ends the attempt with the head of the body kept (BodyTooLarge.head). */
@@ -91,7 +99,7 @@ export class TextAttempt implements Dispatcher.DispatchHandler, Expiring {
     this.end(new BodyTooLarge(this.limit, headOf(this.chunks)));
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     if (this.settled) return;
     if (this.declaredTooLarge) return this.tooLarge();
     this.settle();
@@ -100,7 +108,27 @@ export class TextAttempt implements Dispatcher.DispatchHandler, Expiring {
     this.resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size)).toString('utf8'));
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
+  onError(err: Error): void {
     this.fail(err);
   }
+}
+
+const CONTENT_LENGTH = Buffer.from('content-length');
+
+/** The Content-Length of raw headers (name, value, name, value...), undefined when none; names match in any case. */
+export function contentLength(rawHeaders: readonly Buffer[]): string | undefined {
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === CONTENT_LENGTH.length && sameLowercase(name, CONTENT_LENGTH)) return rawHeaders[i + 1]!.toString('latin1');
+  }
+  return undefined;
+}
+
+/** Whether `name` is `lower` (lowercase ASCII) with its letters in any case. */
+function sameLowercase(name: Buffer, lower: Buffer): boolean {
+  for (let j = 0; j < lower.length; j++) {
+    const c = name[j]!;
+    if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== lower[j]) return false;
+  }
+  return true;
 }

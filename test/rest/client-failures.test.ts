@@ -106,6 +106,25 @@ describe('REST client failures', () => {
     }
   });
 
+  it('stops reading a body whose Content-Length, in any case, is over the limit once its head has arrived', async () => {
+    // The rest of the body never comes: only the declared length can end the attempt before the call's time limit.
+    const small = createRestClient({ baseUrl: server.url, maxResponseBytes: 100_000, callTimeoutMs: 60_000, retries: 0 });
+    try {
+      server.setScript((_req, res) => {
+        res.setHeader('Content-Type', 'application/json');
+        res.setHeader('CONTENT-LENGTH', '1000000');
+        res.flushHeaders();
+        res.write('{"code":200,"data":"' + 'z'.repeat(70_000));
+      });
+      const err = await failureOf(small.call('GET /user/profile', {}, caller));
+      expect(err).toMatchObject({ kind: 'invalid-body' });
+      expect(err.message).toContain('larger than 100000 bytes');
+      expect(err.bodyHead?.startsWith('{"code":200,"data":"zzz')).toBe(true);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('turns a refused connection into an unavailable error', async () => {
     const port = await freePort();
     const dead = createRestClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 0 });
