@@ -5,7 +5,13 @@
 // names every case slower than 0.95× of it.
 //
 //   npm run bench:compare    (BENCH_BASE=<commit>, default release.json's commit: the last release;
-//                             BENCH_ROUNDS default 5; other bench:peers variables pass through)
+//                             BENCH_ROUNDS default 5; BENCH_NODE=machine: this Node instead of
+//                             Node 24; other bench:peers variables pass through)
+//
+// Both builds run on Node 24, the production image's (scripts/node24.sh installs it into a cache
+// folder on first use), whatever Node runs this script: a build's figures move with the runtime
+// (2026-12-07: on Node 20, whose young generation is a quarter of 24's, the tree read 0.90× of
+// 0.2.1 on varied traffic; on Node 24, 1.00×), and the guard is for what production runs.
 //
 // Each round starts both builds afresh (BENCH_FRESH=1: one process's JIT may settle well or badly
 // for a whole run; two processes of one build differed by 0.63-1.19× in one) and each ratio is the
@@ -46,6 +52,12 @@ function baseCheckout(commit: string): string {
   return dir;
 }
 
+/** The folder of Node 24's binary (installed on first use), or undefined for this Node (BENCH_NODE=machine). */
+function productionNode(): string | undefined {
+  if (process.env.BENCH_NODE === 'machine') return undefined;
+  return execFileSync('bash', [join(repo, 'scripts/node24.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+}
+
 interface Ratio {
   label: string;
   rate: number;
@@ -70,11 +82,14 @@ async function main() {
   const dir = baseCheckout(commit);
   const head = git('rev-parse', '--short', 'HEAD');
   const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+  const nodeBin = productionNode();
   console.log(`bench:compare: working tree (${head}${dirty ? ' + changes' : ''}) against ${commit.slice(0, 7)} (${dir})`);
-  const peers = spawn(process.execPath, ['--import', 'tsx', join(repo, 'bench/peers.ts')], {
+  // bench:peers starts each gateway with its own Node (process.execPath): the one run here.
+  const peers = spawn(nodeBin ? join(nodeBin, 'node') : process.execPath, ['--import', 'tsx', join(repo, 'bench/peers.ts')], {
     cwd: repo,
     env: {
       ...process.env,
+      ...(nodeBin ? { PATH: `${nodeBin}:${process.env.PATH ?? ''}` } : {}),
       BENCH_PEERS: 'gateway',
       BENCH_BASELINE: dir,
       BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? '5',
