@@ -89,22 +89,24 @@ function fusedExecuteDone(dones: readonly ExecuteDone[]): ExecuteDone {
   return (payload) => {
     let result = payload.result;
     const setResult = relay((next: typeof result) => (result = next), payload.setResult);
-    const nexts: OnNext[] = [];
-    const ends: (() => void)[] = [];
+    // Made only when a member hands on a later hook (a stream's): most results are single.
+    let nexts: OnNext[] | undefined;
+    let ends: (() => void)[] | undefined;
     const ran = inOrder(
       dones,
       (done) => done({ args: payload.args, result, setResult }),
       (output) => {
         const hooks = output as ExecuteDoneResult | undefined;
-        if (hooks?.onNext) nexts.push(hooks.onNext);
-        if (hooks?.onEnd) ends.push(hooks.onEnd);
+        if (hooks?.onNext) (nexts ??= []).push(hooks.onNext);
+        if (hooks?.onEnd) (ends ??= []).push(hooks.onEnd);
       },
     );
     return afterRun(ran, (): ExecuteDoneResult | undefined => {
-      if (nexts.length === 0 && ends.length === 0) return undefined;
+      if (!nexts && !ends) return undefined;
+      const onEnds = ends;
       return {
-        ...(nexts.length > 0 ? { onNext: fusedOnNext(nexts) } : {}),
-        ...(ends.length > 0 ? { onEnd: () => ends.forEach((end) => end()) } : {}),
+        ...(nexts ? { onNext: fusedOnNext(nexts) } : {}),
+        ...(onEnds ? { onEnd: () => onEnds.forEach((end) => end()) } : {}),
       };
     });
   };

@@ -5,6 +5,7 @@
 // "me"?"), so they are cut from request errors: validation, and variables refused before execution.
 import { type ExecutionResult, getNamedType, GraphQLError, isIntrospectionType, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { AfterExecute } from './result-caps';
 
 /** graphql-js's NoSchemaIntrospectionCustomRule, reporting our code, once per refused field (not again for its subfields). */
 const refuseIntrospection: ValidationRule = (context) => ({
@@ -46,6 +47,13 @@ function quietRequestErrors(result: ExecutionResult, setResult: (result: Executi
 
 const isStream = <R extends object>(result: R | AsyncIterable<unknown>): result is AsyncIterable<unknown> => Symbol.asyncIterator in result;
 
+// The same hooks for every operation: they hold nothing of it (an object and a closure less per request).
+const afterExecute: AfterExecute = {
+  onExecuteDone({ result, setResult }) {
+    if (!isStream(result)) quietRequestErrors(result, setResult);
+  },
+};
+
 export function useIntrospectionRefusal(): Plugin {
   return {
     onValidate({ addValidationRule }) {
@@ -54,11 +62,7 @@ export function useIntrospectionRefusal(): Plugin {
         if (result.some((e) => SUGGESTION.test(e.message))) setResult(result.map(withoutSuggestion));
       };
     },
-    onExecute: () => ({
-      onExecuteDone({ result, setResult }) {
-        if (!isStream(result)) quietRequestErrors(result, setResult);
-      },
-    }),
+    onExecute: () => afterExecute,
     onSubscribe: () => ({
       onSubscribeResult({ result, setResult }) {
         if (!isStream(result)) quietRequestErrors(result, setResult);

@@ -94,22 +94,27 @@ async function* cappedPayloads(payloads: AsyncIterable<Payload>, caps: ResultCap
   }
 }
 
+/** What an onExecute hook hands on to the execution's end. */
+export type AfterExecute = Exclude<Awaited<ReturnType<NonNullable<Plugin['onExecute']>>>, void | undefined>;
+
 export function useResultCaps(caps: ResultCaps): Plugin {
   const onEvent = ({ result: event, setResult: setEvent }: { result: ExecutionResult; setResult: (r: ExecutionResult) => void }) => {
     const replaced = capped(event, caps);
     if (replaced) setEvent(replaced);
   };
+  // The same hooks for every operation: they hold nothing of it (an object and a closure less per request).
+  const afterExecute: AfterExecute = {
+    onExecuteDone({ result, setResult }) {
+      if (Symbol.asyncIterator in result) {
+        // Incremental delivery: its payloads make one answer.
+        setResult(cappedPayloads(result, caps));
+        return;
+      }
+      onEvent({ result, setResult });
+    },
+  };
   return {
-    onExecute: () => ({
-      onExecuteDone({ result, setResult }) {
-        if (Symbol.asyncIterator in result) {
-          // Incremental delivery: its payloads make one answer.
-          setResult(cappedPayloads(result, caps));
-          return;
-        }
-        onEvent({ result, setResult });
-      },
-    }),
+    onExecute: () => afterExecute,
     // Each event of a subscription is an answer of its own.
     onSubscribe: () => ({
       onSubscribeResult({ result, setResult }) {
