@@ -26,15 +26,24 @@ function declaredEndpoints(schema: GraphQLSchema, document: DocumentNode): Reado
 }
 
 export function useEarlyProof(): Plugin {
-  // A parsed document is reused by every request running it: looked at once.
-  const known = new WeakMap<DocumentNode, ReadonlySet<EndpointName>>();
+  // A parsed document is reused by every request running it: looked at once per operation name
+  // (null: not a query, nothing started).
+  const known = new WeakMap<DocumentNode, Map<string, ReadonlySet<EndpointName> | null>>();
+  const declaredBy = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined) => {
+    let byName = known.get(document);
+    if (!byName) known.set(document, (byName = new Map()));
+    const name = operationName ?? '';
+    let declared = byName.get(name);
+    if (declared === undefined) {
+      const query = getOperationAST(document, operationName)?.operation === 'query';
+      byName.set(name, (declared = query ? declaredEndpoints(schema, document) : null));
+    }
+    return declared;
+  };
   return {
     onExecute({ args }) {
-      if (getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
-      let declared = known.get(args.document);
-      if (declared === undefined) known.set(args.document, (declared = declaredEndpoints(args.schema, args.document)));
-      const reads = declared;
-      startQueryReads(args.contextValue as unknown as GatewayContext, (endpoint) => reads.has(endpoint));
+      const declared = declaredBy(args.schema, args.document, args.operationName);
+      if (declared) startQueryReads(args.contextValue as unknown as GatewayContext, declared);
     },
   };
 }

@@ -90,9 +90,9 @@ export function startsWithQuery(endpoint: EndpointName, start: QueryStart['start
 }
 
 /** Starts the reads registered for a query whose fields declare these endpoints. */
-export function startQueryReads(ctx: GatewayContext, declares: (endpoint: EndpointName) => boolean): void {
+export function startQueryReads(ctx: GatewayContext, declared: ReadonlySet<EndpointName>): void {
   for (const { endpoint, start } of queryStarts) {
-    if (!declares(endpoint)) continue;
+    if (!declared.has(endpoint)) continue;
     const read = start(ctx);
     if (read) void startedRead(ctx, read);
   }
