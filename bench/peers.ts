@@ -98,7 +98,7 @@ interface Peer {
   pid: number;
   /** A gateway build's: stops its process and starts another (BENCH_FRESH), origin and pid updated. */
   restart?: () => Promise<void>;
-  /** Whether the process has had no window yet: its first warms up START_WARMUP_S. */
+  /** False once the process has had a window; until then (unset at start, true after a restart) it warms up START_WARMUP_S. */
   fresh?: boolean;
 }
 

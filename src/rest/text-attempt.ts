@@ -116,7 +116,7 @@ export class TextAttempt implements Dispatcher.DispatchHandler, Expiring {
 const CONTENT_LENGTH = Buffer.from('content-length');
 
 /** The Content-Length of raw headers (name, value, name, value...), undefined when none; names match in any case. */
-export function contentLength(rawHeaders: readonly Buffer[]): string | undefined {
+function contentLength(rawHeaders: readonly Buffer[]): string | undefined {
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
     if (name.length === CONTENT_LENGTH.length && sameLowercase(name, CONTENT_LENGTH)) return rawHeaders[i + 1]!.toString('latin1');
